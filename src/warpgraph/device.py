@@ -1,0 +1,186 @@
+"""Backend selection: where an algorithm runs, and array-module helpers.
+
+Every public function takes ``device="auto" | "cpu" | "gpu"``. ``"auto"`` means the GPU when
+CuPy imports and sees a CUDA device, else the CPU. The environment variable
+``WARPGRAPH_DEVICE`` (``cpu``, ``gpu`` or ``auto``) overrides ``"auto"`` for a whole program, so
+a test suite or a benchmark can pin the backend without touching code.
+
+Examples
+--------
+>>> from warpgraph.device import resolve_device
+>>> resolve_device("cpu")
+'cpu'
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import platform
+from typing import Any
+
+import numpy as np
+
+from .errors import DeviceUnavailableError, InvalidArgumentError, OutOfDeviceMemory
+
+__all__ = [
+    "array_module",
+    "check_device_memory",
+    "cupy",
+    "gpu_available",
+    "info",
+    "resolve_device",
+    "to_numpy",
+]
+
+_VALID = ("auto", "cpu", "gpu")
+
+
+@functools.cache
+def _import_cupy():
+    """Return the cupy module if it imports and sees at least one device, else ``None``."""
+    try:
+        import cupy  # noqa: PLC0415 - optional dependency
+
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return None
+        return cupy
+    except Exception:  # ImportError, CUDARuntimeError (no driver), ...
+        return None
+
+
+def cupy():
+    """The CuPy module, or raise :class:`DeviceUnavailableError` explaining why it is missing."""
+    cp = _import_cupy()
+    if cp is None:
+        raise DeviceUnavailableError(
+            "no usable GPU: CuPy is not installed or sees no CUDA device; install "
+            "'warpgraph[gpu]' (CUDA 13) or 'warpgraph[gpu12]' (CUDA 12), or use device='cpu'"
+        )
+    return cp
+
+
+def gpu_available() -> bool:
+    """True when CuPy imports and at least one CUDA device is visible."""
+    return _import_cupy() is not None
+
+
+def resolve_device(device: str | None = "auto") -> str:
+    """Turn a user's ``device`` argument into ``"cpu"`` or ``"gpu"``.
+
+    Parameters
+    ----------
+    device : {"auto", "cpu", "gpu"} or None
+        ``None`` is the same as ``"auto"``. ``"auto"`` follows ``WARPGRAPH_DEVICE`` when it is set.
+
+    Returns
+    -------
+    str
+        ``"cpu"`` or ``"gpu"``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For an unknown device name.
+    DeviceUnavailableError
+        When ``"gpu"`` is asked for (directly or through the environment) but none is usable.
+    """
+    if device is None:
+        device = "auto"
+    if not isinstance(device, str) or device.lower() not in _VALID:
+        raise InvalidArgumentError(f"device must be one of {_VALID}, got {device!r}")
+    device = device.lower()
+    if device == "auto":
+        env = os.environ.get("WARPGRAPH_DEVICE", "auto").strip().lower() or "auto"
+        if env not in _VALID:
+            raise InvalidArgumentError(
+                f"WARPGRAPH_DEVICE must be one of {_VALID}, got {env!r}"
+            )
+        device = env
+    if device == "auto":
+        return "gpu" if gpu_available() else "cpu"
+    if device == "gpu":
+        cupy()  # raises with the reason when unavailable
+    return device
+
+
+def array_module(arr: Any):
+    """``numpy`` or ``cupy``, whichever owns ``arr``."""
+    if type(arr).__module__.startswith("cupy"):
+        return cupy()
+    return np
+
+
+def to_numpy(arr: Any) -> np.ndarray:
+    """Copy a CuPy array to the host; pass NumPy (and array-likes) through ``np.asarray``."""
+    if type(arr).__module__.startswith("cupy"):
+        return arr.get()
+    return np.asarray(arr)
+
+
+def check_device_memory(bytes_needed: int, what: str = "data", headroom: float = 1.05) -> None:
+    """Raise :class:`OutOfDeviceMemory` if ``bytes_needed`` (times headroom) exceeds free memory.
+
+    CuPy's pool may hold freed blocks; those count as free since the pool reuses them.
+    """
+    cp = cupy()
+    free, _total = cp.cuda.runtime.memGetInfo()
+    pool = cp.get_default_memory_pool()
+    free += pool.free_bytes()
+    if bytes_needed * headroom > free:
+        raise OutOfDeviceMemory(bytes_needed, free, what)
+
+
+def _gpu_summary() -> list[tuple[str, str]]:
+    cp = _import_cupy()
+    if cp is None:
+        return [("gpu", "none (CuPy missing or no CUDA device)")]
+    rows = [("cupy", cp.__version__)]
+    rt = cp.cuda.runtime
+    rows.append(("cuda runtime", str(rt.runtimeGetVersion())))
+    rows.append(("cuda driver", str(rt.driverGetVersion())))
+    for i in range(rt.getDeviceCount()):
+        p = rt.getDeviceProperties(i)
+        name = p["name"].decode() if isinstance(p["name"], bytes) else str(p["name"])
+        rows.append(
+            (
+                f"gpu {i}",
+                f"{name}, {p['totalGlobalMem'] / 2**30:.1f} GiB, sm_{p['major']}{p['minor']}, "
+                f"{p['multiProcessorCount']} SMs",
+            )
+        )
+    return rows
+
+
+def info(print_out: bool = True) -> dict[str, str]:
+    """Versions, CPU threads and GPUs, as a dict (and printed unless ``print_out=False``).
+
+    Examples
+    --------
+    >>> import warpgraph
+    >>> d = warpgraph.info(print_out=False)
+    >>> "numpy" in d and "cpu threads" in d
+    True
+    """
+    import numba  # noqa: PLC0415 - keep `import warpgraph.device` light
+    import scipy  # noqa: PLC0415
+
+    from . import __version__  # noqa: PLC0415
+
+    rows = [
+        ("warpgraph", __version__),
+        ("python", platform.python_version()),
+        ("platform", platform.platform()),
+        ("numpy", np.__version__),
+        ("scipy", scipy.__version__),
+        ("numba", numba.__version__),
+        ("cpu threads", str(numba.config.NUMBA_NUM_THREADS)),
+        ("default device", resolve_device("auto")),
+    ]
+    rows += _gpu_summary()
+    result = dict(rows)
+    if print_out:
+        width = max(len(k) for k in result)
+        for k, v in result.items():
+            print(f"{k:<{width}}  {v}")
+    return result
