@@ -32,15 +32,15 @@ __all__ = [
 def __getattr__(name: str):
     # Heavy subpackages load on first use so `import warpgraph` stays fast.
     if name in ("load", "save"):
-        from . import io  # noqa: PLC0415
+        from . import io
 
         return getattr(io, name)
     if name == "stats":
-        from .stats import stats  # noqa: PLC0415
+        from .stats import stats
 
         return stats
     if name in ("generators", "io", "gpu", "langford", "cli"):
-        import importlib  # noqa: PLC0415
+        import importlib
 
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'warpgraph' has no attribute {name!r}")

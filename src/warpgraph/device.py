@@ -40,7 +40,7 @@ _VALID = ("auto", "cpu", "gpu")
 def _import_cupy():
     """Return the cupy module if it imports and sees at least one device, else ``None``."""
     try:
-        import cupy  # noqa: PLC0415 - optional dependency
+        import cupy
 
         if cupy.cuda.runtime.getDeviceCount() < 1:
             return None
@@ -93,9 +93,7 @@ def resolve_device(device: str | None = "auto") -> str:
     if device == "auto":
         env = os.environ.get("WARPGRAPH_DEVICE", "auto").strip().lower() or "auto"
         if env not in _VALID:
-            raise InvalidArgumentError(
-                f"WARPGRAPH_DEVICE must be one of {_VALID}, got {env!r}"
-            )
+            raise InvalidArgumentError(f"WARPGRAPH_DEVICE must be one of {_VALID}, got {env!r}")
         device = env
     if device == "auto":
         return "gpu" if gpu_available() else "cpu"
@@ -162,10 +160,10 @@ def info(print_out: bool = True) -> dict[str, str]:
     >>> "numpy" in d and "cpu threads" in d
     True
     """
-    import numba  # noqa: PLC0415 - keep `import warpgraph.device` light
-    import scipy  # noqa: PLC0415
+    import numba
+    import scipy
 
-    from . import __version__  # noqa: PLC0415
+    from . import __version__
 
     rows = [
         ("warpgraph", __version__),

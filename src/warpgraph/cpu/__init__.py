@@ -1,0 +1,1 @@
+"""Numba CPU primitives shared by the algorithms (CSR construction, scans, compaction)."""
