@@ -1,9 +1,9 @@
 """CSR construction on the CPU with Numba: counting sort, per-row sort, duplicate merging.
 
-Peak memory while building a CSR of ``a`` arcs over ``n`` vertices is the output (``8(n+1)`` bytes of
-offsets, ``a`` ids, ``a`` weights) plus one ``8n`` cursor array: the arcs are scattered straight into
-their final place (a counting sort by source), then each row is sorted in parallel. Merging
-duplicates writes a compacted copy, so it peaks at twice the arc arrays.
+Peak memory while building a CSR of ``a`` arcs over ``n`` vertices is the output (``8(n+1)``
+bytes of offsets, ``a`` ids, ``a`` weights) plus one ``8n`` cursor array: the arcs are scattered
+straight into their final place (a counting sort by source), then each row is sorted in
+parallel. Merging duplicates writes a compacted copy, so it peaks at twice the arc arrays.
 
 All functions here trust their input: `warpgraph.graph` validates ids and dtypes first.
 """
@@ -84,7 +84,7 @@ def _stable_insertion_sort_pairs(idx, w, lo, hi):
 
 @nb.njit(cache=True, nogil=True, parallel=True)
 def sort_rows(indptr, indices, weights, has_w):
-    """Sort each row by neighbour id; with weights the sort is stable (keeps input order of ties)."""
+    """Sort each row by neighbour id; with weights the sort is stable (ties keep input order)."""
     n = indptr.shape[0] - 1
     for u in nb.prange(n):
         lo = indptr[u]
