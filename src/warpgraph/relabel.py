@@ -52,8 +52,10 @@ def _bfs_order(G: Graph) -> np.ndarray:
         shape=(n + 1, n + 1),
     )
     B = sp.block_diag((A, sp.csr_array((1, 1), dtype=np.int8))).tocsr() + links
-    order = csgraph.breadth_first_order(B, n, directed=True, return_predecessors=False)
-    return order[1:].astype(np.int64)
+    order = csgraph.breadth_first_order(B, n, directed=True, return_predecessors=False)[1:]
+    # The shared root interleaves components level by level; a stable sort by component label
+    # (labels number components by their lowest vertex) makes each component contiguous.
+    return order[np.argsort(labels[order], kind="stable")].astype(np.int64)
 
 
 def permutation_for(G: Graph, order: str | Any, seed: int | None = None) -> np.ndarray:
