@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 from . import errors
 from .device import info
 from .graph import Graph
+from .stats import stats  # binds the function over the submodule name on purpose
 
 __all__ = [
     "Graph",
