@@ -1,0 +1,1 @@
+"""The ``warpgraph`` command line. Each ``cmd_*.py`` module adds one subcommand."""

@@ -1,0 +1,71 @@
+"""Terminal output shared by the commands: a rich console, progress bars and tables."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+    TransferSpeedColumn,
+)
+from rich.table import Table
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+@contextlib.contextmanager
+def progress(
+    description: str, total: float | None = None, *, bytes_: bool = False, enabled: bool = True
+) -> Iterator[Any]:
+    """Yield an ``advance(amount)`` callable driving one progress bar (on stderr).
+
+    ``bytes_=True`` shows sizes and MB/s (file reading). Disabled when stderr is not a terminal
+    or ``enabled`` is false, so logs and CI output stay clean.
+    """
+    if not enabled or not err_console.is_terminal:
+        yield lambda amount=1: None
+        return
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn()]
+    if bytes_:
+        columns += [DownloadColumn(), TransferSpeedColumn()]
+    else:
+        columns += [TextColumn("{task.completed:.0f}/{task.total:.0f}")]
+    columns += [TimeElapsedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda amount=1: bar.advance(task, amount)
+
+
+def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Print a table with right-aligned numeric columns."""
+    table = Table(title=title, title_justify="left")
+    for i, col in enumerate(columns):
+        table.add_column(col, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*(fmt(x) for x in row))
+    console.print(table)
+
+
+def fmt(x: Any) -> str:
+    """Compact human formatting of numbers (3 significant digits for floats)."""
+    if isinstance(x, bool) or x is None:
+        return "-" if x is None else str(x)
+    if isinstance(x, int):
+        return f"{x:,}"
+    if isinstance(x, float):
+        if x == 0:
+            return "0"
+        if abs(x) >= 1000:
+            return f"{x:,.0f}"
+        return f"{x:.3g}"
+    return str(x)

@@ -1,0 +1,207 @@
+"""The main job, ``warpgraph demo``: every algorithm on the best device, checked and timed.
+
+Each :class:`DemoTask` runs a warpgraph function and, when there is one, the SciPy equivalent on
+the same input, checks that the answers agree, and reports both times. Algorithm issues add their
+tasks to :data:`TASKS`, so the demo grows with the library.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import _arrays
+from .graph import Graph
+
+
+@dataclass
+class DemoContext:
+    """What the tasks share: the generated edges, the graph on the chosen device, a CPU copy."""
+
+    device: str
+    scale: int
+    seed: int
+    src: Any = None
+    dst: Any = None
+    graph: Graph | None = None
+    cpu_graph: Graph | None = None
+    source: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class DemoTask:
+    """One line of the demo table.
+
+    ``run(ctx)`` returns warpgraph's answer, ``reference(ctx)`` SciPy's (or None when SciPy has
+    no such algorithm), and ``check(ours, theirs, ctx)`` returns True when they agree (or, with no
+    reference, when warpgraph's own verifier accepts the answer).
+    """
+
+    name: str
+    run: Callable[[DemoContext], Any]
+    check: Callable[[Any, Any, DemoContext], bool]
+    reference: Callable[[DemoContext], Any] | None = None
+    reference_name: str = "SciPy"
+
+
+@dataclass
+class DemoResult:
+    name: str
+    seconds: float
+    reference_seconds: float | None
+    ok: bool
+    note: str = ""
+
+
+def _sync(device: str) -> None:
+    if device == "gpu":
+        from .device import cupy
+
+        cupy().cuda.Device().synchronize()
+
+
+def timed(fn: Callable[[], Any], device: str, repeat: int = 3) -> tuple[Any, float]:
+    """Median wall time of ``repeat`` runs after one warm-up run (compilation, caches)."""
+    out = fn()
+    _sync(device)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        _sync(device)
+        times.append(time.perf_counter() - t0)
+    return out, statistics.median(times)
+
+
+# ---------------------------------------------------------------------------- built-in tasks
+def _build(ctx: DemoContext) -> Graph:
+    return Graph.from_edges(ctx.src, ctx.dst, directed=False, merge="first", device=ctx.device)
+
+
+def _build_scipy(ctx: DemoContext):
+    import scipy.sparse as sp
+
+    s, d = _arrays.to_host(ctx.src), _arrays.to_host(ctx.dst)
+    n = ctx.cpu_graph.num_vertices
+    A = sp.coo_array((np.ones(2 * s.shape[0], np.int8), (np.r_[s, d], np.r_[d, s])), shape=(n, n))
+    return A.tocsr()  # sums duplicates
+
+
+def _check_build(G: Graph, A, ctx: DemoContext) -> bool:
+    A.sort_indices()
+    return bool(
+        np.array_equal(_arrays.to_host(G.indptr), A.indptr)
+        and np.array_equal(_arrays.to_host(G.indices), A.indices)
+    )
+
+
+def _levels(ctx: DemoContext):
+    from .stats import _bfs_levels
+
+    return _bfs_levels(ctx.graph, ctx.source)
+
+
+def _levels_scipy(ctx: DemoContext):
+    from scipy.sparse import csgraph
+
+    d = csgraph.shortest_path(ctx.extra["A"], unweighted=True, indices=ctx.source)
+    return np.where(np.isinf(d), -1, d).astype(np.int32)
+
+
+def _wcc(ctx: DemoContext):
+    from .stats import _weak_components
+
+    return _weak_components(ctx.graph)
+
+
+def _wcc_scipy(ctx: DemoContext):
+    from scipy.sparse import csgraph
+
+    count, labels = csgraph.connected_components(ctx.extra["A"], directed=False)
+    return count, int(np.bincount(labels).max())
+
+
+def _degree_stats(ctx: DemoContext):
+    from .stats import stats
+
+    s = stats(ctx.graph, diameter=False, components=False)
+    return s["max_degree"], s["avg_degree"]
+
+
+def _degree_stats_numpy(ctx: DemoContext):
+    deg = np.diff(ctx.extra["A"].indptr)
+    return int(deg.max()), float(deg.mean())
+
+
+TASKS: list[DemoTask] = [
+    DemoTask(
+        "degree statistics",
+        _degree_stats,
+        lambda a, b, c: a[0] == b[0] and abs(a[1] - b[1]) < 1e-9,
+        _degree_stats_numpy,
+        "NumPy",
+    ),
+    DemoTask(
+        "BFS levels (one source)",
+        _levels,
+        lambda a, b, c: bool(np.array_equal(_arrays.to_host(a), b)),
+        _levels_scipy,
+    ),
+    DemoTask("weak components", _wcc, lambda a, b, c: tuple(a) == tuple(b), _wcc_scipy),
+]
+
+
+def run_demo(
+    scale: int = 16,
+    device: str = "auto",
+    seed: int = 1,
+    repeat: int = 3,
+    log: Callable[[str], None] = print,
+) -> tuple[DemoContext, list[DemoResult]]:
+    """Generate a Graph500 Kronecker graph and run every demo task on it.
+
+    Returns the context and one :class:`DemoResult` per task (including the CSR build).
+    """
+    from . import generators
+    from .device import resolve_device
+
+    dev = resolve_device(device)
+    ctx = DemoContext(device=dev, scale=scale, seed=seed)
+    t0 = time.perf_counter()
+    ctx.src, ctx.dst = generators.kronecker_edges(scale, 16, seed=seed, device=dev)
+    _sync(dev)
+    t_gen = time.perf_counter() - t0
+    log(
+        f"generated Kronecker scale {scale}: {int(ctx.src.shape[0]):,} edges on {dev} "
+        f"in {t_gen:.2f} s"
+    )
+    ctx.graph, t_build = timed(lambda: _build(ctx), dev, repeat)
+    ctx.cpu_graph = ctx.graph.to("cpu")
+    A, t_ref = timed(lambda: _build_scipy(ctx), "cpu", repeat)
+    ctx.extra["A"] = A
+    results = [
+        DemoResult(
+            "build CSR (symmetrize, dedupe)", t_build, t_ref, _check_build(ctx.graph, A, ctx)
+        )
+    ]
+    deg = ctx.cpu_graph.out_degree()
+    ctx.source = int(np.random.default_rng(seed).choice(np.flatnonzero(deg)))
+    for task in TASKS:
+        ours, t = timed(lambda task=task: task.run(ctx), dev, repeat)
+        theirs, t_ref = (None, None)
+        if task.reference is not None:
+            theirs, t_ref = timed(lambda task=task: task.reference(ctx), "cpu", repeat)
+        try:
+            ok = bool(task.check(ours, theirs, ctx))
+        except Exception as exc:  # a checker crash is a failed check, reported as such
+            ok, note = False, f"check raised {exc!r}"
+        else:
+            note = "" if task.reference is None else f"vs {task.reference_name}"
+        results.append(DemoResult(task.name, t, t_ref, ok, note))
+    return ctx, results
