@@ -1,0 +1,77 @@
+"""Shared helpers of the benchmark scripts: environment record, JSON output, timing."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def environment() -> dict[str, Any]:
+    """Machine, versions and device, recorded with every result file."""
+    import numba
+    import numpy as np
+    import scipy
+
+    import warpgraph
+    from warpgraph.device import _gpu_summary
+
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "host": platform.node(),
+        "cpu": platform.processor() or platform.machine(),
+        "cpu_threads": os.cpu_count(),
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "python": platform.python_version(),
+        "warpgraph": warpgraph.__version__,
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "numba": numba.__version__,
+        "gpu": dict(_gpu_summary()),
+    }
+
+
+def sync(device: str) -> None:
+    if device == "gpu":
+        import cupy
+
+        cupy.cuda.Device().synchronize()
+
+
+def measure(
+    fn: Callable[[], Any], device: str = "cpu", repeat: int = 5, warmup: int = 1
+) -> dict[str, float]:
+    """Median/min/max seconds of ``repeat`` runs after ``warmup`` runs."""
+    for _ in range(warmup):
+        fn()
+        sync(device)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        sync(device)
+        times.append(time.perf_counter() - t0)
+    return {
+        "median_s": statistics.median(times),
+        "min_s": min(times),
+        "max_s": max(times),
+        "repeat": repeat,
+    }
+
+
+def write_json(name: str, payload: dict[str, Any], out: str | None = None) -> Path:
+    """Write ``payload`` (plus the environment) to ``benchmarks/results/NAME.json`` or ``out``."""
+    path = Path(out) if out else RESULTS / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"benchmark": name, "environment": environment(), **payload}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(payload, indent=2, default=str) + "\n")
+    os.replace(tmp, path)
+    return path
