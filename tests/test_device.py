@@ -1,0 +1,77 @@
+"""Device selection, info() and the exception hierarchy."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import warpgraph
+from warpgraph import device as wdev
+from warpgraph.errors import (
+    DeviceUnavailableError,
+    GraphFormatError,
+    InvalidArgumentError,
+    NegativeCycleError,
+    OutOfDeviceMemory,
+)
+
+
+def test_resolve_explicit_and_auto(monkeypatch):
+    monkeypatch.delenv("WARPGRAPH_DEVICE", raising=False)
+    assert wdev.resolve_device("cpu") == "cpu"
+    assert wdev.resolve_device("CPU") == "cpu"
+    assert wdev.resolve_device("auto") == ("gpu" if wdev.gpu_available() else "cpu")
+    assert wdev.resolve_device(None) == wdev.resolve_device("auto")
+
+
+def test_environment_overrides_auto_only(monkeypatch):
+    monkeypatch.setenv("WARPGRAPH_DEVICE", "cpu")
+    assert wdev.resolve_device("auto") == "cpu"
+    monkeypatch.setenv("WARPGRAPH_DEVICE", "quantum")
+    with pytest.raises(InvalidArgumentError, match="WARPGRAPH_DEVICE"):
+        wdev.resolve_device("auto")
+    assert wdev.resolve_device("cpu") == "cpu"  # an explicit choice ignores the variable
+
+
+def test_bad_device_name():
+    with pytest.raises(InvalidArgumentError, match="device must be one of"):
+        wdev.resolve_device("tpu")
+
+
+@pytest.mark.skipif(wdev.gpu_available(), reason="checks the no-GPU error")
+def test_gpu_unavailable_is_clear(monkeypatch):
+    monkeypatch.delenv("WARPGRAPH_DEVICE", raising=False)
+    with pytest.raises(DeviceUnavailableError, match=r"warpgraph\[gpu\]"):
+        wdev.resolve_device("gpu")
+    monkeypatch.setenv("WARPGRAPH_DEVICE", "gpu")
+    with pytest.raises(DeviceUnavailableError):
+        wdev.resolve_device("auto")
+    G = warpgraph.Graph.from_edges([0], [1])
+    with pytest.raises(DeviceUnavailableError):
+        G.to("gpu")
+
+
+def test_info_reports_versions(capsys):
+    d = warpgraph.info()
+    out = capsys.readouterr().out
+    assert d["warpgraph"] == warpgraph.__version__ and "numpy" in out and "gpu" in out
+
+
+def test_errors_are_builtin_subclasses_and_pickle():
+    e = GraphFormatError("bad token 'x'", path="a.txt", line=3)
+    assert isinstance(e, ValueError) and str(e) == "a.txt:3: bad token 'x'"
+    e2 = pickle.loads(pickle.dumps(e))
+    assert (e2.path, e2.line, e2.reason) == ("a.txt", 3, "bad token 'x'")
+    oom = OutOfDeviceMemory(3 * 2**30, 2**30, what="graph")
+    assert isinstance(oom, MemoryError) and "3.00 GiB" in str(oom) and "device='cpu'" in str(oom)
+    assert pickle.loads(pickle.dumps(oom)).bytes_needed == 3 * 2**30
+    neg = NegativeCycleError(4, [4, 5, 4])
+    assert "vertex 4" in str(neg) and "4 -> 5 -> 4" in str(neg)
+    assert isinstance(DeviceUnavailableError("x"), RuntimeError)
+
+
+@pytest.mark.gpu
+def test_out_of_device_memory_names_bytes():
+    with pytest.raises(OutOfDeviceMemory, match="GiB of GPU memory"):
+        wdev.check_device_memory(2**50, what="a huge graph")
