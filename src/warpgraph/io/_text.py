@@ -68,6 +68,18 @@ def fail_at(buf: np.ndarray, pos: int, path: str | None, reason: str) -> GraphFo
     return GraphFormatError(reason, path, line_of(buf, pos))
 
 
+def find_line_start(buf: np.ndarray, lo: int, hi: int, ch: str) -> int:
+    """Offset of the first line in ``buf[lo:hi]`` that starts with ``ch`` (``hi`` if none)."""
+    seg = buf[lo:hi]
+    hit = seg == ord(ch)
+    if hit.size:
+        hit[1:] &= seg[:-1] == 10
+        if lo > 0 and buf[lo - 1] != 10:
+            hit[0] = False
+    idx = np.flatnonzero(hit)
+    return lo + int(idx[0]) if idx.size else hi
+
+
 @dataclass
 class Header:
     """Leading lines of a text file: their texts and where the body starts."""
