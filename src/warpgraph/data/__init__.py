@@ -1,0 +1,1 @@
+"""Small real graphs shipped with warpgraph (see README.md here and warpgraph.io.datasets)."""
