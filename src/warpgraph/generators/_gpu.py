@@ -1,4 +1,4 @@
-"""CuPy drivers of the CUDA generator kernels in ``generators.cu``.
+"""CuPy drivers of the CUDA generator kernels in ``kernels/generators.cu``.
 
 Outputs equal the CPU generators' bit for bit: the kernels compute the same counter-based words,
 and permutations are the argsort of the same distinct keys (CuPy's radix sort here, NumPy's sort
@@ -18,6 +18,7 @@ from ._common import STREAM_EDGES, STREAM_PERMUTATION, STREAM_SHUFFLE, id_dtype
 _BLOCK = 256
 _TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
 _TEMPLATES = ("wg_rmat_edges", "wg_uniform_edges", "wg_counters_of")
+_PLAIN = ("wg_random_keys", "wg_gap_weights", "wg_unit_weights")  # extern "C" kernels
 _modules: dict[int, Any] = {}
 
 
@@ -26,8 +27,8 @@ def _module():
     cp = cupy()
     dev = cp.cuda.Device().id
     if dev not in _modules:
-        code = resources.files(__package__).joinpath("generators.cu").read_text()
-        names = [f"{t}<{c}>" for t in _TEMPLATES for c in _TYPES.values()]
+        code = resources.files(__package__).joinpath("kernels", "generators.cu").read_text()
+        names = [f"{t}<{c}>" for t in _TEMPLATES for c in _TYPES.values()] + list(_PLAIN)
         _modules[dev] = cp.RawModule(code=code, options=("-std=c++17",), name_expressions=names)
     return _modules[dev]
 

@@ -251,7 +251,7 @@ def road_like_edges(
     *,
     rows: int | None = None,
     cols: int | None = None,
-    avg_degree: float = 2.5,
+    avg_degree: float | None = None,
     jitter: float = 0.3,
     device: str = "auto",
 ) -> tuple[Any, Any, Any]:
@@ -266,9 +266,10 @@ def road_like_edges(
         Seed (NumPy's PCG64 stream); ``None`` draws fresh entropy.
     rows, cols : int, optional
         Grid size instead of ``n``.
-    avg_degree : float
+    avg_degree : float, optional
         Target average degree, between ``2 (n - 1) / n`` (a spanning tree) and that of the full
-        grid (about 4). Road networks have about 2.4 to 2.8.
+        grid (about 4). Road networks have about 2.4 to 2.8. Default 2.5, or the nearest
+        feasible value on grids too small for it.
     jitter : float
         Each vertex moves by up to ``jitter`` grid steps (uniform in each coordinate) from its
         grid point; in ``[0, 0.5)``.
@@ -301,6 +302,8 @@ def road_like_edges(
     tree_edges = n - 1
     grid_edges = len(gsrc)
     lo, hi = 2.0 * tree_edges / n, 2.0 * grid_edges / n
+    if avg_degree is None:
+        avg_degree = min(max(2.5, lo), hi)
     avg_degree = check_real("avg_degree", avg_degree)
     if not lo - 1e-12 <= avg_degree <= hi + 1e-12:
         raise InvalidArgumentError(
@@ -344,7 +347,7 @@ def road_like(
     *,
     rows: int | None = None,
     cols: int | None = None,
-    avg_degree: float = 2.5,
+    avg_degree: float | None = None,
     jitter: float = 0.3,
     weights: str | None = "distance",
     device: str = "auto",
@@ -357,7 +360,8 @@ def road_like(
     ----------
     weights : {"distance", None, "gap", "graph500"}
         ``"distance"`` (default): integer Euclidean length of each edge in hundredths of a grid
-        step (about 40 to 160), like the DIMACS ``-d`` road graphs; or the generic kinds of
+        step (40 to 171 with the default jitter), like the DIMACS ``-d`` road graphs; or the
+        generic kinds of
         :func:`~warpgraph.generators.random_weights`.
 
     Returns

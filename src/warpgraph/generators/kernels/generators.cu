@@ -4,8 +4,10 @@
 // addressed by (key, counter), multiply-high bounding, 32-bit quadrant thresholds), so a seed
 // gives the same edge list on the CPU and on the GPU. Keep the two files in step.
 //
-// Compiled at run time by CuPy (NVRTC, -std=c++17); the templates are instantiated through
-// name_expressions. The explicit instantiations at the end let `nvcc -c` check the file.
+// Compiled at run time by CuPy (NVRTC, -std=c++17) from warpgraph/generators/_gpu.py; the
+// templates are instantiated through name_expressions. No standard headers, so NVRTC needs no
+// include path. tools/check_kernels defines WARPGRAPH_NVCC_CHECK, which enables the explicit
+// instantiations at the end so that `nvcc -c` compiles the template bodies too.
 
 typedef unsigned long long u64;
 typedef long long i64;
@@ -108,7 +110,7 @@ extern "C" __global__ void wg_unit_weights(u64 key, i64 m, float* __restrict__ o
   }
 }
 
-#ifndef __CUDACC_RTC__
+#ifdef WARPGRAPH_NVCC_CHECK
 template __global__ void wg_rmat_edges<int>(u64, int, i64, u64, u64, u64, int, const int*, int*,
                                             int*);
 template __global__ void wg_rmat_edges<i64>(u64, int, i64, u64, u64, u64, int, const i64*, i64*,
