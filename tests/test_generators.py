@@ -534,3 +534,47 @@ def test_gpu_graphs():
     ):
         g, h = make("gpu"), make("cpu")
         assert g.device == "gpu" and np.array_equal(g.indices.get(), h.indices)
+
+
+# ---------------------------------------------------------------------------------- CLI
+
+
+def test_cli_generate_writes_the_generated_graph(tmp_path):
+    import warpgraph as wg
+    from warpgraph.cli.main import main
+
+    out = tmp_path / "k.mtx"
+    argv = ["generate", "kronecker", "--scale", "8", "-o", str(out), "--seed", "3"]
+    assert main([*argv, "--weights", "gap", "--device", "cpu"]) == 0
+    G = wg.load(out)
+    H = gen.kronecker(8, seed=3, weights="gap", **CPU)
+    assert G.num_vertices == H.num_vertices and G.num_edges == H.num_edges
+    assert np.array_equal(G.indices, H.indices) and np.array_equal(G.weights, H.weights)
+
+    raw = tmp_path / "k.g500"
+    argv = ["generate", "kron", "--scale", "6", "--multigraph", "-o", str(raw), "--seed", "3"]
+    assert main([*argv, "--device", "cpu"]) == 0
+    assert raw.stat().st_size == 16 * 16 * 2**6  # every generated edge, 16 bytes each
+
+    road = tmp_path / "road.gr"
+    assert main(["generate", "road", "--rows", "20", "-o", str(road), "--device", "cpu"]) == 0
+    R = wg.load(road)
+    assert R.num_vertices == 400 and R.is_weighted
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["generate", "grid2d", "--rows", "3", "--scale", "4"],  # parameter of another kind
+        ["generate", "rgg"],  # missing -n
+        ["generate", "nosuchkind"],
+        ["generate", "kronecker", "--scale", "-1"],
+        ["generate", "erdos-renyi", "-n", "10", "-p", "2"],
+    ],
+)
+def test_cli_generate_rejects_bad_arguments(tmp_path, argv, capsys):
+    from warpgraph.cli.main import main
+
+    out = tmp_path / "x.mtx"
+    assert main([*argv, "-o", str(out), "--device", "cpu"]) == 2
+    assert not out.exists()
