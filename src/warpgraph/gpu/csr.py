@@ -16,10 +16,16 @@ Pipeline (kernels in ``kernels/csr.cu`` and ``kernels/degree.cu``):
 
 Peak device memory, for ``M`` arcs (``M = m`` directed, up to ``2m`` undirected), ``n``
 vertices, ``wb`` bytes per weight and ``ib`` bytes per index, besides the inputs:
-unweighted ``~ M (24 + ib) + 24 n`` bytes (keys, sort buffer, output); weighted
-``~ M (40 + 2 wb + ib) + 24 n`` (keys, argsort copy and permutation, gathered keys and
-weights). :func:`estimate_bytes` computes it and :func:`build_csr` checks it against free
-memory first (:func:`warpgraph.device.check_device_memory`).
+
+- unweighted: ``~ M (32 + ib) + 24 n`` bytes: the keys (8 M), the radix sort's alternate buffer
+  (8 M), run heads and starts when merging (9 M), the output;
+- weighted: ``~ M (56 + 2 wb + ib) + 24 n``: ``argsort`` holds the keys, a sorted copy, the
+  64-bit permutation and the radix sort's alternate key and value buffers at once (48 M),
+  then the gathered weights and the output.
+
+:func:`estimate_bytes` computes this bound (``tests/test_gpu_csr.py`` checks it against CuPy's
+pool high-water mark) and :func:`build_csr` checks it against free memory first
+(:func:`warpgraph.device.check_device_memory`).
 
 Ids must fit 32 bits for the packed keys (``n <= 2**32 - 1``); beyond that a general path sorts
 (row, col) pairs with two stable argsorts.
@@ -62,8 +68,8 @@ def estimate_bytes(
 
     Examples
     --------
-    >>> estimate_bytes(1_000_000, 1000)
-    28024000
+    >>> estimate_bytes(1_000_000, 1000)  # unweighted, int32 indices: 36 bytes per arc
+    36024000
     """
     m, n = int(num_arcs), int(num_vertices)
     per_arc = (
