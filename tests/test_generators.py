@@ -217,6 +217,12 @@ def test_generator_weights_are_random_weights_of_the_same_seed():
     assert np.array_equal(H.indices, G.indices)
 
 
+def test_rmat_num_edges_and_int64_ids():
+    src, dst = gen.rmat_edges(33, num_edges=1000, seed=1, **CPU)
+    assert len(src) == 1000 and src.dtype == np.int64
+    assert dst.max() < 2**33 and src.max() > 2**31  # high bits are used
+
+
 def test_rmat_graph_options():
     G = gen.rmat(8, 4, 0.45, 0.15, 0.15, 0.25, seed=3, directed=True, weights="graph500", **CPU)
     assert G.is_directed() and G.weights.dtype == np.float32 and G.num_vertices == 256
@@ -499,9 +505,13 @@ def test_gpu_kronecker_equals_cpu(shuffle):
 def test_gpu_rmat_uniform_weights_permutation_equal_cpu():
     from warpgraph.generators import _gpu
 
-    for args in [(13, 4, 0.5, 0.25, 0.15, 0.1), (31, 1)]:
-        c = gen.rmat_edges(*args, seed=3, permute=True, device="cpu")
-        g = gen.rmat_edges(*args, seed=3, permute=True, device="gpu")
+    cases = [
+        ((13, 4, 0.5, 0.25, 0.15, 0.1), {"permute": True}),
+        ((31,), {"num_edges": 100_000}),  # int64 ids
+    ]
+    for args, kw in cases:
+        c = gen.rmat_edges(*args, seed=3, device="cpu", **kw)
+        g = gen.rmat_edges(*args, seed=3, device="gpu", **kw)
         assert c[0].dtype == g[0].dtype
         assert np.array_equal(c[0], g[0].get()) and np.array_equal(c[1], g[1].get())
     for n in (1000, 2**33):

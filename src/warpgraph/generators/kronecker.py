@@ -67,11 +67,11 @@ def _thresholds(a: float, b: float, c: float) -> tuple[np.uint64, np.uint64, np.
     return t(a), t(a + b), t(a + b + c)
 
 
-def _check_size(scale: Any, edgefactor: Any) -> tuple[int, int, int]:
+def _check_size(scale: Any, edgefactor: Any, num_edges: Any = None) -> tuple[int, int, int]:
     scale = check_int("scale", scale, 0, MAX_SCALE)
     edgefactor = check_int("edgefactor", edgefactor, 0)
     n = 1 << scale
-    m = edgefactor * n
+    m = edgefactor * n if num_edges is None else check_int("num_edges", num_edges, 0)
     if m >= 2**62:
         raise InvalidArgumentError(f"edgefactor * 2**scale = {m} edges is too many (limit 2**62)")
     return scale, n, m
@@ -88,6 +88,7 @@ def rmat_edges(
     seed: SeedLike = None,
     permute: bool = False,
     shuffle: bool = False,
+    num_edges: int | None = None,
     device: str = "auto",
 ) -> tuple[Any, Any]:
     """Edge list of an R-MAT graph: ``edgefactor * 2**scale`` edges on ``2**scale`` vertices.
@@ -111,6 +112,8 @@ def rmat_edges(
         Put the edges in a random order. The edges are independent draws, so their order is
         already random in distribution; this step only exists for literal compliance with a
         specification and costs a sort of ``M`` keys.
+    num_edges : int, optional
+        Number of edges, instead of ``edgefactor * 2**scale``.
     device : {"auto", "cpu", "gpu"}
         Where the list is made: NumPy arrays on the CPU, CuPy arrays on the GPU.
 
@@ -136,7 +139,7 @@ def rmat_edges(
     >>> len(src), int(max(src.max(), dst.max())) < 16
     (128, True)
     """
-    scale, n, m = _check_size(scale, edgefactor)
+    scale, n, m = _check_size(scale, edgefactor, num_edges)
     a, b, c, _ = _initiator(a, b, c, d)
     dev = check_device(device)
     keys = stream_keys(seed)
