@@ -1,0 +1,171 @@
+"""GPU triangle enumeration: rank-space orientation with CuPy, intersections in ``tc_count.cu``.
+
+Preparation (all on the device, vectorized CuPy): drop self-loops and parallel arcs, rank the
+vertices by (simple degree, id) with one sort, keep each edge as the arc ``low -> high`` in rank
+space and sort the arcs by (source, target) (one 64-bit key sort), which gives the oriented CSR.
+The kernel ``tc_arcs<Id, GROUP, MODE>`` then runs one group of ``GROUP`` lanes per arc (see the
+kernel's header). The default group size comes from the measurements in docs/TRIANGLES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...device import cupy
+from ...gpu.launch import launch
+from ...gpu.loader import declare, get_kernel
+from ...graph import Graph
+
+__all__ = [
+    "GROUP",
+    "OrientedGPU",
+    "arc_kernel",
+    "count_and_degree",
+    "orient",
+    "orient_arcs",
+    "per_vertex",
+    "run_arcs",
+    "triangle_count",
+]
+
+SOURCE = "tc_count.cu"
+COUNT, ARCS, SUPPORT, CENSUS = 0, 1, 2, 3
+GROUP = 8
+"""Lanes per oriented arc (template parameter of ``tc_arcs``)."""
+BLOCK = 256
+
+declare(
+    SOURCE,
+    *(f"tc_arcs<int, {GROUP}, {mode}>" for mode in (COUNT, ARCS, SUPPORT, CENSUS)),
+    "tc_scatter<int>",
+)
+
+
+@dataclass
+class OrientedGPU:
+    """Rank-space oriented graph on the device (same fields as :class:`.prep.Oriented`)."""
+
+    indptr: Any
+    indices: Any
+    src: Any
+    rank: Any
+    degree: Any
+    codes: Any = None
+
+    @property
+    def num_vertices(self) -> int:
+        return int(self.indptr.shape[0]) - 1
+
+    @property
+    def num_arcs(self) -> int:
+        return int(self.indices.shape[0])
+
+
+def _ctype(dtype) -> str:
+    return "int" if np.dtype(dtype) == np.int32 else "long long"
+
+
+def arc_kernel(dtype, mode: int, group: int = GROUP):
+    """The compiled ``tc_arcs`` instance for an id dtype, mode and group size."""
+    return get_kernel(SOURCE, f"tc_arcs<{_ctype(dtype)}, {int(group)}, {int(mode)}>")
+
+
+def arc_rows(indptr, m: int, dtype):
+    """Row (source) of every arc of a CSR on the device."""
+    cp = cupy()
+    return (cp.searchsorted(indptr, cp.arange(m, dtype=indptr.dtype), side="right") - 1).astype(
+        dtype
+    )
+
+
+def simple_arcs(G: Graph):
+    """``(src, dst)`` of the arcs of ``G`` without self-loops and parallel arcs."""
+    m = G.num_arcs
+    dst = G.indices
+    src = arc_rows(G.indptr, m, dst.dtype)
+    keep = src != dst
+    if m > 1:  # rows are sorted: a parallel arc repeats its predecessor
+        keep[1:] &= (dst[1:] != dst[:-1]) | (src[1:] != src[:-1])
+    return src[keep], dst[keep]
+
+
+def orient_arcs(s, d, deg, n: int, codes=None) -> OrientedGPU:
+    """Oriented CSR from both arcs ``(s, d)`` of every simple undirected edge (with an optional
+    dyad code per arc, from ``s``'s view), ``deg`` the simple degrees."""
+    cp = cupy()
+    idt = s.dtype
+    order = cp.argsort(deg.astype(cp.int64) * n + cp.arange(n, dtype=cp.int64))
+    rank = cp.empty(n, dtype=idt)
+    rank[order] = cp.arange(n, dtype=idt)
+    rs, rd = rank[s], rank[d]
+    up = rs < rd
+    key = rs[up].astype(cp.uint64) * cp.uint64(n) + rd[up].astype(cp.uint64)
+    if codes is not None:
+        key = (key << cp.uint64(2)) | codes[up].astype(cp.uint64)
+    key = cp.sort(key)
+    ocodes = None
+    if codes is not None:
+        ocodes = (key & cp.uint64(3)).astype(cp.uint8)
+        key = key >> cp.uint64(2)
+    osrc = (key // cp.uint64(n)).astype(idt) if n else key.astype(idt)
+    oidx = (key % cp.uint64(n)).astype(idt) if n else key.astype(idt)
+    oindptr = cp.zeros(n + 1, dtype=cp.int64)
+    if osrc.size:
+        cp.cumsum(cp.bincount(osrc, minlength=n), out=oindptr[1:])
+    return OrientedGPU(oindptr, oidx, osrc, rank, deg.astype(cp.int64), ocodes)
+
+
+def orient(G: Graph) -> OrientedGPU:
+    """Rank-space oriented graph of an undirected graph on the device."""
+    cp = cupy()
+    n = G.num_vertices
+    s, d = simple_arcs(G)
+    deg = cp.bincount(s, minlength=n) if s.size else cp.zeros(n, dtype=cp.int64)
+    return orient_arcs(s, d, deg, n)
+
+
+def run_arcs(o: OrientedGPU, mode: int, c=None, hist=None, group: int = GROUP) -> int:
+    """Launch ``tc_arcs`` in ``mode`` over all oriented arcs; returns the triangle total."""
+    cp = cupy()
+    total = cp.zeros(1, dtype=cp.uint64)
+    m = o.num_arcs
+    if m == 0:
+        return 0
+    if c is None:
+        c = cp.zeros(1, dtype=cp.uint64)
+    codes = o.codes if o.codes is not None else cp.zeros(1, dtype=cp.uint8)
+    if hist is None:
+        hist = cp.zeros(64, dtype=cp.uint64)
+    k = arc_kernel(o.indices.dtype, mode, group)
+    launch(k, m * group, (o.indptr, o.indices, o.src, m, total, c, codes, hist), block=BLOCK)
+    return int(total.get()[0])
+
+
+def triangle_count(G: Graph, group: int = GROUP) -> int:
+    """Number of triangles of an undirected graph on the device."""
+    return run_arcs(orient(G), COUNT, group=group)
+
+
+def count_and_degree(G: Graph) -> tuple[int, Any]:
+    """Triangle total and simple degrees (for transitivity)."""
+    o = orient(G)
+    return run_arcs(o, COUNT), o.degree
+
+
+def per_vertex(G: Graph) -> tuple[Any, Any]:
+    """Triangles at every vertex and simple degrees (int64 CuPy arrays, original ids)."""
+    cp = cupy()
+    o = orient(G)
+    n, m = o.num_vertices, o.num_arcs
+    c = cp.zeros(max(m, 1), dtype=cp.uint64)
+    run_arcs(o, ARCS, c=c)
+    low = cp.zeros(n, dtype=cp.uint64)
+    high = cp.zeros(n, dtype=cp.uint64)
+    if m:
+        k = get_kernel(SOURCE, f"tc_scatter<{_ctype(o.indices.dtype)}>")
+        launch(k, m, (o.indices, o.src, c, m, low, high), block=BLOCK)
+    t = (high + low // cp.uint64(2)).astype(cp.int64)
+    return t[o.rank], o.degree
