@@ -110,7 +110,7 @@ def summarize_degrees(deg: Any) -> dict[str, float]:
     std = float(cp.sqrt(cp.mean((x - mean) ** 2)))
     if total > 0:
         ranks = cp.arange(1, n + 1, dtype=cp.float64)
-        gini = 2.0 * float(cp.dot(ranks, x)) / (n * total) - (n + 1) / n
+        gini = 2.0 * float((ranks * x).sum()) / (n * total) - (n + 1) / n  # no cuBLAS needed
     else:
         gini = 0.0
     return {
