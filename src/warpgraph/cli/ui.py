@@ -19,7 +19,15 @@ from rich.progress import (
 )
 from rich.table import Table
 
-console = Console(highlight=False)
+
+def _tty() -> bool:
+    import sys
+
+    return sys.stdout.isatty()
+
+
+# Logs and CI output are not terminals: give tables room instead of wrapping at 80 columns.
+console = Console(highlight=False, width=None if _tty() else 120)
 err_console = Console(stderr=True, highlight=False)
 
 
