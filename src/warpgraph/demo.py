@@ -170,7 +170,11 @@ def run_demo(
     ctx.extra["A"] = A
     results = [
         DemoResult(
-            "build CSR (symmetrize, dedupe)", t_build, t_ref, _check_build(ctx.graph, A, ctx)
+            "build CSR (symmetrize, dedupe)",
+            t_build,
+            t_ref,
+            _check_build(ctx.graph, A, ctx),
+            "vs SciPy coo->csr",
         )
     ]
     deg = ctx.cpu_graph.out_degree()
