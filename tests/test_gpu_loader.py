@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+import pkgutil
 import shutil
 import subprocess
 import sys
@@ -46,9 +47,13 @@ def _check_kernels_module():
 
 
 def _import_all_gpu_modules():
-    import warpgraph.gpu.csr
-    import warpgraph.gpu.selftest
-    import warpgraph.gpu.stats  # noqa: F401
+    """Import every warpgraph module with a "gpu" path component: their declare() calls
+    register the name expressions of every kernel source (as tools/check_kernels --nvrtc does)."""
+    import warpgraph
+
+    for mod in pkgutil.walk_packages(warpgraph.__path__, prefix="warpgraph."):
+        if "gpu" in mod.name.split("."):
+            importlib.import_module(mod.name)
 
 
 # ---- CPU: import hygiene ----------------------------------------------------------------------
