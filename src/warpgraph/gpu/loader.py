@@ -261,6 +261,7 @@ def get_module(
     Memoized per (device, source, options, names); compiles eagerly so errors surface here as
     :class:`KernelCompileError`.
     """
+    global _COMPILES
     from ..device import cupy
 
     cp = cupy()
@@ -279,7 +280,6 @@ def get_module(
             raise KernelCompileError(
                 f"compiling {source} (names {list(names)}, options {list(opts)}) failed:\n{exc}"
             ) from exc
-        global _COMPILES
         _COMPILES += 1
         _MODULES[key] = mod
         return mod
@@ -334,7 +334,8 @@ def get_kernel(
 
     cp = cupy()
     dev = _device_id(cp)
-    opts_key = (tuple(sorted((defines or {}).items())), tuple(options), bool(cooperative))
+    options = tuple(options)
+    opts_key = (tuple(sorted((defines or {}).items())), options, bool(cooperative))
     kkey = (dev, source, name, opts_key)
     with _LOCK:
         hit = _KERNELS.get(kkey)
