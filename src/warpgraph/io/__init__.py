@@ -275,6 +275,10 @@ def load(
         if mmap:
             raise InvalidArgumentError("mmap=True needs the binary .wgb format")
         _check_options(fmt, mod.read, options)
+        import inspect
+
+        if directed is not None and "directed" in inspect.signature(mod.read).parameters:
+            options["directed"] = directed  # formats without a header convention (Graph500)
         data = mod.read(path, progress=progress, **options)
     G = to_graph(
         data,

@@ -350,6 +350,11 @@ def _scan_table_chunk(
                         while q < hi and buf[q] != 10:
                             q += 1
                         break
+                    if e - q > 64 or not _check_float_token(buf[q:e], e - q):
+                        res[R_ERR] = E_TOKEN
+                        res[R_ERRPOS] = q
+                        res[R_ROWS] = r - row0
+                        return
                     res[R_FALLBACK] += 1
                     vi[j, r] = q
                     vf[j, r] = np.nan

@@ -6,6 +6,7 @@ offsets map to 1-based line numbers by counting newlines from the start of the b
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numba
@@ -36,6 +37,29 @@ def _nchunks(nbytes: int) -> int:
     return int(max(1, min(4 * threads, nbytes // MIN_CHUNK)))
 
 
+_INT_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+COUNT_MAX = 2**62
+
+
+def is_int(tok: str) -> bool:
+    """True for an ASCII decimal integer token (no underscores, no other digits)."""
+    return _INT_RE.fullmatch(tok) is not None
+
+
+def header_int(tok: str, what: str, path: str | None, line: int, lo: int = 0) -> int:
+    """A count or id from a header line, checked to be an integer in ``[lo, 2**62]``."""
+    if not is_int(tok):
+        raise GraphFormatError(f"malformed {what} {tok!r}", path, line)
+    v = int(tok)
+    if v < lo:
+        raise GraphFormatError(
+            f"negative {what} {v}" if v < 0 else f"{what} {v} < {lo}", path, line
+        )
+    if v > COUNT_MAX:
+        raise GraphFormatError(f"{what} {v} is too large", path, line)
+    return v
+
+
 def line_of(buf: np.ndarray, pos: int) -> int:
     """1-based number of the line holding byte ``pos``."""
     pos = min(max(int(pos), 0), buf.shape[0])
@@ -46,12 +70,10 @@ def line_text(buf: np.ndarray, pos: int, limit: int = 80) -> str:
     """The text of the line holding byte ``pos`` (shortened), for error messages."""
     n = buf.shape[0]
     pos = min(max(int(pos), 0), n)
-    lo = pos
-    while lo > 0 and buf[lo - 1] != 10 and pos - lo < 4096:
-        lo -= 1
-    hi = pos
-    while hi < n and buf[hi] != 10 and hi - lo < 4096:
-        hi += 1
+    back = np.flatnonzero(buf[max(0, pos - 4096) : pos] == 10)
+    lo = max(0, pos - 4096) + int(back[-1]) + 1 if back.size else max(0, pos - 4096)
+    ahead = np.flatnonzero(buf[pos : pos + 4096] == 10)
+    hi = pos + int(ahead[0]) if ahead.size else min(n, pos + 4096)
     text = bytes(buf[lo:hi]).decode("utf-8", errors="replace").rstrip("\r")
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -98,10 +120,9 @@ def first_lines(buf: np.ndarray, count: int, start: int = 0, line0: int = 1) -> 
     for _ in range(count):
         if p >= n:
             break
-        q = p
         end = min(n, p + (1 << 20))
-        while q < end and buf[q] != 10:
-            q += 1
+        hits = np.flatnonzero(buf[p:end] == 10)
+        q = p + int(hits[0]) if hits.size else end
         if q == end and q < n:
             raise GraphFormatError("header line longer than 1 MiB", None, ln)
         lines.append((ln, bytes(buf[p:q]).decode("latin-1").rstrip("\r")))

@@ -71,12 +71,8 @@ def parse(buf: np.ndarray, path: str | None = None) -> EdgeData:
     if parts[0] != "p" or len(parts) != 4:
         raise GraphFormatError(f"expected the problem line 'p sp n m', got {s!r}", path, ln_p)
     kind = parts[1].lower()
-    try:
-        n, m = int(parts[2]), int(parts[3])
-    except ValueError:
-        raise GraphFormatError(f"malformed problem line {s!r}", path, ln_p) from None
-    if n < 0 or m < 0:
-        raise GraphFormatError(f"negative count in problem line {s!r}", path, ln_p)
+    n = _text.header_int(parts[2], "vertex count", path, ln_p)
+    m = _text.header_int(parts[3], "edge count", path, ln_p)
     if kind == "sp":
         kw: dict[str, Any] = dict(nid=2, nvmin=1, nvmax=1, prefix="a")
         directed = MARK_UNDIRECTED not in comments

@@ -46,9 +46,9 @@ from ._source import atomic_output, read_buffer
 NAME = "edgelist"
 EXTENSIONS = (".txt", ".el", ".wel", ".edgelist", ".tsv", ".csv", ".snap", ".edge")
 
-_NODES = re.compile(r"nodes\s*[:=]\s*(\d+)", re.I)
-_EDGES = re.compile(r"edges\s*[:=]\s*(\d+)", re.I)
-_INT = re.compile(r"^[+-]?\d+$")
+_NODES = re.compile(r"nodes\s*[:=]\s*([0-9]+)", re.I | re.ASCII)
+_EDGES = re.compile(r"edges\s*[:=]\s*([0-9]+)", re.I | re.ASCII)
+_INT = re.compile(r"^[+-]?[0-9]+$", re.ASCII)
 _MAX_HEADER_LINES = 200
 
 

@@ -9,9 +9,10 @@ no header:
   32..47 of ``v0`` and its high 16 bits are bits 32..47 of ``v1``, each read as a signed 16-bit
   number (so ids up to 2**47 - 1, i.e. SCALE <= 47).
 
-The graph is undirected (Graph500 kernels symmetrize) and may hold self-loops and duplicate
-edges, which are kept. There is no vertex count in the file: it is ``2**scale`` when
-``scale=`` is given, ``num_vertices=`` when given, else the largest id + 1. Negative ids are
+The graph is undirected (Graph500 kernels symmetrize; ``directed=True`` reads every pair as
+one arc instead) and may hold self-loops and duplicate edges, which are kept. There is no
+vertex count in the file: it is ``2**scale`` when ``scale=`` is given, ``num_vertices=`` when
+given, else the largest id + 1. Negative ids are
 an error unless ``skip_negative=True`` drops those edges (some generators mark removed edges
 with -1). ``packed=None`` picks the layout from the file size (a multiple of 16 but not of 12:
 plain; of 12 but not 16: packed; both: plain unless some plain id is negative or >= 2**47).
@@ -60,6 +61,7 @@ def read(
     scale: int | None = None,
     num_vertices: int | None = None,
     skip_negative: bool = False,
+    directed: bool = False,
 ) -> EdgeData:
     """Read a Graph500 binary edge list (see the module docstring)."""
     path = os.fspath(path)
@@ -127,7 +129,7 @@ def read(
             path,
         )
     extra = {"packed": packed, "dropped_negative": dropped}
-    return EdgeData(v0, v1, None, n, False, NAME, extra)
+    return EdgeData(v0, v1, None, n, bool(directed), NAME, extra)
 
 
 def write(G, path: str, *, packed: bool = False) -> None:

@@ -44,7 +44,7 @@ NAME = "konect"
 EXTENSIONS = (".konect",)
 
 _STRUCT = re.compile(r"^%\s*(sym|asym|bip)\b\s*(\S*)", re.I)
-_COUNTS = re.compile(r"^%\s*(\d+)\s+(\d+)(?:\s+(\d+))?\s*$")
+_COUNTS = re.compile(r"^%\s*([0-9]+)\s+([0-9]+)(?:\s+([0-9]+))?\s*$", re.ASCII)
 
 
 def parse(buf: np.ndarray, path: str | None = None) -> EdgeData:

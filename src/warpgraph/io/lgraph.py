@@ -76,9 +76,9 @@ def parse(buf: np.ndarray, path: str | None = None) -> EdgeData:
     )  # fmt: skip
     nv, ne = vt.rows, et.rows
     a, b = parts[1], parts[2]
-    if a.isdigit() and int(a) == nv and b.isdigit() and int(b) == ne:
+    if _text.is_int(a) and int(a) == nv and _text.is_int(b) and int(b) == ne:
         dialect = "t N M"
-    elif b.isdigit() and int(b) == nv:
+    elif _text.is_int(b) and int(b) == nv:
         dialect = "t id N"
     else:
         raise GraphFormatError(

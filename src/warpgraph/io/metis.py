@@ -59,21 +59,20 @@ def parse(buf: np.ndarray, path: str | None = None, *, check: bool = True) -> Ed
         if s and not s.startswith("%"):
             break
     parts = s.split()
-    if not 2 <= len(parts) <= 4 or not all(p.lstrip("-").isdigit() for p in parts):
+    if not 2 <= len(parts) <= 4 or not all(_text.is_int(p) for p in parts):
         raise GraphFormatError(f"malformed header {s!r}: expected 'n m [fmt [ncon]]'", path, ln_h)
-    n, m = int(parts[0]), int(parts[1])
-    if n < 0 or m < 0:
-        raise GraphFormatError(f"negative count in header {s!r}", path, ln_h)
+    n = _text.header_int(parts[0], "vertex count", path, ln_h)
+    m = _text.header_int(parts[1], "edge count", path, ln_h)
     fmt = parts[2] if len(parts) > 2 else "0"
     if len(fmt) > 3 or any(c not in "01" for c in fmt):
         raise GraphFormatError(f"malformed fmt field {fmt!r} in header {s!r}", path, ln_h)
     fmt = fmt.rjust(3, "0")
     has_size, has_vw, has_ew = (c == "1" for c in fmt)
-    ncon = int(parts[3]) if len(parts) > 3 else (1 if has_vw else 0)
+    ncon = _text.header_int(parts[3], "ncon", path, ln_h) if len(parts) > 3 else int(has_vw)
     if len(parts) > 3 and not has_vw:
         raise GraphFormatError(f"ncon given but fmt {fmt!r} has no vertex weights", path, ln_h)
-    if ncon < 0:
-        raise GraphFormatError(f"negative ncon in header {s!r}", path, ln_h)
+    if ncon > 1000:
+        raise GraphFormatError(f"ncon {ncon} is implausibly large", path, ln_h)
     nskip = int(has_size) + ncon
     adj = _text.adjacency(
         buf,

@@ -88,12 +88,14 @@ def parse(buf: np.ndarray, path: str | None = None, *, symmetric: bool | None = 
         if s and not s.startswith("%"):
             break
     parts = s.split()
-    try:
-        rows, cols, nnz = (int(p) for p in parts)
-    except ValueError:
-        raise GraphFormatError(f"malformed size line {s!r}", path, ln_size) from None
-    if min(rows, cols, nnz) < 0:
-        raise GraphFormatError(f"negative count in size line {s!r}", path, ln_size)
+    if len(parts) != 3:
+        raise GraphFormatError(
+            f"malformed size line {s!r}: expected 'rows cols entries'", path, ln_size
+        )
+    rows, cols, nnz = (
+        _text.header_int(t, w, path, ln_size)
+        for t, w in zip(parts, ("row count", "column count", "entry count"), strict=True)
+    )
     n = max(rows, cols)
     nv = 0 if field == "pattern" else 1
     kw: dict[str, Any] = dict(nid=2, nvmin=nv, nvmax=nv, comments=b"%")
@@ -139,20 +141,59 @@ def parse(buf: np.ndarray, path: str | None = None, *, symmetric: bool | None = 
     return EdgeData(src, dst, weights, n, file_directed, NAME, extra)
 
 
+def _first_data_lines(buf: np.ndarray, count: int) -> list[tuple[int, int, list[str]]]:
+    """(byte offset, line number, tokens) of the first ``count`` non-comment lines."""
+    out = []
+    pos, ln = 0, 1
+    while len(out) < count and pos < buf.shape[0]:
+        h = _text.first_lines(buf, 1, pos, ln)
+        if not h.lines:
+            break
+        text = h.lines[0][1].strip()
+        if text and not text.startswith("%"):
+            out.append((pos, ln, text.split()))
+        pos, ln = h.body, h.next_line
+    return out
+
+
 def _parse_body_only(buf: np.ndarray, path: str | None, symmetric: bool | None) -> EdgeData:
     kw: dict[str, Any] = dict(nid=2, nvmin=0, nvmax=1, comments=b"%")
-    table = _text.scan_table(buf, 0, buf.shape[0], path, id_range=(1, _text.I64_MAX), **kw)
+    first = _first_data_lines(buf, 2)
+    start_byte = 0
+    n = None
+    size_line = None
+    if (
+        len(first) == 2
+        and len(first[0][2]) == 3
+        and len(first[1][2]) == 2
+        and all(_text.is_int(t) for t in first[0][2])
+    ):  # "r c k" then two-column entries: a size line
+        size_line = tuple(_text.header_int(t, "count", path, first[0][1]) for t in first[0][2])
+        start_byte = first[1][0]
+    table = _text.scan_table(buf, start_byte, buf.shape[0], path, id_range=(1, _text.I64_MAX), **kw)
     i, j = table.ids[0], table.ids[1]
     rows = table.rows
-    n = None
     start = 0
-    if table.nvals == 1 and rows >= 1 and not (table.float_mask & 1):
+    if size_line is None and table.nvals == 1 and rows >= 1 and not (table.float_mask & 1):
         r, c, k = int(i[0]), int(j[0]), int(table.vi[0, 0])
-        if k == rows - 1 and (
-            rows == 1 or (int(i[1:].max()) <= r and int(j[1:].max()) <= c)
-        ):  # a size line
-            n = max(r, c)
+        if k == rows - 1 and (rows == 1 or (int(i[1:].max()) <= r and int(j[1:].max()) <= c)):
+            size_line = (r, c, k)
             start = 1
+    if size_line is not None:
+        r, c, k = size_line
+        n = max(r, c)
+        if rows - start != k:
+            raise GraphFormatError(
+                f"size line announces {k} entries but the file has {rows - start}",
+                path,
+                _text.line_of(buf, buf.shape[0]),
+            )
+        bad = np.flatnonzero((i[start:] > r) | (j[start:] > c))
+        if bad.size:
+            raise _text.locate_row(
+                buf, start_byte, buf.shape[0], path, int(bad[0]) + start,
+                f"entry outside the {r} x {c} matrix", kw,
+            )  # fmt: skip
     i, j = i[start:], j[start:]
     weights = table.value(0)[start:] if table.nvals == 1 else None
     if n is None:

@@ -37,7 +37,9 @@ from ._write import write_lines
 NAME = "edges"
 EXTENSIONS = (".edges",)
 
-_MARK = re.compile(r"^[%#]\s*warpgraph:\s*vertices=(\d+)\s+edges=(\d+)\s+(directed|undirected)")
+_MARK = re.compile(
+    r"^[%#]\s*warpgraph:\s*vertices=([0-9]+)\s+edges=([0-9]+)\s+(directed|undirected)", re.ASCII
+)
 
 
 def parse(buf: np.ndarray, path: str | None = None, *, base: int | None = None) -> EdgeData:

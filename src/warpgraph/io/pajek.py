@@ -72,9 +72,11 @@ def _vertex_names(buf, lo, hi, n, path) -> list[str]:
             continue
         try:
             parts = shlex.split(s, posix=True)
-            vid = int(parts[0])
-        except (ValueError, IndexError):
+        except ValueError:
             raise GraphFormatError(f"malformed vertex line {s!r}", path, ln0 + k) from None
+        if not parts or not _text.is_int(parts[0]):
+            raise GraphFormatError(f"malformed vertex line {s!r}", path, ln0 + k)
+        vid = int(parts[0])
         if not 1 <= vid <= n:
             raise GraphFormatError(f"vertex id {vid} out of range [1, {n}]", path, ln0 + k)
         if len(parts) > 1:
@@ -96,14 +98,11 @@ def parse(buf: np.ndarray, path: str | None = None, *, names: bool = False) -> E
         parts = head.split()
         key = parts[0].lower()
         if key == "*vertices":
-            try:
-                n = int(parts[1])
-            except (IndexError, ValueError):
-                raise GraphFormatError(f"malformed section line {head!r}", path, ln) from None
-            if n < 0:
-                raise GraphFormatError(f"negative vertex count in {head!r}", path, ln)
+            if len(parts) < 2:
+                raise GraphFormatError(f"malformed section line {head!r}", path, ln)
+            n = _text.header_int(parts[1], "vertex count", path, ln)
             if len(parts) > 2:
-                extra["two_mode_left"] = int(parts[2]) if parts[2].isdigit() else None
+                extra["two_mode_left"] = int(parts[2]) if _text.is_int(parts[2]) else None
             if names:
                 extra["vertex_names"] = _vertex_names(buf, lo, hi, n, path)
             continue
