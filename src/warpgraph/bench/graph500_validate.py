@@ -137,7 +137,7 @@ def _prepare(parent: Any, src: Any, dst: Any, root: int, num_vertices: int | Non
         raise Graph500ValidationError(
             kind, root, "root", f"the root's parent is {int(parent[root])}", vertex=root
         )
-    return xp, parent, src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False), n
+    return xp, parent, src, dst, n
 
 
 def tree_depths(parent: Any, root: int, *, kind: str = "BFS") -> Any:
@@ -225,6 +225,17 @@ def _edge_error(kind, root, rule, detail, xp, mask, src, dst):
     raise Graph500ValidationError(kind, root, rule, detail.format(u=u, v=v), vertex=v, edge=(u, v))
 
 
+#: Edges checked at a time: bounds the temporaries of validation to a few hundred MB.
+CHUNK = 1 << 24
+
+
+def _chunks(src, dst, *more, chunk: int = CHUNK):
+    m = int(src.shape[0])
+    for lo in range(0, m, chunk):
+        hi = min(m, lo + chunk)
+        yield (src[lo:hi], dst[lo:hi], *(x[lo:hi] for x in more))
+
+
 def validate_bfs_tree(
     parent: Any,
     src: Any,
@@ -302,41 +313,28 @@ def validate_bfs_tree(
                 f"vertex {v} has level {int(level[v])} but depth {int(depth[v])} in the tree",
                 vertex=v,
             )
-    loops = src == dst
-    rs, rd = reached[src], reached[dst]
-    ls, ld = depth[src], depth[dst]
-    both = rs & rd & ~loops
-    bad = both & ((ld > ls + 1) if directed else (xp.abs(ls - ld) > 1))
-    if bool(bad.any()):
-        _edge_error(
-            kind,
-            root,
-            "3",
-            "edge ({u}, {v}) joins levels that differ by more than one",
-            xp,
-            bad,
-            src,
-            dst,
-        )
-    bad = (rs & ~rd) if directed else (rs != rd)
-    if bool(bad.any()):
-        _edge_error(
-            kind,
-            root,
-            "4",
-            "edge ({u}, {v}) has exactly one endpoint in the tree",
-            xp,
-            bad,
-            src,
-            dst,
-        )
     confirmed = xp.zeros(n, dtype=bool)
-    hit = ~loops & (parent[dst] == src)
-    confirmed[dst[hit]] = True
-    if not directed:
-        hit = ~loops & (parent[src] == dst)
-        confirmed[src[hit]] = True
     confirmed[root] = True
+    nedge = 0
+    for s, d in _chunks(src, dst):
+        loops = s == d
+        rs, rd = reached[s], reached[d]
+        ls, ld = depth[s], depth[d]
+        both = rs & rd & ~loops
+        bad = both & ((ld > ls + 1) if directed else (xp.abs(ls - ld) > 1))
+        if bool(bad.any()):
+            detail = "edge ({u}, {v}) joins levels that differ by more than one"
+            _edge_error(kind, root, "3", detail, xp, bad, s, d)
+        bad = (rs & ~rd) if directed else (rs != rd)
+        if bool(bad.any()):
+            detail = "edge ({u}, {v}) has exactly one endpoint in the tree"
+            _edge_error(kind, root, "4", detail, xp, bad, s, d)
+        hit = ~loops & (parent[d] == s)
+        confirmed[d[hit]] = True
+        if not directed:
+            hit = ~loops & (parent[s] == d)
+            confirmed[s[hit]] = True
+        nedge += int(rs.sum()) if directed else int((rs | rd).sum())
     bad = reached & ~confirmed
     if bool(bad.any()):
         v = _first(xp, bad)
@@ -347,7 +345,7 @@ def validate_bfs_tree(
             f"vertex {v} has parent {int(parent[v])} but no input edge joins them",
             vertex=v,
         )
-    return int((rs | rd).sum()) if not directed else int(rs.sum())
+    return nedge
 
 
 def _tolerance(dist, w) -> Any:
@@ -376,8 +374,8 @@ def validate_sssp_tree(
     parent : array of int
         As for :func:`validate_bfs_tree`.
     dist : array of float or int
-        Distance of every vertex from ``root``; unreached vertices hold ``inf`` (or any value,
-        when ``parent`` is -1 they are not read).
+        Distance of every vertex from ``root``; unreached vertices hold ``inf`` (integer
+        distances: the dtype's maximum).
     src, dst, weights : arrays
         The input edge list with one weight per tuple (weights >= 0).
     root : int
@@ -396,7 +394,7 @@ def validate_sssp_tree(
         Rules 1-5 as for BFS, with distances in place of levels: a tree edge must carry exactly
         ``dist[v] == dist[parent] + w`` for some input edge (rule 2), every edge must satisfy
         ``|dist[u] - dist[v]| <= w`` (rule 3); rule ``"distance"`` when the root's distance is
-        not 0 or a reached vertex has no finite distance.
+        not 0, a reached vertex has no finite distance, or an unreached one has one.
 
     Examples
     --------
@@ -416,7 +414,8 @@ def validate_sssp_tree(
     depth = tree_depths(parent, root, kind=kind)
     reached = depth >= 0
     d = dist.astype(np.float64)
-    wf = w.astype(np.float64)
+    if dist.dtype.kind in "iu":
+        d[dist == np.iinfo(dist.dtype).max] = np.inf
     if float(d[root]) != 0.0:
         raise Graph500ValidationError(
             kind, root, "distance", f"the root's distance is {float(d[root])}", vertex=root
@@ -431,18 +430,43 @@ def validate_sssp_tree(
             f"vertex {v} is in the tree but has distance {float(d[v])}",
             vertex=v,
         )
-    loops = src == dst
-    rs, rd = reached[src], reached[dst]
+    bad = ~reached & xp.isfinite(d)
+    if bool(bad.any()):
+        v = _first(xp, bad)
+        raise Graph500ValidationError(
+            kind,
+            root,
+            "distance",
+            f"vertex {v} is outside the tree but has finite distance {float(d[v])}",
+            vertex=v,
+        )
     # Rule 2 + 5: some input edge (parent[v], v) carries exactly dist[v] - dist[parent[v]].
     has_edge = xp.zeros(n, dtype=bool)
     confirmed = xp.zeros(n, dtype=bool)
-    directions = [(src, dst, rs)] if directed else [(src, dst, rs), (dst, src, rd)]
-    for a, b, ra in directions:
-        hit = ~loops & ra & (parent[b] == a)
-        has_edge[b[hit]] = True
-        slack = xp.abs(d[b] - (d[a] + wf)) <= tol * (xp.abs(d[b]) + wf + 1.0)
-        confirmed[b[hit & slack]] = True
     has_edge[root] = confirmed[root] = True
+    nedge = 0
+    for s, t, ws in _chunks(src, dst, w):
+        loops = s == t
+        rs, rt = reached[s], reached[t]
+        wf = ws.astype(np.float64)
+        bad = (rs & ~rt) if directed else (rs != rt)
+        if bool(bad.any()):
+            detail = "edge ({u}, {v}) has exactly one endpoint in the tree"
+            _edge_error(kind, root, "4", detail, xp, bad, s, t)
+        both = rs & rt & ~loops
+        ds, dt = xp.where(rs, d[s], 0.0), xp.where(rt, d[t], 0.0)
+        bound = wf + tol * (xp.abs(ds) + xp.abs(dt) + wf + 1.0)
+        bad = both & ((dt - ds > bound) if directed else (xp.abs(dt - ds) > bound))
+        if bool(bad.any()):
+            detail = "edge ({u}, {v}) is shorter than the distances of its endpoints allow"
+            _edge_error(kind, root, "3", detail, xp, bad, s, t)
+        directions = [(s, t, ds, dt)] if directed else [(s, t, ds, dt), (t, s, dt, ds)]
+        for a, b, da, db in directions:
+            hit = both & (parent[b] == a)
+            has_edge[b[hit]] = True
+            exact = xp.abs(db - (da + wf)) <= tol * (xp.abs(db) + wf + 1.0)
+            confirmed[b[hit & exact]] = True
+        nedge += int(rs.sum()) if directed else int((rs | rt).sum())
     bad = reached & ~has_edge
     if bool(bad.any()):
         v = _first(xp, bad)
@@ -465,31 +489,4 @@ def validate_sssp_tree(
             f"{float(d[p])!r} and no edge between them has the difference as weight",
             vertex=v,
         )
-    both = rs & rd & ~loops
-    ds, dd = xp.where(rs, d[src], 0.0), xp.where(rd, d[dst], 0.0)
-    bound = wf + tol * (xp.abs(ds) + xp.abs(dd) + wf + 1.0)
-    bad = both & ((dd - ds > bound) if directed else (xp.abs(dd - ds) > bound))
-    if bool(bad.any()):
-        _edge_error(
-            kind,
-            root,
-            "3",
-            "edge ({u}, {v}) is shorter than the distances of its endpoints allow",
-            xp,
-            bad,
-            src,
-            dst,
-        )
-    bad = (rs & ~rd) if directed else (rs != rd)
-    if bool(bad.any()):
-        _edge_error(
-            kind,
-            root,
-            "4",
-            "edge ({u}, {v}) has exactly one endpoint in the tree",
-            xp,
-            bad,
-            src,
-            dst,
-        )
-    return int((rs | rd).sum()) if not directed else int(rs.sum())
+    return nedge
