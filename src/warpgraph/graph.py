@@ -290,7 +290,11 @@ class Graph:
         """Number of in-arcs of every vertex (int64)."""
         if not self.directed:
             return self.out_degree()
-        return self._xp().bincount(self.indices, minlength=self.num_vertices).astype(np.int64)
+        if self.device == "gpu":
+            from .gpu.stats import in_degrees  # noqa: PLC0415
+
+            return in_degrees(self.indices, self.num_vertices)
+        return np.bincount(self.indices, minlength=self.num_vertices).astype(np.int64)
 
     def degree(self):
         """Degree as NetworkX defines it for CSR storage: out + in arcs (directed), else arcs."""

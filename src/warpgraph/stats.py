@@ -55,7 +55,7 @@ def _weak_components(G: Graph) -> tuple[int, int]:
         from .gpu.stats import wcc_labels
 
         cp = cupy()
-        labels = wcc_labels(G.indptr, G.indices, G.num_vertices)
+        labels = wcc_labels(G.indptr, G.indices, G.num_vertices, symmetric=not G.directed)
         sizes = cp.bincount(labels)
         sizes = sizes[sizes > 0]
         return int(sizes.shape[0]), int(sizes.max())
