@@ -1,0 +1,163 @@
+"""CPU truss decomposition: per-edge support, then bucket peeling of edges (Numba).
+
+1. Support: triangles on every edge, from the parallel enumeration of
+   :mod:`..triangles.cpu` on the rank-space oriented graph (an edge is an oriented arc).
+2. Full rank-space adjacency with the edge id of every entry (:func:`full_adjacency`).
+3. Peeling (Wang & Cheng's bottom-up algorithm, the edge analogue of Batagelj-Zaversnik):
+   edges sit in an array sorted by current support with bucket starts; the edge ``e = (u, v)`` of
+   least support ``s`` is removed with trussness ``s + 2``, and every triangle ``(u, v, w)`` still
+   present (found by intersecting the rows of ``u`` and ``v``) lowers the support of its two
+   other edges by one when it exceeds ``s``.
+
+``stop`` ends the peeling once the least support reaches ``stop``: the edges left form the
+``(stop + 2)``-truss (used by :func:`~warpgraph.algorithms.ktruss.k_truss`).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..triangles import cpu as tcpu
+from ..triangles.prep import Oriented
+
+__all__ = ["full_adjacency", "peel", "trussness"]
+
+GALLOP = 16
+
+
+@nb.njit(cache=True, nogil=True)
+def _full(oindptr, oindices, osrc, fptr, fidx, feid):
+    n = oindptr.shape[0] - 1
+    m = oindices.shape[0]
+    cnt = np.zeros(n + 1, dtype=np.int64)
+    for p in range(m):
+        cnt[oindices[p] + 1] += 1  # in-arcs
+    for r in range(n):
+        cnt[r + 1] += oindptr[r + 1] - oindptr[r]
+    for r in range(n):
+        fptr[r + 1] = fptr[r] + cnt[r + 1]
+    fill = fptr[:-1].copy()
+    # in-neighbours (ranks below r) first, in increasing source order because arcs are sorted
+    for p in range(m):
+        r = oindices[p]
+        fidx[fill[r]] = osrc[p]
+        feid[fill[r]] = p
+        fill[r] += 1
+    for r in range(n):
+        for p in range(oindptr[r], oindptr[r + 1]):
+            fidx[fill[r]] = oindices[p]
+            feid[fill[r]] = p
+            fill[r] += 1
+
+
+def full_adjacency(o: Oriented) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Both directions of every oriented arc as a sorted CSR, with the arc (edge) id of each."""
+    n, m = o.num_vertices, o.num_arcs
+    fptr = np.zeros(n + 1, dtype=np.int64)
+    fidx = np.empty(2 * m, dtype=o.indices.dtype)
+    feid = np.empty(2 * m, dtype=np.int64)
+    _full(o.indptr, o.indices, o.src, fptr, fidx, feid)
+    return fptr, fidx, feid
+
+
+@nb.njit(inline="always")
+def _lower_bound(a, lo, hi, x):
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@nb.njit(inline="always")
+def _drop(f, s_e, sup, pos, vert, bins):
+    """Lower the support of edge f by one bucket (if above the current level)."""
+    sf = sup[f]
+    if sf > s_e:
+        pf = pos[f]
+        pw = bins[sf]
+        g = vert[pw]
+        if g != f:
+            pos[f] = pw
+            vert[pf] = g
+            pos[g] = pf
+            vert[pw] = f
+        bins[sf] += 1
+        sup[f] = sf - 1
+
+
+@nb.njit(cache=True, nogil=True)
+def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
+    """Bucket peeling; returns (trussness per edge, 0 for edges left when ``stop`` hit, and the
+    boolean mask of edges left)."""
+    m = sup.shape[0]
+    truss = np.zeros(m, dtype=np.int64)
+    removed = np.zeros(m, dtype=np.bool_)
+    if m == 0:
+        return truss, ~removed
+    ms = 0
+    for e in range(m):
+        if sup[e] > ms:
+            ms = sup[e]
+    bins = np.zeros(ms + 2, dtype=np.int64)
+    for e in range(m):
+        bins[sup[e] + 1] += 1
+    for s in range(ms + 1):
+        bins[s + 1] += bins[s]
+    pos = np.empty(m, dtype=np.int64)
+    vert = np.empty(m, dtype=np.int64)
+    fill = bins.copy()
+    for e in range(m):
+        pos[e] = fill[sup[e]]
+        vert[pos[e]] = e
+        fill[sup[e]] += 1
+    for i in range(m):
+        e = vert[i]
+        s_e = sup[e]
+        if stop >= 0 and s_e >= stop:
+            break
+        truss[e] = s_e + 2
+        u, v = osrc[e], oindices[e]
+        i0, ie = fptr[u], fptr[u + 1]
+        j0, je = fptr[v], fptr[v + 1]
+        if (ie - i0) * GALLOP < (je - j0) or (je - j0) * GALLOP < (ie - i0):
+            if ie - i0 > je - j0:  # search the shorter row's entries in the longer
+                i0, ie, j0, je = j0, je, i0, ie
+            lo = j0
+            for a in range(i0, ie):
+                w = fidx[a]
+                lo = _lower_bound(fidx, lo, je, w)
+                if lo >= je:
+                    break
+                if fidx[lo] == w:
+                    e1, e2 = feid[a], feid[lo]
+                    if not removed[e1] and not removed[e2]:
+                        _drop(e1, s_e, sup, pos, vert, bins)
+                        _drop(e2, s_e, sup, pos, vert, bins)
+        else:
+            a, b = i0, j0
+            while a < ie and b < je:
+                x, y = fidx[a], fidx[b]
+                if x < y:
+                    a += 1
+                elif y < x:
+                    b += 1
+                else:
+                    e1, e2 = feid[a], feid[b]
+                    if not removed[e1] and not removed[e2]:
+                        _drop(e1, s_e, sup, pos, vert, bins)
+                        _drop(e2, s_e, sup, pos, vert, bins)
+                    a += 1
+                    b += 1
+        removed[e] = True
+    return truss, ~removed
+
+
+def trussness(o: Oriented, stop: int = -1) -> tuple[np.ndarray, np.ndarray]:
+    """Trussness of every oriented arc, and the mask of arcs left when ``stop >= 0``."""
+    sup = tcpu.edge_support(o)
+    fptr, fidx, feid = full_adjacency(o)
+    return peel(o.src, o.indices, fptr, fidx, feid, sup, stop)
