@@ -17,7 +17,8 @@ graph construction is caught too.
 
 Nothing loops over vertices or edges in Python: tree depths come from pointer jumping
 (``ceil(log2 n)`` gather rounds at most), edges are checked with whole-array comparisons. The
-same code runs on CuPy arrays when the parent array and the edge list live on the GPU.
+same code runs on CuPy arrays when the edge list lives on the GPU (validation runs where the edge
+list is; the search result is copied there if needed).
 
 Each failure raises :class:`Graph500ValidationError`, which names the rule, a vertex and (for edge
 rules) an offending edge.
@@ -41,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ..device import array_module
+from ..device import array_module, to_numpy
 from ..errors import InvalidArgumentError, VerificationError
 
 __all__ = [
@@ -109,12 +110,22 @@ def _first(xp, mask) -> int:
     return int(xp.argmax(mask))
 
 
+def _on(xp, a: Any) -> Any:
+    """``a`` as an array of module ``xp`` (copying between host and device when needed)."""
+    if a is None:
+        return None
+    if xp is np:
+        return to_numpy(a)
+    return xp.asarray(a)
+
+
 def _prepare(parent: Any, src: Any, dst: Any, root: int, num_vertices: int | None, kind: str):
-    xp = array_module(parent)
-    parent = xp.asarray(parent)
+    # Validation runs where the edge list lives; the search result is brought there.
+    xp = array_module(src)
+    parent = _on(xp, parent)
     if parent.ndim != 1 or parent.dtype.kind not in "iu":
         raise InvalidArgumentError("parent must be a one-dimensional integer array")
-    src, dst = xp.asarray(src), xp.asarray(dst)
+    src, dst = _on(xp, src), _on(xp, dst)
     if src.shape != dst.shape or src.ndim != 1:
         raise InvalidArgumentError("src and dst must be one-dimensional arrays of equal length")
     n = int(parent.shape[0]) if num_vertices is None else int(num_vertices)
@@ -288,7 +299,7 @@ def validate_bfs_tree(
     depth = tree_depths(parent, root, kind=kind)
     reached = depth >= 0
     if level is not None:
-        level = xp.asarray(level).astype(np.int64, copy=False)
+        level = _on(xp, level).astype(np.int64, copy=False)
         if level.shape != depth.shape:
             raise InvalidArgumentError(f"level has {level.shape[0]} entries, expected {n}")
         p = xp.where(reached, parent, root)
@@ -404,8 +415,8 @@ def validate_sssp_tree(
     """
     kind = "SSSP"
     xp, parent, src, dst, n = _prepare(parent, src, dst, root, num_vertices, kind)
-    dist = xp.asarray(dist)
-    w = xp.asarray(weights)
+    dist = _on(xp, dist)
+    w = _on(xp, weights)
     if dist.shape != parent.shape:
         raise InvalidArgumentError(f"dist has {dist.shape[0]} entries, expected {n}")
     if w.shape != src.shape:

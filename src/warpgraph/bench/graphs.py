@@ -46,6 +46,18 @@ __all__ = [
 
 _SCALE_FIRST = ("kronecker", "rmat", "urand", "uniform", "graph500")
 
+#: Short names accepted in specs for ``warpgraph.generators`` functions.
+ALIASES = {
+    "grid": "grid_2d",
+    "grid2d": "grid_2d",
+    "grid3d": "grid_3d",
+    "urand": "uniform",
+    "road": "road_like",
+    "rgg": "random_geometric",
+    "er": "erdos_renyi",
+    "graph500": "kronecker",
+}
+
 
 @dataclass(frozen=True)
 class GraphSpec:
@@ -121,14 +133,16 @@ def parse_graph_spec(text: str) -> GraphSpec:
     return GraphSpec(text, name, tuple(args), kwargs)
 
 
-def load_graph(spec: GraphSpec | str, *, directed: bool | None = None) -> Graph:
-    """Build (generator) or read (file) the graph of ``spec`` on the CPU.
+def load_graph(spec: GraphSpec | str, *, directed: bool | None = None, seed: int = 0) -> Graph:
+    """Build (generator) or read (file) the graph of ``spec``, returned on the CPU.
 
     Parameters
     ----------
     spec : GraphSpec or str
     directed : bool, optional
         For files: read as directed or undirected (default: the format's own convention).
+    seed : int
+        Seed given to generators whose spec names none (so runs are reproducible).
 
     Raises
     ------
@@ -145,7 +159,7 @@ def load_graph(spec: GraphSpec | str, *, directed: bool | None = None) -> Graph:
     import importlib
 
     generators = importlib.import_module("warpgraph.generators")
-    fn = getattr(generators, spec.kind, None)
+    fn = getattr(generators, ALIASES.get(spec.kind, spec.kind), None)
     if not callable(fn):
         known = sorted(
             n for n in dir(generators) if not n.startswith("_") and callable(getattr(generators, n))
@@ -154,7 +168,15 @@ def load_graph(spec: GraphSpec | str, *, directed: bool | None = None) -> Graph:
             f"unknown generator {spec.kind!r} in {spec.text!r}; warpgraph.generators has: "
             + (", ".join(known) or "nothing yet")
         )
-    G = fn(*spec.args, **spec.kwargs)
+    import inspect
+
+    kwargs = dict(spec.kwargs)
+    params = inspect.signature(fn).parameters
+    if "seed" not in kwargs and "seed" in params:
+        kwargs["seed"] = seed
+    if "scale" in kwargs and "scale" not in params and "n" in params:
+        kwargs["n"] = 1 << int(kwargs.pop("scale"))  # urand:scale=20 means n = 2**20
+    G = fn(*spec.args, **kwargs)
     if not isinstance(G, Graph):
         raise InvalidArgumentError(f"generator {spec.kind!r} did not return a Graph")
     return G.to("cpu")

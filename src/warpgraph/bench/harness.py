@@ -285,7 +285,7 @@ class _Runner:
             spec, G = GraphSpec(item[0], "memory"), item[1].to("cpu")
         else:
             spec = parse_graph_spec(item)
-            G = load_graph(spec, directed=plan.directed)
+            G = load_graph(spec, directed=plan.directed, seed=plan.seed)
         info = GraphInfo(G, spec, full_stats=plan.full_stats)
         sources = [int(s) for s in pick_sources(G, plan.sources, plan.seed)] if G.num_arcs else []
         for alg in self.algorithms:
