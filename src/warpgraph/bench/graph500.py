@@ -261,10 +261,10 @@ def run_graph500(
 
     say = log or (lambda _msg: None)
     device = resolve_device(device)
-    bfs_kernel = bfs or default_bfs_kernel(device)
     sssp_fn = None
     if sssp:
         sssp_fn = sssp_kernel or default_sssp_kernel(device)
+    bfs_kernel = bfs or default_bfs_kernel(device)
     res = Graph500Result(scale=int(scale), edgefactor=int(edgefactor), device=device, seed=seed)
     n = 1 << int(scale)
 
