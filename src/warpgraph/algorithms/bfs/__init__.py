@@ -1,0 +1,26 @@
+"""Breadth-first search on the CPU (Numba) and the GPU (frontier engine): BFS-4K, Helix and
+Enterprise strategies, direction-optimizing, with Graph500's verifier.
+
+Examples
+--------
+>>> import warpgraph as wg
+>>> from warpgraph.algorithms.bfs import bfs, verify_bfs
+>>> G = wg.Graph.from_edges([0, 1], [1, 2], directed=False)
+>>> levels, tree = bfs(G, 0, parents=True, device="cpu")
+>>> verify_bfs(G, 0, levels, tree)
+"""
+
+from .api import bfs, bfs_explain, clear_plans
+from .config import BfsConfig, Explanation
+from .reference import bfs_reference
+from .verify import verify_bfs
+
+__all__ = [
+    "BfsConfig",
+    "Explanation",
+    "bfs",
+    "bfs_explain",
+    "bfs_reference",
+    "clear_plans",
+    "verify_bfs",
+]

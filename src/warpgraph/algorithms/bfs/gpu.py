@@ -1,0 +1,341 @@
+"""GPU BFS on the frontier engine: buffers, kernel selection and the level loop.
+
+A :class:`GpuBfsPlan` is built once per (graph, configuration): it allocates the status array's
+companions (two vertex queues, the degree-bin queues, the edge queue, the prefix-sum buffer, the
+hub lists, the control block), writes the configuration words and compiles the kernels of
+``gpu/kernels/bfs_level.cu`` / ``bfs_persistent.cu``. :meth:`GpuBfsPlan.run` then does one BFS:
+
+* ``sync="persistent"``: one cooperative launch does everything (initialization included);
+* ``sync="level"``: an init launch, then per level one expand launch (plus the prefix sum of
+  degrees for merge-path, the filter for the edge queue, the two generation passes for the
+  "status" update or after a queue overflow) and one small device-to-host copy of the level's
+  counters, from which the host chooses the next direction with the same rule as the kernel.
+
+Importing this module does not import CuPy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...gpu.frontier.options import CHOICES, TraversalOptions
+from ...gpu.loader import declare, get_kernel
+from ...graph import Graph
+
+__all__ = ["BLOCK", "GpuBfsPlan", "GpuRunInfo"]
+
+BLOCK = 256  # WG_FRONTIER_BLOCK
+SLOT_WORDS = 16
+CTL_GLOBAL = 3 * SLOT_WORDS
+CTL_WORDS = CTL_GLOBAL + 16
+HUB_LIST = 1024
+GEN_ROWS = 6
+S_COUNT, S_DEGSUM, S_HUBS, S_HUBLIST, S_OVERFLOW, S_EDGES = 0, 4, 5, 6, 7, 8
+G_DEPTH, G_TD, G_BU, G_REGEN, G_PATH = 0, 1, 2, 3, 4
+SINK_EDGE = 3
+CLASS_LARGE = 256
+
+# configuration word indices (frontier_bfs.cuh, enum Config)
+(C_N, C_ARCS, C_QCAP, C_BIGCAP, C_ECAP, C_UPDATE, C_DEDUP, C_GATHER, C_STATUS, C_DIRECTION,
+ C_RULE, C_ALPHA_M, C_BETA_M, C_GAMMA_M, C_TAU, C_TOTAL_HUBS, C_HUB_CACHE, C_SWITCH_BACK,
+ C_FRONTIER) = range(19)  # fmt: skip
+C_WORDS = 24
+
+DIRECTIONS = {"auto": 0, "top-down": 1, "bottom-up": 2}
+RULES = {"beamer": 0, "enterprise": 1}
+_LB = CHOICES["load_balance"]
+_PERSISTENT_LB = [i for i, name in enumerate(_LB) if name != "merge-path"]
+
+_CTYPE = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
+
+# The int32 instantiations are compiled together, once per process (one NVRTC run per source).
+declare("bfs_level.cu", "bfs_init<int>", "bfs_filter_edges<int>", "bfs_gen_count<int>",
+        "bfs_gen_write<int>", "bfs_frontier_degrees<int>",
+        *(f"bfs_level_step<int, {i}>" for i in range(len(_LB))))  # fmt: skip
+declare("bfs_persistent.cu", *(f"bfs_persistent<int, {i}>" for i in _PERSISTENT_LB))
+
+
+@dataclass
+class GpuRunInfo:
+    """What one GPU BFS did: number of levels, steps per direction, queue regenerations and the
+    direction of each of the first 64 steps (``"td"``/``"bu"``)."""
+
+    levels: int
+    top_down_steps: int
+    bottom_up_steps: int
+    regenerations: int
+    path: list[str]
+
+
+class _DirState:
+    """Host copy of the kernels' direction rule (frontier_bfs.cuh, DirState)."""
+
+    def __init__(self, cfg: np.ndarray, source_degree: int):
+        self.cfg = cfg
+        self.dir = 0
+        self.edges_to_check = int(cfg[C_ARCS])
+        self.scout = source_degree
+        self.hubs = int(source_degree > cfg[C_TAU])
+        self.awake = 1
+
+    def choose(self) -> int:
+        cfg = self.cfg
+        if cfg[C_DIRECTION] == 1:
+            self.dir = 0
+        elif cfg[C_DIRECTION] == 2:
+            self.dir = 1
+        elif self.dir == 0:
+            if cfg[C_RULE] == 1:
+                go = cfg[C_TOTAL_HUBS] > 0 and self.hubs * 100.0 * 1000.0 > float(
+                    cfg[C_GAMMA_M]
+                ) * float(cfg[C_TOTAL_HUBS])
+            else:
+                go = float(self.scout) > float(self.edges_to_check) * 1000.0 / float(cfg[C_ALPHA_M])
+            if go:
+                self.dir = 1
+            else:
+                self.edges_to_check -= self.scout
+        return self.dir
+
+    def after(self, count: int, degsum: int, hubs: int) -> None:
+        cfg = self.cfg
+        if self.dir == 1 and cfg[C_DIRECTION] == 0 and cfg[C_SWITCH_BACK]:
+            stay = count >= self.awake or count * float(cfg[C_BETA_M]) > float(cfg[C_N]) * 1000.0
+            if not stay:
+                self.dir, self.scout, self.hubs, self.awake = 0, 1, 0, count
+                return
+        self.scout, self.hubs, self.awake = degsum, hubs, count
+
+
+def hub_threshold(deg: Any, cap: int = HUB_LIST) -> int:
+    """Out-degree above which a vertex is a hub: about ``cap`` hubs, and never below 32."""
+    n = int(deg.shape[0])
+    if n == 0:
+        return 32
+    k = min(cap, n)
+    xp = type(deg).__module__.split(".")[0]
+    if xp == "cupy":
+        import cupy as cp
+
+        top = cp.partition(deg, n - k)[n - k]
+    else:
+        top = np.partition(deg, n - k)[n - k]
+    return max(32, int(top))
+
+
+class GpuBfsPlan:
+    """Buffers and kernels for BFS on one GPU graph with one resolved configuration.
+
+    Parameters
+    ----------
+    G : Graph
+        On the GPU.
+    options : TraversalOptions
+        Resolved engine strategy (no ``None`` field).
+    direction : {"auto", "top-down", "bottom-up"}
+    rule : {"beamer", "enterprise"}
+    alpha, beta, gamma : float
+        Switching parameters (gamma in percent of the hubs).
+    hub_threshold : int or None
+        Hubs have out-degree above it; ``None`` picks about 1024 hubs.
+    hub_cache : bool
+        Bottom-up steps probe a shared-memory cache of the frontier's hubs first.
+    switch_back : bool
+        Bottom-up may return to top-down (Beamer's beta rule).
+    """
+
+    def __init__(
+        self,
+        G: Graph,
+        options: TraversalOptions,
+        *,
+        direction: str = "auto",
+        rule: str = "beamer",
+        alpha: float = 15.0,
+        beta: float = 18.0,
+        gamma: float = 30.0,
+        hub_threshold_: int | None = None,
+        hub_cache: bool = True,
+        switch_back: bool = True,
+    ):
+        from ...device import cupy
+        from ...gpu.launch import sm_count
+
+        cp = cupy()
+        self.cp = cp
+        self.G = G
+        self.options = options
+        codes = options.codes()
+        self.lb = codes["load_balance"]
+        self.bins = options.load_balance == "bins"
+        self.level_mode = options.sync == "level"
+        self.edge_frontier = options.frontier == "edge"
+        self.update = codes["update"]
+        n, arcs = G.num_vertices, G.num_arcs
+        self.n = n
+        self.dtype = np.dtype(G.indices.dtype)
+        self.ctype = _CTYPE[self.dtype]
+        self.indptr, self.indices = G.indptr, G.indices
+        self.rindptr, self.rindices, _ = G.reverse_csr()
+        deg = cp.diff(self.indptr)
+        tau = hub_threshold(deg) if hub_threshold_ is None else int(hub_threshold_)
+        total_hubs = int((deg > tau).sum())
+        bigcap = max(1, int((deg >= CLASS_LARGE).sum())) if self.bins else 1
+        self.sms = sm_count()
+
+        V = self.dtype
+        self.q = [cp.empty(max(n, 1), V), cp.empty(max(n, 1), V)]
+        self.big = [cp.empty(bigcap, V), cp.empty(bigcap, V)] if self.bins else [None, None]
+        self.eu = cp.empty(max(arcs, 1), V) if self.edge_frontier else None
+        self.ev = cp.empty(max(arcs, 1), V) if self.edge_frontier else None
+        self.pre = cp.empty(max(n, 1), np.int64) if options.load_balance == "merge-path" else None
+        self.hubs = cp.empty(3 * HUB_LIST, V)
+        self.ctl = cp.zeros(CTL_WORDS, np.uint64)
+        self.vis8 = cp.zeros((n + 7) // 8 + 8, np.uint8) if options.status == "bitmask" else None
+
+        cfg = np.zeros(C_WORDS, np.int64)
+        cfg[C_N], cfg[C_ARCS], cfg[C_QCAP], cfg[C_BIGCAP] = n, arcs, max(n, 1), bigcap
+        cfg[C_ECAP] = max(arcs, 1) if self.edge_frontier else 0
+        cfg[C_UPDATE], cfg[C_DEDUP] = codes["update"], codes["dedup"]
+        cfg[C_GATHER], cfg[C_STATUS] = codes["gather"], codes["status"]
+        cfg[C_DIRECTION], cfg[C_RULE] = DIRECTIONS[direction], RULES[rule]
+        cfg[C_ALPHA_M], cfg[C_BETA_M] = round(alpha * 1000), round(beta * 1000)
+        cfg[C_GAMMA_M] = round(gamma * 1000)
+        cfg[C_TAU], cfg[C_TOTAL_HUBS] = tau, total_hubs
+        cfg[C_HUB_CACHE], cfg[C_SWITCH_BACK] = int(bool(hub_cache)), int(bool(switch_back))
+        cfg[C_FRONTIER] = codes["frontier"]
+        self.cfg_host = cfg
+        self.cfg = cp.asarray(cfg)
+        self.tau, self.total_hubs = tau, total_hubs
+
+        t = self.ctype
+        if self.level_mode:
+            self.k_init = get_kernel("bfs_level.cu", f"bfs_init<{t}>")
+            self.k_step = get_kernel("bfs_level.cu", f"bfs_level_step<{t}, {self.lb}>")
+            self.k_filter = get_kernel("bfs_level.cu", f"bfs_filter_edges<{t}>")
+            self.k_degrees = get_kernel("bfs_level.cu", f"bfs_frontier_degrees<{t}>")
+            self.gen_grid = max(1, min(math.ceil(max(n, 1) / BLOCK), 4 * self.sms))
+        else:
+            from ...gpu.launch import max_cooperative_blocks
+
+            self.k_persistent = get_kernel(
+                "bfs_persistent.cu", f"bfs_persistent<{t}, {self.lb}>", cooperative=True
+            )
+            limit = max_cooperative_blocks(self.k_persistent, BLOCK)
+            want = limit if options.blocks_per_sm is None else options.blocks_per_sm * self.sms
+            self.gen_grid = max(1, min(limit, want))
+        self.k_gen_count = get_kernel("bfs_level.cu", f"bfs_gen_count<{t}>")
+        self.k_gen_write = get_kernel("bfs_level.cu", f"bfs_gen_write<{t}>")
+        self.scratch = cp.zeros(GEN_ROWS * self.gen_grid, np.uint64)
+
+    # ------------------------------------------------------------------ helpers
+    def _args(self, levels, parents) -> list:
+        return [
+            self.indptr, self.indices, self.rindptr, self.rindices, levels, parents, self.vis8,
+            self.q[0], self.q[1], self.big[0], self.big[1], self.eu, self.ev, self.pre, self.hubs,
+            self.ctl, self.scratch, self.cfg,
+        ]  # fmt: skip
+
+    def _grid(self, work: int) -> int:
+        return max(1, min(math.ceil(max(work, 1) / BLOCK), 16 * self.sms))
+
+    def _launch(self, kernel, grid: int, args: list) -> None:
+        from ...gpu.launch import launch
+
+        launch(kernel, grid * BLOCK, args, block=BLOCK, grid=grid)
+
+    def nbytes(self) -> int:
+        """Device bytes held by the plan's buffers."""
+        arrays = [*self.q, *self.big, self.eu, self.ev, self.pre, self.hubs, self.ctl]
+        arrays += [self.vis8, self.cfg, self.scratch]
+        return int(sum(a.nbytes for a in arrays if a is not None))
+
+    # ------------------------------------------------------------------ one BFS
+    def run(self, source: int, levels, parents=None) -> None:
+        """BFS from ``source`` into ``levels`` (int32, length n) and ``parents`` (ids or None).
+
+        Asynchronous in persistent mode (call :meth:`info` or synchronize to wait).
+        """
+        src = self.dtype.type(source)
+        if not self.level_mode:
+            from ...gpu.launch import launch_cooperative
+
+            args = [*self._args(levels, parents), src]
+            launch_cooperative(self.k_persistent, args, block=BLOCK, blocks=self.gen_grid)
+            return
+        self._run_levels(src, levels, parents)
+
+    def info(self) -> GpuRunInfo:
+        """Statistics of the last run (synchronizes)."""
+        g = self.ctl[CTL_GLOBAL : CTL_GLOBAL + 8].get()
+        depth = int(g[G_DEPTH])
+        path = [("bu" if (int(g[G_PATH]) >> i) & 1 else "td") for i in range(min(depth, 64))]
+        return GpuRunInfo(depth, int(g[G_TD]), int(g[G_BU]), int(g[G_REGEN]), path)
+
+    def _slot(self, d: int) -> np.ndarray:
+        base = (d % 3) * SLOT_WORDS
+        return self.ctl[base : base + SLOT_WORDS].get()
+
+    def _count(self, s: np.ndarray) -> int:
+        return int(s[S_COUNT : S_COUNT + 4].sum()) if self.bins else int(s[S_COUNT])
+
+    def _overflowed(self, s: np.ndarray) -> bool:
+        qcap, bigcap = int(self.cfg_host[C_QCAP]), int(self.cfg_host[C_BIGCAP])
+        if s[S_OVERFLOW]:
+            return True
+        if self.bins:
+            return int(s[0]) + int(s[1]) > qcap or int(s[2]) + int(s[3]) > bigcap
+        return int(s[S_COUNT]) > qcap
+
+    def _run_levels(self, src, levels, parents) -> None:
+        cp = self.cp
+        args = self._args(levels, parents)
+        bins = np.int32(self.bins)
+        self._launch(self.k_init, self._grid(self.n), [*args, src, bins])
+        deg = int(self.G.indptr[int(src) + 1].get() - self.G.indptr[int(src)].get())
+        st = _DirState(self.cfg_host, deg)
+        count, td, bu, regen, path = 1, 0, 0, 0, 0
+        d = 0
+        while True:
+            dir_ = st.choose()
+            edge = self.edge_frontier and dir_ == 0
+            sink = SINK_EDGE if edge else self.update
+            work = self.n if dir_ == 1 else count
+            if dir_ == 0 and self.pre is not None:
+                q = self.q[d & 1]
+                self._launch(self.k_degrees, self._grid(count), [self.indptr, q, count, self.pre])
+                cp.cumsum(self.pre[:count], out=self.pre[:count])
+                work = count * 4
+            self._launch(self.k_step, self._grid(work), [*args, d, dir_, sink])
+            if edge:
+                s = self._slot(d)
+                if s[S_OVERFLOW]:  # more candidate edges than arcs (duplicates): redo directly
+                    self.ctl[(d % 3) * SLOT_WORDS : (d % 3 + 1) * SLOT_WORDS] = 0
+                    self._launch(self.k_step, self._grid(count), [*args, d, dir_, self.update])
+                else:
+                    self._launch(self.k_filter, self._grid(int(s[S_EDGES])), [*args, d])
+            if dir_ == 1:
+                bu += 1
+                if d < 64:
+                    path |= 1 << d
+            else:
+                td += 1
+            s = self._slot(d) if self.update != 2 else None
+            if s is None or self._overflowed(s):
+                regen += s is not None
+                g = self.gen_grid
+                self._launch(self.k_gen_count, g, [*args, d, bins])
+                self._launch(self.k_gen_write, g, [*args, d, bins])
+                s = self._slot(d)
+            count = self._count(s)
+            st.after(count, int(s[S_DEGSUM]), int(s[S_HUBS]))
+            if count == 0:
+                break
+            d += 1
+        self.ctl[CTL_GLOBAL : CTL_GLOBAL + 5] = cp.asarray(
+            np.array([d + 1, td, bu, regen, path], dtype=np.uint64)
+        )
