@@ -16,6 +16,7 @@ Writes ``benchmarks/results/generators_{cpu,gpu}.json`` (or ``--out``) and print
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -166,9 +167,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<36}{size:>22}{edges:>14,}{r['median_s']:>10.3f}{r['medges_per_s']:>10.1f}",
             flush=True,
         )
+    load = os.getloadavg()  # other work on the machine slows the parallel CPU kernels
     path = write_json(
         f"generators_{args.device}",
-        {"device": args.device, "repeat": args.repeat, "rows": rows},
+        {"device": args.device, "repeat": args.repeat, "load_average_1_5_15": load, "rows": rows},
         args.out,
     )
     try:
@@ -184,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     except ImportError:
         pass
-    print(f"wrote {path}")
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; wrote {path}")
     return 0
 
 

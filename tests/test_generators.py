@@ -306,7 +306,14 @@ def test_gnp_pair_numbering_is_exact_for_huge_n():
 
 @pytest.mark.parametrize(
     ("n", "p", "directed"),
-    [(2000, 0.003, False), (1500, 0.95, False), (400, 0.6, True), (10**6, 1e-9, False)],
+    [
+        (2000, 0.003, False),
+        (1500, 0.95, False),
+        (400, 0.6, True),
+        (10**6, 1e-8, False),
+        (3 * 10**5, 5e-10, False),
+        (2**31 - 1, 1e-15, True),
+    ],
 )
 def test_gnp_counts_and_simplicity(n, p, directed):
     src, dst = gen.erdos_renyi_edges(n, p, seed=5, directed=directed, **CPU)

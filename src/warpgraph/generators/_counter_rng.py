@@ -145,33 +145,47 @@ def uniform_pairs(key, n, m, src, dst):
         dst[e] = bounded(word(key, c + _ONE), nn)
 
 
+_RMAT_CHUNK = 2048
+
+
 @nb.njit(parallel=True, cache=True, nogil=True)
 def rmat_pairs(key, scale, t_a, t_ab, t_abc, src, dst):
     """Fill ``src``/``dst`` with R-MAT edges; level ``l`` uses 32 bits of word ``e*W + l//2``.
 
     A level's 32-bit draw ``r`` picks quadrant A (r < t_a), B (< t_ab), C (< t_abc) or D, that
     is row bit ``r >= t_ab`` and column bit ``t_a <= r < t_ab or r >= t_abc``; level ``l`` sets
-    bit ``l`` of both endpoints. The comparisons are branch-free (a branch per level would be
-    mispredicted half the time).
+    bit ``l`` of both endpoints. Edges go in chunks, words level by level within a chunk, so the
+    inner loop is branch-free and SIMD-vectorized (64-bit multiplies in AVX-512 or AVX2 lanes).
     """
     m = src.shape[0]
     nwords = (scale + 1) // 2
     w64 = np.uint64(nwords)
-    for e in nb.prange(m):
-        base = np.uint64(e) * w64
-        u = np.int64(0)
-        v = np.int64(0)
+    nchunks = (m + _RMAT_CHUNK - 1) // _RMAT_CHUNK
+    for chunk in nb.prange(nchunks):
+        e0 = chunk * _RMAT_CHUNK
+        count = min(_RMAT_CHUNK, m - e0)
+        u = np.zeros(_RMAT_CHUNK, dtype=np.int64)
+        v = np.zeros(_RMAT_CHUNK, dtype=np.int64)
         for w in range(nwords):
-            h = word(key, base + np.uint64(w))
-            for half in range(2):
-                level = 2 * w + half
-                if level < scale:
-                    r = (h >> _S32) if half == 0 else (h & _MASK32)
+            lo = 2 * w
+            hi = lo + 1
+            two = hi < scale  # the last word of an odd scale carries one level
+            for i in range(count):
+                h = word(key, np.uint64(e0 + i) * w64 + np.uint64(w))
+                r = h >> _S32
+                ge_ab = np.int64(r >= t_ab)
+                uu = ge_ab << lo
+                vv = (np.int64(r >= t_a) ^ ge_ab ^ np.int64(r >= t_abc)) << lo
+                if two:
+                    r = h & _MASK32
                     ge_ab = np.int64(r >= t_ab)
-                    u |= ge_ab << level
-                    v |= (np.int64(r >= t_a) ^ ge_ab ^ np.int64(r >= t_abc)) << level
-        src[e] = u
-        dst[e] = v
+                    uu |= ge_ab << hi
+                    vv |= (np.int64(r >= t_a) ^ ge_ab ^ np.int64(r >= t_abc)) << hi
+                u[i] |= uu
+                v[i] |= vv
+        for i in range(count):
+            src[e0 + i] = u[i]
+            dst[e0 + i] = v[i]
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)

@@ -7,9 +7,9 @@ counter-based stream as the Kronecker generator, so CPU and GPU lists are identi
 ``erdos_renyi_edges`` samples G(n, p) exactly, in time proportional to the number of edges: the
 gaps between successive present pairs (in a fixed enumeration of all pairs) are geometric with
 parameter ``p`` (Batagelj and Brandes, "Efficient generation of large random networks", 2005),
-drawn in vectorized batches and turned into pairs with a cumulative sum. When very few edges are
-expected the edge count is drawn from the binomial law and that many distinct pairs are
-sampled, which avoids geometric gaps too large for 64-bit sums.
+drawn in vectorized batches and turned into pairs with a cumulative sum. For ``p < 1e-9`` the
+edge count is drawn from the binomial law and that many distinct pairs are sampled, which avoids
+geometric gaps too large for 64-bit sums.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from .weights import WEIGHT_KINDS, weights_from_key
 __all__ = ["erdos_renyi", "erdos_renyi_edges", "uniform", "uniform_edges"]
 
 MAX_VERTICES = 2**31 - 1  # keeps n * (n - 1) below 2**62
-_FEW_EDGES = 1 << 20  # below this expected count, G(n, p) samples distinct pairs directly
+_TINY_P = 1e-9  # below this, G(n, p) samples distinct pair numbers instead of geometric gaps
 
 
 def _edge_count(n: int, m: Any, edgefactor: Any) -> int:
@@ -184,20 +184,32 @@ def _pairs_of_indices(k, n, directed, src, dst):
             dst[i] = v
 
 
+def _sorted_unique(x: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (a sort and a mask: faster than ``np.unique`` here)."""
+    x = np.sort(x)
+    if x.size < 2:
+        return x
+    keep = np.empty(x.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(x[1:], x[:-1], out=keep[1:])
+    return x[keep]
+
+
 def _gnp_indices(rng: np.random.Generator, total: int, p: float) -> np.ndarray:
     """Sorted indices of the present pairs among ``total``, each present with probability p."""
     if total == 0 or p == 0.0:
         return np.empty(0, dtype=np.int64)
     if p == 1.0:
         return np.arange(total, dtype=np.int64)
-    expected = total * p
-    if expected < _FEW_EDGES:
+    if p < _TINY_P:
         count = int(rng.binomial(total, p))
-        chosen = np.unique(rng.integers(0, total, size=count, dtype=np.int64))
+        chosen = _sorted_unique(rng.integers(0, total, size=count, dtype=np.int64))
         while chosen.size < count:  # rare repeats: top up (a few rounds at most)
             extra = rng.integers(0, total, size=count - chosen.size, dtype=np.int64)
-            chosen = np.unique(np.concatenate([chosen, extra]))
+            chosen = _sorted_unique(np.concatenate([chosen, extra]))
         return chosen
+    # Each batch sums to about total + (6 sqrt(total p) + 16) / p < 2**63 for p >= 1e-9.
+    expected = total * p
     parts = []
     last = -1  # index of the last present pair so far
     batch = int(expected + 6.0 * math.sqrt(expected) + 16)
