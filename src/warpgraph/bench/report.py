@@ -10,7 +10,7 @@
   algorithm, logarithmic axis);
 * ``speedup.{png,svg}`` - speedup of the fastest warpgraph system over each peer, per graph;
 * ``gteps_vs_scale.{png,svg}`` - GTEPS (harmonic mean) against graph scale (log2 of vertices, or
-  the generator's ``scale``), one line per algorithm and system.
+  the generator's ``scale``), one line per algorithm, system and graph family (generator).
 
 When one (graph, algorithm, system) cell appears in several files or runs, the newest record
 wins. Plots need matplotlib (``pip install 'warpgraph[bench]'``); without it the Markdown is
@@ -63,6 +63,15 @@ def _graph_name(rec: dict[str, Any]) -> str:
     return str(g.get("name") or g.get("spec") or "?")
 
 
+def _family(rec: dict[str, Any]) -> str:
+    """Graph family for the GTEPS-vs-scale lines: the generator's name, else the graph's name."""
+    g = rec.get("graph") or {}
+    spec = str(g.get("spec") or "")
+    if g.get("origin") == "generator" and spec:
+        return spec.split(":", 1)[0]
+    return _graph_name(rec)
+
+
 def _latest(records: Iterable[dict]) -> dict[tuple[str, str, str], dict]:
     """Newest ``ok`` record per (graph, algorithm, system label)."""
     cells: dict[tuple[str, str, str], dict] = {}
@@ -85,7 +94,7 @@ def _fmt_time(seconds: float) -> str:
 
 def _order(labels: Iterable[str]) -> list[str]:
     """warpgraph systems first (GPU before CPU), then peers alphabetically."""
-    return sorted(set(labels), key=lambda s: (not s.startswith("warpgraph"), s))
+    return sorted(set(labels), key=lambda s: (not s.startswith("warpgraph"), "/gpu" not in s, s))
 
 
 def markdown_table(records: Sequence[dict[str, Any]]) -> str:
@@ -319,17 +328,18 @@ def make_plots(
         written += _save(fig, outdir, "speedup", formats)
         plt.close(fig)
 
-    lines: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+    lines: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
     for (_g, a, s), r in cells.items():
         gteps = (r.get("teps") or {}).get("gteps")
         scale = (r.get("graph") or {}).get("scale")
         if gteps and scale is not None:
-            lines[(a, s)].append((float(scale), gteps))
+            lines[(a, s, _family(r))].append((float(scale), gteps))
     if lines:
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        for (a, s), pts in sorted(lines.items()):
+        for (a, s, fam), pts in sorted(lines.items()):
             pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"{a} {s}")
+            label = f"{a} {s} ({fam})"
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
         ax.set_xlabel("scale (log2 vertices)")
         ax.set_ylabel("GTEPS (harmonic mean)")
         ax.set_yscale("log")
