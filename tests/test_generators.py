@@ -119,13 +119,13 @@ def test_results_do_not_depend_on_the_thread_count():
         numba.set_num_threads(1)
         one = gen.kronecker_edges(12, seed=3, shuffle=True, **CPU)
         one_u = gen.uniform_edges(5000, seed=3, **CPU)
-        one_w = gen.random_weights(10000, "gap", seed=3)
+        one_w = gen.random_weights(10000, "gap", seed=3, **CPU)
     finally:
         numba.set_num_threads(threads)
     many = gen.kronecker_edges(12, seed=3, shuffle=True, **CPU)
     assert np.array_equal(one[0], many[0]) and np.array_equal(one[1], many[1])
     assert np.array_equal(one_u[0], gen.uniform_edges(5000, seed=3, **CPU)[0])
-    assert np.array_equal(one_w, gen.random_weights(10000, "gap", seed=3))
+    assert np.array_equal(one_w, gen.random_weights(10000, "gap", seed=3, **CPU))
 
 
 def _quadrants(src, dst, level):
@@ -208,7 +208,7 @@ def test_kronecker_graph_is_the_simple_graph_of_the_edge_list():
 def test_generator_weights_are_random_weights_of_the_same_seed():
     G = gen.kronecker(8, seed=21, weights="gap", simple=False, directed=True, **CPU)
     src, dst = gen.kronecker_edges(8, seed=21, **CPU)
-    w = gen.random_weights(len(src), "gap", seed=21)
+    w = gen.random_weights(len(src), "gap", seed=21, **CPU)
     expected = sorted(zip(src.tolist(), dst.tolist(), w.tolist(), strict=True))
     gs, gd, gw = G.edges()
     assert sorted(zip(gs.tolist(), gd.tolist(), gw.tolist(), strict=True)) == expected
@@ -234,16 +234,16 @@ def test_rmat_graph_options():
 
 
 def test_gap_weights():
-    w = gen.random_weights(200_000, "gap", seed=1)
+    w = gen.random_weights(200_000, "gap", seed=1, **CPU)
     assert w.dtype == np.int32 and w.min() == 1 and w.max() == 255
     counts = np.bincount(w, minlength=256)[1:]
     assert chisquare(counts).pvalue > 1e-4
-    assert np.array_equal(w, gen.random_weights(200_000, "gap", seed=1))
-    assert not np.array_equal(w, gen.random_weights(200_000, "gap", seed=2))
+    assert np.array_equal(w, gen.random_weights(200_000, "gap", seed=1, **CPU))
+    assert not np.array_equal(w, gen.random_weights(200_000, "gap", seed=2, **CPU))
 
 
 def test_graph500_weights():
-    w = gen.random_weights(200_000, "graph500", seed=1)
+    w = gen.random_weights(200_000, "graph500", seed=1, **CPU)
     assert w.dtype == np.float32 and w.min() >= 0.0 and w.max() < 1.0
     assert abs(w.mean() - 0.5) < 0.005
     assert chisquare(np.histogram(w, bins=50, range=(0, 1))[0]).pvalue > 1e-4
@@ -486,8 +486,8 @@ def test_rgg_radius_choices():
         (lambda: gen.random_geometric(100, 0.1, avg_degree=3, **CPU), "not both"),
         (lambda: gen.random_geometric(100, dim=3, **CPU), "give radius or avg_degree"),
         (lambda: gen.random_geometric(100, 0.1, dim=4, **CPU), "dim must be <= 3"),
-        (lambda: gen.random_weights(-1, "gap"), "m must be >= 0"),
-        (lambda: gen.random_weights(5, "normal"), "must be None or one of"),
+        (lambda: gen.random_weights(-1, "gap", **CPU), "m must be >= 0"),
+        (lambda: gen.random_weights(5, "normal", **CPU), "must be None or one of"),
         (lambda: gen.kronecker_edges(4, device="tpu"), "device must be one of"),
     ],
 )
