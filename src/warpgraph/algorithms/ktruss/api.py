@@ -144,6 +144,9 @@ def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
     if k <= 2:
         return _arc_subgraph(G, ~loops, rows, G._xp())
     o, _, left = _trussness(G, dev, stop=int(k) - 2)
-    eid = _arc_edge_ids(o, rows, G.indices, G._xp())
-    mask = (eid >= 0) & left[eid.clip(0, None)] if eid.size else loops
-    return _arc_subgraph(G, mask, rows, G._xp())
+    xp = G._xp()
+    eid = _arc_edge_ids(o, rows, G.indices, xp)
+    ok = eid >= 0
+    mask = xp.zeros(eid.shape[0], dtype=bool)
+    mask[ok] = left[eid[ok]]
+    return _arc_subgraph(G, mask, rows, xp)

@@ -1,0 +1,109 @@
+"""core_number and k_core against NetworkX, a by-definition reference and the verifier, on both
+backends (the GPU runs skip without a GPU)."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import warpgraph as wg
+from warpgraph.algorithms.kcore import core_number, k_core
+from warpgraph.algorithms.kcore.reference import core_numbers_reference
+from warpgraph.algorithms.kcore.verify import hindex_core_numbers, verify_core_numbers
+from warpgraph.errors import InvalidArgumentError, VerificationError
+
+DEVICES = ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)]
+
+
+@st.composite
+def edge_lists(draw, max_n: int = 14, max_m: int = 60):
+    """(n, src, dst, directed): self-loops and repeated edges included on purpose."""
+    n = draw(st.integers(0, max_n))
+    directed = draw(st.booleans())
+    if n == 0:
+        return 0, np.zeros(0, np.int64), np.zeros(0, np.int64), directed
+    m = draw(st.integers(0, max_m))
+    ids = st.lists(st.integers(0, n - 1), min_size=m, max_size=m)
+    return n, np.array(draw(ids), np.int64), np.array(draw(ids), np.int64), directed
+
+
+def nx_graph(n, src, dst, directed):
+    H = nx.DiGraph() if directed else nx.Graph()
+    H.add_nodes_from(range(n))
+    H.add_edges_from((u, v) for u, v in zip(src.tolist(), dst.tolist(), strict=True) if u != v)
+    return H
+
+
+def host(x):
+    return x.get() if hasattr(x, "get") else np.asarray(x)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(case=edge_lists())
+def test_matches_networkx(device, case):
+    n, src, dst, directed = case
+    G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+    H = nx_graph(n, src, dst, directed)
+    ref = nx.core_number(H)
+    core = host(core_number(G, device=device))
+    assert core.tolist() == [ref[v] for v in range(n)]
+    assert core.tolist() == core_numbers_reference(n, src, dst, directed).tolist()
+    k = int(core.max()) if n else 0
+    C = k_core(G, k, device=device)
+    got = {(int(u), int(v)) for u, v in zip(*map(host, C.edges()[:2]), strict=True) if u != v}
+    want = set(nx.k_core(H, k).edges())
+    if not directed:
+        want = {(min(u, v), max(u, v)) for u, v in want}
+    assert got == want
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_skewed_graph_verified(device):
+    s, d = wg.generators.kronecker_edges(11, 8, seed=2)
+    for directed in (False, True):
+        G = wg.Graph.from_edges(s, d, directed=directed)
+        core = core_number(G, device=device)
+        verify_core_numbers(G, core)
+        np.testing.assert_array_equal(host(core), hindex_core_numbers(G))
+
+
+def test_known_graphs():
+    G = wg.Graph.from_networkx(nx.complete_graph(5))
+    assert core_number(G, device="cpu").tolist() == [4] * 5
+    P = wg.Graph.from_networkx(nx.path_graph(4))
+    assert core_number(P, device="cpu").tolist() == [1, 1, 1, 1]
+    iso = wg.Graph.from_edges([0], [0], num_vertices=3, directed=False)  # a loop, 2 isolated
+    assert core_number(iso, device="cpu").tolist() == [0, 0, 0]
+
+
+def test_k_core_keeps_ids_and_arcs():
+    G = wg.Graph.from_edges([0, 0, 1, 2, 2], [1, 2, 2, 3, 2], directed=False)  # loop at 2
+    H = k_core(G, 2, device="cpu")
+    assert H.num_vertices == 4
+    assert H.degree().tolist() == [2, 2, 3, 0]  # the loop stays, vertex 3 is isolated
+    assert k_core(G, device="cpu").num_edges == H.num_edges  # default k: the main core
+    assert k_core(G, 0, device="cpu").num_edges == G.num_edges
+
+
+def test_bad_input():
+    G = wg.Graph.from_networkx(nx.path_graph(3))
+    with pytest.raises(InvalidArgumentError, match="non-negative integer"):
+        k_core(G, -1, device="cpu")
+    with pytest.raises(InvalidArgumentError, match="shape"):
+        k_core(G, 1, core_number=[1, 1], device="cpu")
+    with pytest.raises(InvalidArgumentError, match="warpgraph.Graph"):
+        core_number(nx.path_graph(3), device="cpu")
+
+
+def test_verifier_catches_errors():
+    G = wg.Graph.from_networkx(nx.complete_graph(3))
+    with pytest.raises(VerificationError, match="rule 1"):
+        verify_core_numbers(G, np.array([3, 2, 2]))
+    T = wg.Graph.from_edges([0, 0, 1, 0], [1, 2, 2, 3], directed=False)  # pendant vertex 3
+    with pytest.raises(VerificationError, match="rule 2"):
+        verify_core_numbers(T, np.array([2, 2, 2, 0]))
+    with pytest.raises(VerificationError, match="rule 3"):
+        verify_core_numbers(G, np.zeros(3, dtype=np.int64))

@@ -1,0 +1,133 @@
+"""Triangles, triangle_count, transitivity and clustering against NetworkX, a dense reference and
+a SciPy recount, on both backends (the GPU runs skip without a GPU)."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import warpgraph as wg
+from warpgraph.algorithms.triangles import clustering, transitivity, triangle_count, triangles
+from warpgraph.algorithms.triangles.reference import clustering_reference, triangles_reference
+from warpgraph.algorithms.triangles.verify import verify_triangles
+from warpgraph.errors import InvalidArgumentError, VerificationError
+
+DEVICES = ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)]
+
+
+@st.composite
+def edge_lists(draw, max_n: int = 14, max_m: int = 70):
+    """(n, src, dst): self-loops and repeated edges included on purpose."""
+    n = draw(st.integers(0, max_n))
+    if n == 0:
+        return 0, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    m = draw(st.integers(0, max_m))
+    ids = st.lists(st.integers(0, n - 1), min_size=m, max_size=m)
+    return n, np.array(draw(ids), dtype=np.int64), np.array(draw(ids), dtype=np.int64)
+
+
+def build(n, src, dst, directed=False):
+    return wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+
+
+def nx_graph(n, src, dst):
+    H = nx.Graph()
+    H.add_nodes_from(range(n))
+    H.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
+    return H
+
+
+def host(x):
+    return x.get() if hasattr(x, "get") else np.asarray(x)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(case=edge_lists())
+def test_matches_networkx(device, case):
+    n, src, dst = case
+    G, H = build(n, src, dst), nx_graph(n, src, dst)
+    ref = nx.triangles(H)
+    assert host(triangles(G, device=device)).tolist() == [ref[v] for v in range(n)]
+    assert triangle_count(G, device=device) == sum(ref.values()) // 3
+    cl = nx.clustering(H)
+    np.testing.assert_allclose(host(clustering(G, device=device)), [cl[v] for v in range(n)])
+    assert transitivity(G, device=device) == pytest.approx(nx.transitivity(H))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_dense_reference_and_recount(device, seed):
+    rng = np.random.default_rng(seed)
+    n = 150
+    src, dst = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
+    G = build(n, src, dst)
+    t = triangles(G, device=device)
+    np.testing.assert_array_equal(host(t), triangles_reference(n, src, dst))
+    verify_triangles(G, t)
+    np.testing.assert_allclose(host(clustering(G, device=device)), clustering_reference(n, src, dst))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_skewed_graph(device):
+    """A Kronecker graph (hubs, many triangles) against the SciPy recount."""
+    s, d = wg.generators.kronecker_edges(10, 16, seed=3)
+    G = wg.Graph.from_edges(s, d, directed=False)
+    t = triangles(G, device=device)
+    verify_triangles(G, t)
+    assert triangle_count(G, device=device) == int(host(t).sum()) // 3
+
+
+def test_known_graphs():
+    K5 = wg.Graph.from_networkx(nx.complete_graph(5))
+    assert triangles(K5, device="cpu").tolist() == [6] * 5
+    assert triangle_count(K5, device="cpu") == 10
+    assert transitivity(K5, device="cpu") == 1.0
+    star = wg.Graph.from_networkx(nx.star_graph(6))
+    assert triangle_count(star, device="cpu") == 0
+    assert transitivity(star, device="cpu") == 0.0
+    assert clustering(star, device="cpu").tolist() == [0.0] * 7
+
+
+def test_selection():
+    G = wg.Graph.from_networkx(nx.complete_graph(4))
+    assert triangles(G, 2, device="cpu") == 3
+    assert triangles(G, [0, 3], device="cpu").tolist() == [3, 3]
+    assert clustering(G, 1, device="cpu") == 1.0
+    with pytest.raises(InvalidArgumentError, match="not in the graph"):
+        triangles(G, 4, device="cpu")
+    with pytest.raises(InvalidArgumentError, match="outside"):
+        triangles(G, [0, 9], device="cpu")
+
+
+def test_bad_input():
+    D = wg.Graph.from_edges([0, 1], [1, 2], directed=True)
+    for f in (triangles, triangle_count, transitivity, clustering):
+        with pytest.raises(InvalidArgumentError, match="undirected"):
+            f(D, device="cpu")
+    with pytest.raises(InvalidArgumentError, match="warpgraph.Graph"):
+        triangles(nx.Graph(), device="cpu")
+    G = D.to_undirected()
+    with pytest.raises(InvalidArgumentError, match="weighted clustering"):
+        clustering(G, weight="weight", device="cpu")
+
+
+def test_verifier_catches_errors():
+    G = wg.Graph.from_networkx(nx.complete_graph(4))
+    with pytest.raises(VerificationError, match="rule 3"):
+        verify_triangles(G, np.array([3, 3, 3, 0]))
+    with pytest.raises(VerificationError, match="rule 2"):
+        verify_triangles(G, np.array([3, 3, 3, 4]))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("group", [1, 4, 8, 32])
+def test_gpu_group_sizes(group):
+    from warpgraph.algorithms.triangles import gpu
+
+    s, d = wg.generators.kronecker_edges(9, 16, seed=5)
+    G = wg.Graph.from_edges(s, d, directed=False)
+    want = triangle_count(G, device="cpu")
+    assert gpu.triangle_count(G.to("gpu"), group=group) == want
