@@ -77,6 +77,8 @@ class BenchPlan:
         Directory (or binary) of GAPBS.
     gapbs_sources : {"own", "same"}
         GAPBS picks its own sources in one process, or runs ours one process per source.
+    gapbs_args : list of str
+        Extra arguments for every GAPBS binary (for example ``["-d", "2"]`` for SSSP's delta).
     sources, repeat, warmup, seed : int
         Sources per traversal, timed runs per source, untimed runs first, source/weight seed.
     trials : int
@@ -100,6 +102,7 @@ class BenchPlan:
     peers: list[str] | None = None
     gapbs: str | None = None
     gapbs_sources: str = "own"
+    gapbs_args: list[str] = field(default_factory=list)
     sources: int = 64
     repeat: int = 1
     warmup: int = 1
@@ -448,7 +451,14 @@ class _Runner:
             runs = []
             if plan.gapbs_sources == "same" and srcs[0] is not None:
                 for s in srcs:
-                    out = run_gapbs(exe, path, symmetrize=sym, trials=plan.repeat, source=s)
+                    out = run_gapbs(
+                        exe,
+                        path,
+                        symmetrize=sym,
+                        trials=plan.repeat,
+                        source=s,
+                        extra_args=tuple(plan.gapbs_args),
+                    )
                     work = info.traversal_work(s) if alg.work == "traversal" else info.graph_work()
                     runs += [
                         {"source": s, "seconds": t, "wall_seconds": None, **work}
@@ -457,7 +467,9 @@ class _Runner:
                 rec["note"] = "GAPBS run once per source (-r), same sources as warpgraph"
             else:
                 trials = len(srcs) * plan.repeat
-                out = run_gapbs(exe, path, symmetrize=sym, trials=trials)
+                out = run_gapbs(
+                    exe, path, symmetrize=sym, trials=trials, extra_args=tuple(plan.gapbs_args)
+                )
                 work = info.graph_work() if alg.work == "graph" else {}
                 runs = [
                     {"source": None, "seconds": t, "wall_seconds": None, **work}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 
 from .ui import console, err_console, print_table
 
@@ -88,6 +89,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="own",
         help="GAPBS picks its own sources in one process (own) or runs ours, one "
         "process per source (same; reloads the graph each time)",
+    )
+    p.add_argument(
+        "--gapbs-args",
+        default="",
+        metavar="ARGS",
+        help="extra arguments for the GAPBS binaries, e.g. '-d 2' (SSSP delta)",
     )
     p.add_argument("--sources", type=int, default=64, help="sources per traversal (default 64)")
     p.add_argument("--repeat", type=int, default=1, help="timed runs per source (default 1)")
@@ -228,6 +235,7 @@ def run(args: argparse.Namespace) -> int:
         peers=peers,
         gapbs=args.gapbs,
         gapbs_sources=args.gapbs_sources,
+        gapbs_args=shlex.split(args.gapbs_args),
         sources=args.sources,
         repeat=args.repeat,
         warmup=args.warmup,
