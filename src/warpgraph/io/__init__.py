@@ -118,7 +118,9 @@ def _check_options(fmt: str, func: Any, options: dict) -> None:
         return
     unknown = sorted(set(options) - set(params))
     if unknown:
-        allowed = sorted(k for k, p in params.items() if p.kind == p.KEYWORD_ONLY)
+        allowed = sorted(
+            k for k, p in params.items() if p.kind == p.KEYWORD_ONLY and k != "progress"
+        )
         raise InvalidArgumentError(
             f"option(s) {', '.join(unknown)} not understood by the {fmt} format; "
             f"it takes: {', '.join(allowed) or 'none'}"
