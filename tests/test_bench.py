@@ -566,9 +566,9 @@ def test_harness_on_gpu_csr_build(tmp_path):
 
 @pytest.mark.gpu
 def test_harness_on_gpu_bfs_when_available(tmp_path):
-    import warpgraph
+    from warpgraph.bench.adapters import warpgraph_function
 
-    if not hasattr(warpgraph, "bfs"):
+    if warpgraph_function("bfs") is None:
         pytest.skip("warpgraph.bfs not available yet")
     recs = run_plan(
         BenchPlan(
@@ -584,3 +584,26 @@ def test_harness_on_gpu_bfs_when_available(tmp_path):
     ours = recs[0]
     assert ours["status"] == "ok" and ours["verified"] is True, ours["error"]
     assert ours["teps"]["gteps"] > 0
+
+
+def test_harness_runs_the_real_bfs_on_the_cpu(tmp_path):
+    from warpgraph.bench.adapters import warpgraph_function
+
+    if warpgraph_function("bfs") is None:
+        pytest.skip("warpgraph.bfs not available yet")
+    recs = run_plan(
+        BenchPlan(
+            algorithms=["bfs"],
+            graphs=["kronecker:8", "grid:10x12"],
+            devices=["cpu"],
+            peers=["scipy"],
+            sources=4,
+            configs=[{}, {"parents": True}],
+            energy_seconds=0,
+        )
+    )
+    ours = [r for r in recs if r["system"] == "warpgraph"]
+    assert len(ours) == 4
+    for r in ours:
+        assert r["status"] == "ok" and r["verified"] is True, r["error"]
+        assert r["teps"]["gteps"] > 0

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scipy.sparse import coo_matrix, csgraph
 
 import warpgraph
+from warpgraph.bench.adapters import warpgraph_function
 from warpgraph.bench.graph500 import (
     format_output,
     graph500_records,
@@ -366,7 +367,7 @@ def test_runner_with_sssp():
 
 
 def test_cli_graph500_without_sssp_says_so(capsys):
-    if hasattr(warpgraph, "sssp"):
+    if warpgraph_function("sssp") is not None:
         pytest.skip("warpgraph.sssp exists")
     assert main(["graph500", "--scale", "6", "--device", "cpu", "--sssp", "-q"]) == 2
     assert "SSSP not available yet" in capsys.readouterr().err
@@ -462,8 +463,16 @@ def test_runner_on_gpu_with_scipy_kernel():
 
 @pytest.mark.gpu
 def test_runner_on_gpu_with_warpgraph_bfs():
-    if not hasattr(warpgraph, "bfs"):
+    if warpgraph_function("bfs") is None:
         pytest.skip("warpgraph.bfs not available yet")
     res = run_graph500(14, 16, device="gpu", num_keys=64, seed=1, energy_seconds=0.5)
     assert res.valid, res.failure
     assert res.bfs_teps["harmonic_mean_TEPS"] > 0
+
+
+def test_runner_with_the_real_bfs_on_the_cpu():
+    if warpgraph_function("bfs") is None:
+        pytest.skip("warpgraph.bfs not available yet")
+    res = run_graph500(8, 16, device="cpu", num_keys=4, seed=3, energy_seconds=0)
+    assert res.valid, res.failure
+    assert res.nbfs == 4

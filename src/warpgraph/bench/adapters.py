@@ -21,7 +21,7 @@ from ..graph import Graph
 from .env import package_version
 from .registry import register_algorithm, register_peer
 
-__all__ = ["split_bfs_result", "split_sssp_result"]
+__all__ = ["split_bfs_result", "split_sssp_result", "warpgraph_function"]
 
 NETWORKX_MAX_ARCS = 2_000_000
 
@@ -37,13 +37,30 @@ def _missing(module: str, pip: str):
     return check
 
 
+def warpgraph_function(name: str):
+    """``warpgraph.NAME``, else ``warpgraph.algorithms.NAME.NAME``, else None.
+
+    Examples
+    --------
+    >>> warpgraph_function("surely_not_an_algorithm") is None
+    True
+    """
+    import warpgraph
+
+    fn = getattr(warpgraph, name, None)
+    if callable(fn):
+        return fn
+    try:
+        mod = importlib.import_module(f"warpgraph.algorithms.{name}")
+    except ImportError:
+        return None
+    fn = getattr(mod, name, None)
+    return fn if callable(fn) else None
+
+
 def _has_warpgraph(name: str, issue: str):
     def check() -> str | None:
-        import warpgraph
-
-        try:
-            getattr(warpgraph, name)
-        except AttributeError:
+        if warpgraph_function(name) is None:
             return f"warpgraph.{name} is not available yet ({issue})"
         return None
 
@@ -170,9 +187,7 @@ register_algorithm(
 
 # ----------------------------------------------------------------------------- BFS
 def _bfs_run(G: Graph, source: int, device: str, config: dict) -> Any:
-    import warpgraph
-
-    return warpgraph.bfs(G, source, device=device, **config)
+    return warpgraph_function("bfs")(G, source, device=device, **config)
 
 
 def _bfs_verify(info, source: int, result: Any) -> None:
@@ -307,9 +322,7 @@ register_peer(
 
 # ----------------------------------------------------------------------------- SSSP
 def _sssp_run(G: Graph, source: int, device: str, config: dict) -> Any:
-    import warpgraph
-
-    return warpgraph.sssp(G, source, device=device, **config)
+    return warpgraph_function("sssp")(G, source, device=device, **config)
 
 
 def _sssp_verify(info, source: int, result: Any) -> None:

@@ -46,7 +46,7 @@ import numpy as np
 
 from ..device import resolve_device, to_numpy
 from ..errors import WarpgraphError
-from .adapters import split_bfs_result, split_sssp_result
+from .adapters import split_bfs_result, split_sssp_result, warpgraph_function
 from .energy import EnergySampler
 from .graph500_validate import Graph500ValidationError, validate_bfs_tree, validate_sssp_tree
 from .summary import GRAPH500_FIELDS, graph500_statistics, teps_statistics
@@ -126,25 +126,23 @@ class Graph500Result:
 # ----------------------------------------------------------------------------- kernels
 def default_bfs_kernel(device: str) -> BfsKernel:
     """``warpgraph.bfs(G, root, parents=True)``, or :class:`KernelUnavailableError`."""
-    import warpgraph
-
-    if not hasattr(warpgraph, "bfs"):
+    bfs = warpgraph_function("bfs")
+    if bfs is None:
         raise KernelUnavailableError(
             "BFS (kernel 2) is not available yet: warpgraph.bfs arrives with issue 3"
         )
-    return lambda G, root: warpgraph.bfs(G, root, parents=True, device=device)
+    return lambda G, root: bfs(G, root, parents=True, device=device)
 
 
 def default_sssp_kernel(device: str) -> BfsKernel:
     """``warpgraph.sssp(G, root, predecessors=True)``, or :class:`KernelUnavailableError`."""
-    import warpgraph
-
-    if not hasattr(warpgraph, "sssp"):
+    sssp = warpgraph_function("sssp")
+    if sssp is None:
         raise KernelUnavailableError(
             "SSSP not available yet (kernel 3 needs warpgraph.sssp, which arrives with issue 4); "
             "run without --sssp for the BFS benchmark"
         )
-    return lambda G, root: warpgraph.sssp(G, root, predecessors=True, device=device)
+    return lambda G, root: sssp(G, root, predecessors=True, device=device)
 
 
 def scipy_bfs_kernel(G: Any, root: int) -> tuple[np.ndarray, np.ndarray]:
