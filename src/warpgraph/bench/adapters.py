@@ -24,6 +24,8 @@ from .registry import register_algorithm, register_peer
 __all__ = ["split_bfs_result", "split_sssp_result", "warpgraph_function"]
 
 NETWORKX_MAX_ARCS = 2_000_000
+#: igraph is built from a Python list of pairs: minutes and tens of GB beyond this.
+IGRAPH_MAX_ARCS = 64_000_000
 
 
 def _missing(module: str, pip: str):
@@ -289,6 +291,7 @@ register_peer(
     _igraph_bfs,
     available=_missing("igraph", "igraph"),
     version=lambda: package_version("igraph"),
+    max_arcs=IGRAPH_MAX_ARCS,
     description="igraph.Graph.bfs",
 )
 
@@ -399,6 +402,7 @@ register_peer(
     _igraph_sssp,
     available=_missing("igraph", "igraph"),
     version=lambda: package_version("igraph"),
+    max_arcs=IGRAPH_MAX_ARCS,
     description="igraph.Graph.distances (Dijkstra)",
 )
 

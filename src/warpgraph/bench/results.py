@@ -31,6 +31,7 @@ could not be measured are ``null``):
                     avg/peak power, clocks, throttle reasons, power limit) plus ``runs``,
                     ``energy_per_run_j``, ``edges_per_joule``, ``teps_per_watt``
 ``verified``        ``true`` / ``false`` / ``null`` (not checked); ``verified_runs`` counts them
+``prepare_seconds`` untimed set-up: moving the graph to the device, converting it for a peer
 ``env``             :func:`warpgraph.bench.env.environment` (host, CPU, versions, GPU, driver)
 ``note``            free text (e.g. how GAPBS picked its sources)
 ==================  ============================================================================
