@@ -5,36 +5,36 @@ device x configuration), so a run interrupted by Ctrl-C or a crash keeps every f
 files from several runs can simply be concatenated. Schema ``warpgraph.bench/1`` (fields that
 could not be measured are ``null``):
 
-==================  ============================================================================
-``schema``          ``"warpgraph.bench/1"``; a reader accepts the same major version
-``run_id``          id shared by the records of one ``warpgraph bench`` invocation
-``time``            UTC time the record was written (ISO 8601)
-``status``          ``"ok"``, ``"failed"`` or ``"skipped"`` (``error`` says why)
-``system``          ``"warpgraph"`` or the peer: ``"scipy"``, ``"networkx"``, ``"igraph"``,
-                    ``"networkit"``, ``"gapbs"``
-``system_version``  the system's version
-``algorithm``       adapter name (``"bfs"``, ``"sssp"``, ``"csr_build"``, ...)
-``work_kind``       ``"traversal"`` (TEPS), ``"graph"`` (edges per second) or ``"custom"``
-``device``          ``"cpu"`` or ``"gpu"`` (peers run on the CPU)
-``config``          keyword arguments given to the algorithm (``{}`` for the default)
-``graph``           graph statistics: ``name``, ``spec``, ``origin``, ``scale``, ``n``, ``m``
-                    (undirected edges once), ``arcs``, ``directed``, ``weighted``,
-                    ``avg_degree``, ``max_degree``, ``gini``, ``self_loops``, ...
-``timer``           ``"cuda_event"``, ``"wall"`` or ``"gapbs"`` (GAPBS's own trial timer)
-``warmup``          untimed runs before the measured ones
-``runs``            one entry per measured run: ``source``, ``seconds``, ``wall_seconds``,
-                    ``edges`` (Graph500 counting), ``arcs`` (directed count)
-``times``           ``median_s``, ``min_s``, ``max_s``, ``mean_s``, ``stddev_s``, ``runs``
-``teps``            Graph500 TEPS statistics (``min_TEPS`` ... ``harmonic_mean_TEPS``,
-                    ``harmonic_stddev_TEPS``) plus ``gteps`` (harmonic mean / 1e9)
-``energy``          energy reading of a separate loop of runs (method, seconds, energy_j,
-                    avg/peak power, clocks, throttle reasons, power limit) plus ``runs``,
-                    ``energy_per_run_j``, ``edges_per_joule``, ``teps_per_watt``
-``verified``        ``true`` / ``false`` / ``null`` (not checked); ``verified_runs`` counts them
-``prepare_seconds`` untimed set-up: moving the graph to the device, converting it for a peer
-``env``             :func:`warpgraph.bench.env.environment` (host, CPU, versions, GPU, driver)
-``note``            free text (e.g. how GAPBS picked its sources)
-==================  ============================================================================
+====================  ============================================================================
+``schema``            ``"warpgraph.bench/1"``; a reader accepts the same major version
+``run_id``            id shared by the records of one ``warpgraph bench`` invocation
+``time``              UTC time the record was written (ISO 8601)
+``status``            ``"ok"``, ``"failed"`` or ``"skipped"`` (``error`` says why)
+``system``            ``"warpgraph"`` or the peer: ``"scipy"``, ``"networkx"``, ``"igraph"``,
+                      ``"networkit"``, ``"gapbs"``
+``system_version``    the system's version
+``algorithm``         adapter name (``"bfs"``, ``"sssp"``, ``"csr_build"``, ...)
+``work_kind``         ``"traversal"`` (TEPS), ``"graph"`` (edges per second) or ``"custom"``
+``device``            ``"cpu"`` or ``"gpu"`` (peers run on the CPU)
+``config``            keyword arguments given to the algorithm (``{}`` for the default)
+``graph``             graph statistics: ``name``, ``spec``, ``origin``, ``scale``, ``n``, ``m``
+                      (undirected edges once), ``arcs``, ``directed``, ``weighted``,
+                      ``avg_degree``, ``max_degree``, ``gini``, ``self_loops``, ...
+``timer``             ``"cuda_event"``, ``"wall"`` or ``"gapbs"`` (GAPBS's own trial timer)
+``warmup``            untimed runs before the measured ones
+``runs``              one entry per measured run: ``source``, ``seconds``, ``wall_seconds``,
+                      ``edges`` (Graph500 counting), ``arcs`` (directed count)
+``times``             ``median_s``, ``min_s``, ``max_s``, ``mean_s``, ``stddev_s``, ``runs``
+``teps``              Graph500 TEPS statistics (``min_TEPS`` ... ``harmonic_mean_TEPS``,
+                      ``harmonic_stddev_TEPS``) plus ``gteps`` (harmonic mean / 1e9)
+``energy``            energy reading of a separate loop of runs (method, seconds, energy_j,
+                      avg/peak power, clocks, throttle reasons, power limit) plus ``runs``,
+                      ``energy_per_run_j``, ``edges_per_joule``, ``teps_per_watt``
+``verified``          ``true`` / ``false`` / ``null`` (not checked); ``verified_runs`` counts them
+``prepare_seconds``   untimed set-up: moving the graph to the device, converting it for a peer
+``env``               :func:`warpgraph.bench.env.environment` (host, CPU, versions, GPU, driver)
+``note``              free text (e.g. how GAPBS picked its sources)
+====================  ============================================================================
 
 Examples
 --------
