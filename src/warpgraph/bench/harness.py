@@ -515,7 +515,7 @@ def run_plan(
     """
     plan.check()
     records: list[dict[str, Any]] = []
-    writer = ResultWriter(plan.output) if plan.output else None
+    writer: ResultWriter | None = None
 
     def emit(rec: dict) -> None:
         records.append(rec)
@@ -524,7 +524,8 @@ def run_plan(
         if on_record is not None:
             on_record(rec)
 
-    runner = _Runner(plan, emit)
+    runner = _Runner(plan, emit)  # checks the plan (algorithms, devices) before any output
+    writer = ResultWriter(plan.output) if plan.output else None
     try:
         for item in plan.graphs:
             runner.run_graph(item)
