@@ -58,7 +58,7 @@ def test_matches_reference_and_networkx(device, case):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_skewed_graph_verified(device):
-    s, d = wg.generators.kronecker_edges(10, 16, seed=4)
+    s, d = wg.generators.kronecker_edges(10, 16, seed=4, device="cpu")
     G = wg.Graph.from_edges(s, d, directed=False)
     o = prep.orient(G.indptr, G.indices)
     t = host(truss_decomposition(G, device=device))

@@ -73,7 +73,7 @@ def test_dense_reference_and_recount(device, seed):
 @pytest.mark.parametrize("device", DEVICES)
 def test_skewed_graph(device):
     """A Kronecker graph (hubs, many triangles) against the SciPy recount."""
-    s, d = wg.generators.kronecker_edges(10, 16, seed=3)
+    s, d = wg.generators.kronecker_edges(10, 16, seed=3, device="cpu")
     G = wg.Graph.from_edges(s, d, directed=False)
     t = triangles(G, device=device)
     verify_triangles(G, t)
@@ -127,7 +127,7 @@ def test_verifier_catches_errors():
 def test_gpu_group_sizes(group):
     from warpgraph.algorithms.triangles import gpu
 
-    s, d = wg.generators.kronecker_edges(9, 16, seed=5)
+    s, d = wg.generators.kronecker_edges(9, 16, seed=5, device="cpu")
     G = wg.Graph.from_edges(s, d, directed=False)
     want = triangle_count(G, device="cpu")
     assert gpu.triangle_count(G.to("gpu"), group=group) == want

@@ -1,0 +1,275 @@
+"""Triangles, k-core, k-truss and triad census: warpgraph (CPU, GPU) beside its peers.
+
+Peers run in the same process on the same graph: igraph (``transitivity_local_undirected``,
+``coreness``, ``triad_census``), NetworkX on small graphs, and GAPBS ``tc`` when ``--gapbs`` names
+its directory. Times are end to end from a Graph already on the device (the orientation and
+other preparation included), median of ``--repeat`` runs after one warm-up; GPU runs are
+synchronized. Every warpgraph answer is checked against the other backend's or a peer's.
+
+Graphs: ``kronecker:S`` (Graph500, edgefactor 16), ``urand:S`` (GAP uniform, edgefactor 16),
+or a file (``--datasets`` folder or a path). Undirected algorithms use the symmetrized graph;
+the census uses the arcs as generated (or read).
+
+Usage::
+
+    python benchmarks/triangles.py --graphs kronecker:16 urand:16 --device cpu gpu
+    python benchmarks/triangles.py --graphs kronecker:20 --algorithms tc --gapbs ~/gapbs
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+from _common import measure, write_json
+
+import warpgraph as wg
+from warpgraph.algorithms.kcore import core_number
+from warpgraph.algorithms.ktruss import truss_decomposition
+from warpgraph.algorithms.triads import triadic_census
+from warpgraph.algorithms.triangles import clustering, triangle_count, triangles
+
+ALGORITHMS = ("tc", "triangles", "clustering", "kcore", "ktruss", "census", "census-dyads")
+NX_MAX_EDGES = 300_000
+NX_MAX_CENSUS_ARCS = 20_000  # NetworkX's census took 105 s on 53k arcs
+
+
+def load(spec: str, datasets: Path, device: str) -> tuple[wg.Graph, wg.Graph]:
+    """(directed, undirected) graphs for a spec, on the CPU."""
+    if ":" in spec and not Path(spec).exists():
+        kind, scale = spec.split(":")
+        scale = int(scale)
+        if kind == "kronecker":
+            s, d = wg.generators.kronecker_edges(scale, 16, seed=1, device="cpu")
+        elif kind == "urand":
+            s, d = wg.generators.uniform_edges(2**scale, edgefactor=16, seed=1, device="cpu")
+        else:
+            raise SystemExit(f"unknown generator {kind!r}")
+        D = wg.Graph.from_edges(s, d, num_vertices=2**scale, merge="first")
+    else:
+        path = Path(spec) if Path(spec).exists() else datasets / spec
+        D = wg.load(path)
+        if not D.directed:
+            return D, D
+    return D, D.to_undirected()
+
+
+def _nx(G: wg.Graph):
+    import networkx as nx
+
+    H = G.to_networkx()
+    H.remove_edges_from(list(nx.selfloop_edges(H)))
+    return H
+
+
+def _igraph(G: wg.Graph):
+    import igraph as ig
+
+    s, d, _ = G.edges()
+    return ig.Graph(n=G.num_vertices, edges=np.column_stack([s, d]), directed=G.directed)
+
+
+def summary(alg: str, out) -> object:
+    """A small comparable digest of an answer."""
+    if alg == "tc":
+        return int(out)
+    if alg == "census" or alg == "census-dyads":
+        return {k: int(v) for k, v in out.items()}
+    a = np.asarray(out.get() if hasattr(out, "get") else out)
+    if alg == "clustering":
+        return round(float(a.sum()), 6)
+    return int(a.sum()) if alg == "triangles" else [int(a.max(initial=0)), int(a.sum())]
+
+
+def ours(alg: str, G: wg.Graph, D: wg.Graph, device: str):
+    if alg == "tc":
+        return lambda: triangle_count(G, device=device)
+    if alg == "triangles":
+        return lambda: triangles(G, device=device)
+    if alg == "clustering":
+        return lambda: clustering(G, device=device)
+    if alg == "kcore":
+        return lambda: core_number(G, device=device)
+    if alg == "ktruss":
+        return lambda: truss_decomposition(G, device=device)
+    method = "dyads" if alg == "census-dyads" else "triangles"
+    return lambda: triadic_census(D, method=method, device=device)
+
+
+def peers(alg: str, G: wg.Graph, D: wg.Graph, use_nx: bool):
+    """(name, prepared callable, digest function) of each available peer."""
+    out = []
+    try:
+        ig_u = _igraph(G)
+        if alg in ("tc", "triangles", "clustering"):
+            out.append(
+                (
+                    "igraph transitivity_local_undirected",
+                    lambda: ig_u.transitivity_local_undirected(mode="zero"),
+                    None,
+                )
+            )
+        elif alg == "kcore":
+            out.append(("igraph coreness", ig_u.coreness, lambda r: summary("kcore", r)))
+        elif alg.startswith("census"):
+            ig_d = _igraph(D)
+
+            def census():
+                return ig_d.triad_census()
+
+            def digest(r):
+                names = (
+                    "003",
+                    "012",
+                    "102",
+                    "021D",
+                    "021U",
+                    "021C",
+                    "111D",
+                    "111U",
+                    "030T",
+                    "030C",
+                    "201",
+                    "120D",
+                    "120U",
+                    "120C",
+                    "210",
+                    "300",
+                )
+                return dict(zip(names, (int(x) for x in r), strict=True))
+
+            out.append(("igraph triad_census", census, digest))
+    except ImportError:
+        pass
+    if use_nx:
+        import networkx as nx
+
+        H = _nx(G)
+        if alg == "tc":
+            out.append(
+                ("networkx triangles", lambda: sum(nx.triangles(H).values()) // 3, lambda r: int(r))
+            )
+        elif alg == "triangles":
+            out.append(
+                ("networkx triangles", lambda: nx.triangles(H), lambda r: int(sum(r.values())))
+            )
+        elif alg == "clustering":
+            out.append(("networkx clustering", lambda: nx.clustering(H), None))
+        elif alg == "kcore":
+            out.append(
+                (
+                    "networkx core_number",
+                    lambda: nx.core_number(H),
+                    lambda r: [max(r.values(), default=0), sum(r.values())],
+                )
+            )
+        elif alg == "ktruss":
+            out.append(("networkx k_truss (k=3 only)", lambda: nx.k_truss(H, 3), None))
+        elif alg.startswith("census") and D.num_arcs <= NX_MAX_CENSUS_ARCS:
+            HD = _nx(D)
+            out.append(("networkx triadic_census", lambda: nx.triadic_census(HD), dict))
+    return out
+
+
+def gapbs_tc(G: wg.Graph, gapbs: str, repeat: int) -> dict:
+    from tempfile import TemporaryDirectory
+
+    from warpgraph.bench.gapbs import find_gapbs, gapbs_binary, run_gapbs, write_gapbs_graph
+
+    binary = gapbs_binary(find_gapbs(gapbs), "tc")
+    with TemporaryDirectory() as tmp:
+        path, sym = write_gapbs_graph(G, tmp, "g")
+        res = run_gapbs(binary, path, symmetrize=sym, trials=repeat)
+    t = res["trial_times"]
+    return {"median_s": float(np.median(t)), "min_s": min(t), "max_s": max(t), "repeat": len(t)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--graphs", nargs="+", default=["kronecker:16", "urand:16"])
+    ap.add_argument("--algorithms", nargs="+", default=list(ALGORITHMS), choices=ALGORITHMS)
+    ap.add_argument("--device", nargs="+", default=["cpu"], choices=["cpu", "gpu"])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--gapbs", help="GAPBS directory (runs its tc beside ours)")
+    ap.add_argument(
+        "--datasets", default=str(Path(__file__).resolve().parents[2] / "shared" / "datasets")
+    )
+    ap.add_argument("--out", help="JSON path (default benchmarks/results/triangles.json)")
+    args = ap.parse_args(argv)
+
+    rows, records = [], []
+    for spec in args.graphs:
+        D, U = load(spec, Path(args.datasets), "cpu")
+        info = {"graph": spec, "n": U.num_vertices, "edges": U.num_edges, "arcs": D.num_arcs}
+        print(
+            f"{spec}: n={U.num_vertices:,} undirected edges={U.num_edges:,} arcs={D.num_arcs:,}",
+            flush=True,
+        )
+        on = {dev: (U.to(dev), D.to(dev)) for dev in args.device}
+        for alg in args.algorithms:
+            answers = {}
+            for dev in args.device:
+                G, Dd = on[dev]
+                rec = {**info, "algorithm": alg, "impl": f"warpgraph-{dev}", "device": dev}
+                try:
+                    fn = ours(alg, G, Dd, dev)
+                    answers[dev] = summary(alg, fn())
+                    rec.update(measure(fn, dev, repeat=args.repeat), result=answers[dev])
+                except Exception as exc:  # record and go on with the other cases
+                    rec["error"] = f"{type(exc).__name__}: {exc}"
+                    traceback.print_exc()
+                records.append(rec)
+            if len(set(map(repr, answers.values()))) > 1:
+                print(f"  MISMATCH {alg}: {answers}", file=sys.stderr)
+                for r in records[-len(args.device) :]:
+                    r["mismatch"] = True
+            if not args.no_peers and alg != "census-dyads":
+                for name, fn, digest in peers(alg, U, D, U.num_edges <= NX_MAX_EDGES):
+                    rec = {**info, "algorithm": alg, "impl": name, "device": "cpu"}
+                    try:
+                        t0 = time.perf_counter()
+                        r = fn()
+                        rec["first_s"] = time.perf_counter() - t0
+                        rec.update(
+                            measure(
+                                fn, "cpu", repeat=1 if "networkx" in name else args.repeat, warmup=0
+                            )
+                        )
+                        if digest is not None:
+                            rec["result"] = digest(r)
+                            mine = next(iter(answers.values()), None)
+                            rec["agrees"] = mine == rec["result"] if mine is not None else None
+                    except Exception as exc:
+                        rec["error"] = f"{type(exc).__name__}: {exc}"
+                    records.append(rec)
+            if alg == "tc" and args.gapbs:
+                rec = {**info, "algorithm": alg, "impl": "gapbs tc", "device": "cpu"}
+                try:
+                    rec.update(gapbs_tc(U, args.gapbs, args.repeat))
+                except Exception as exc:
+                    rec["error"] = f"{type(exc).__name__}: {exc}"
+                records.append(rec)
+        for r in records:
+            if r["graph"] == spec and "row" not in r:
+                r["row"] = True
+                rows.append(r)
+                t = r.get("median_s")
+                print(
+                    f"  {r['algorithm']:<13} {r['impl']:<40} "
+                    f"{'error: ' + r['error'][:60] if 'error' in r else f'{t:.4f} s'}",
+                    flush=True,
+                )
+    for r in records:
+        r.pop("row", None)
+    path = write_json("triangles", {"records": records}, args.out)
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
