@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     except WarpgraphError as exc:
         from .ui import err_console
 
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print("error:", style="bold red", end=" ")
+        err_console.print(str(exc), markup=False)
         return 2
     except KeyboardInterrupt:
         return 130
