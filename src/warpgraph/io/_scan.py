@@ -440,6 +440,22 @@ def count_newlines_upto(buf, lo, pos):
 
 
 @nb.njit(cache=True, nogil=True)
+def next_newline(buf, p, end):
+    """Offset of the first newline in ``buf[p:end]``, or ``end``."""
+    while p < end and buf[p] != 10:
+        p += 1
+    return p
+
+
+@nb.njit(cache=True, nogil=True)
+def prev_newline(buf, p, start):
+    """Offset just after the last newline in ``buf[start:p]``, or ``start``."""
+    while p > start and buf[p - 1] != 10:
+        p -= 1
+    return p
+
+
+@nb.njit(cache=True, nogil=True)
 def chunk_bounds(buf, lo, hi, nchunks):
     """``nchunks + 1`` offsets cutting ``buf[lo:hi]`` just after newlines (may repeat)."""
     out = np.empty(nchunks + 1, dtype=np.int64)

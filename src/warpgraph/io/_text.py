@@ -70,10 +70,8 @@ def line_text(buf: np.ndarray, pos: int, limit: int = 80) -> str:
     """The text of the line holding byte ``pos`` (shortened), for error messages."""
     n = buf.shape[0]
     pos = min(max(int(pos), 0), n)
-    back = np.flatnonzero(buf[max(0, pos - 4096) : pos] == 10)
-    lo = max(0, pos - 4096) + int(back[-1]) + 1 if back.size else max(0, pos - 4096)
-    ahead = np.flatnonzero(buf[pos : pos + 4096] == 10)
-    hi = pos + int(ahead[0]) if ahead.size else min(n, pos + 4096)
+    lo = int(S.prev_newline(buf, pos, max(0, pos - 4096)))
+    hi = int(S.next_newline(buf, pos, min(n, pos + 4096)))
     text = bytes(buf[lo:hi]).decode("utf-8", errors="replace").rstrip("\r")
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -121,8 +119,7 @@ def first_lines(buf: np.ndarray, count: int, start: int = 0, line0: int = 1) -> 
         if p >= n:
             break
         end = min(n, p + (1 << 20))
-        hits = np.flatnonzero(buf[p:end] == 10)
-        q = p + int(hits[0]) if hits.size else end
+        q = int(S.next_newline(buf, p, end))
         if q == end and q < n:
             raise GraphFormatError("header line longer than 1 MiB", None, ln)
         lines.append((ln, bytes(buf[p:q]).decode("latin-1").rstrip("\r")))
