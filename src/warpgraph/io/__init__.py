@@ -258,14 +258,16 @@ def load(
     if fmt == "wgb":
         _check_options(fmt, mod.read, options)
         G = mod.read(path, mmap=mmap, progress=progress, **options)
-        if (
-            (directed is None or directed == G.directed)
-            and weighted is not True
+        if weighted is True and G.weights is None:
+            raise InvalidArgumentError("weighted=True but the wgb file has no edge weights")
+        as_is = (
+            (directed is None or bool(directed) == G.directed)
             and merge is None
             and not remove_self_loops
-            and (num_vertices is None or num_vertices == G.num_vertices)
             and weight_dtype is None
-        ):
+            and (num_vertices is None or num_vertices == G.num_vertices)
+        )
+        if as_is:  # the stored CSR is the answer: no copy (and no parsing)
             if weighted is False and G.weights is not None:
                 from ..graph import Graph
 
