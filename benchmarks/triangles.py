@@ -200,6 +200,14 @@ def main(argv: list[str] | None = None) -> int:
         "--datasets", default=str(Path(__file__).resolve().parents[2] / "shared" / "datasets")
     )
     ap.add_argument("--out", help="JSON path (default benchmarks/results/triangles.json)")
+    ap.add_argument("--cpu-skip", nargs="*", default=[], choices=ALGORITHMS, help="not on the CPU")
+    ap.add_argument(
+        "--tc-groups",
+        nargs="*",
+        type=int,
+        default=[],
+        help="also time GPU triangle counting with these lanes-per-arc group sizes",
+    )
     args = ap.parse_args(argv)
 
     rows, records = [], []
@@ -214,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         for alg in args.algorithms:
             answers = {}
             for dev in args.device:
+                if dev == "cpu" and alg in args.cpu_skip:
+                    continue
                 G, Dd = on[dev]
                 rec = {**info, "algorithm": alg, "impl": f"warpgraph-{dev}", "device": dev}
                 try:
@@ -244,6 +254,20 @@ def main(argv: list[str] | None = None) -> int:
                             rec["result"] = digest(r)
                             mine = next(iter(answers.values()), None)
                             rec["agrees"] = mine == rec["result"] if mine is not None else None
+                    except Exception as exc:
+                        rec["error"] = f"{type(exc).__name__}: {exc}"
+                    records.append(rec)
+            if alg == "tc" and "gpu" in on:
+                from warpgraph.algorithms.triangles import gpu as tgpu
+
+                for g in args.tc_groups:
+                    rec = {**info, "algorithm": alg, "impl": f"warpgraph-gpu group={g}"}
+                    try:
+                        G = on["gpu"][0]
+                        fn = lambda G=G, g=g: tgpu.triangle_count(G, group=g)  # noqa: E731
+                        rec.update(
+                            measure(fn, "gpu", repeat=args.repeat), result=fn(), device="gpu"
+                        )
                     except Exception as exc:
                         rec["error"] = f"{type(exc).__name__}: {exc}"
                     records.append(rec)
