@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import shutil
+import subprocess
+from pathlib import Path
 
 import networkx as nx
 import numba
@@ -494,6 +497,89 @@ def test_rgg_radius_choices():
 def test_bad_arguments_raise_clear_errors(call, match):
     with pytest.raises(InvalidArgumentError, match=match):
         call()
+
+
+# ------------------------------------------------------------- CUDA source, run on the host
+
+_HOST_SHIM = r"""
+// Runs generators.cu on the host: one "thread" takes every grid-stride iteration.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __restrict__
+struct D3 { unsigned x; };
+static D3 blockIdx{0}, threadIdx{0}, gridDim{1}, blockDim{1};
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+template <typename T> static inline T __ldg(const T* p) { return *p; }
+#include "generators.cu"
+template <typename T> static void dump(const char* name, const std::vector<T>& v) {
+  FILE* f = fopen(name, "wb"); fwrite(v.data(), sizeof(T), v.size(), f); fclose(f);
+}
+int main(int argc, char** argv) {
+  u64 ke = strtoull(argv[1], 0, 10), kp = strtoull(argv[2], 0, 10), kw = strtoull(argv[3], 0, 10);
+  int scale = atoi(argv[4]);
+  i64 m = atoll(argv[5]), n = 1LL << scale;
+  u64 ta = strtoull(argv[6], 0, 10), tab = strtoull(argv[7], 0, 10);
+  u64 tabc = strtoull(argv[8], 0, 10);
+  std::vector<u64> keys(n);
+  wg_random_keys(kp, n, keys.data());
+  std::sort(keys.begin(), keys.end());
+  std::vector<int> perm(n), src(m), dst(m), gap(m);
+  wg_counters_of<int>(keys.data(), kp, n, perm.data());
+  wg_rmat_edges<int>(ke, scale, m, ta, tab, tabc, 1, perm.data(), src.data(), dst.data());
+  std::vector<i64> us(m), ud(m);
+  wg_uniform_edges<i64>(ke, (u64)n * 3 + 1, m, us.data(), ud.data());
+  std::vector<float> unit(m);
+  wg_gap_weights(kw, m, gap.data());
+  wg_unit_weights(kw, m, unit.data());
+  dump("src", src); dump("dst", dst); dump("usrc", us); dump("udst", ud);
+  dump("gap", gap); dump("unit", unit);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_cuda_source_computes_what_the_cpu_computes(tmp_path):
+    """Compile kernels/generators.cu as host C++ (GPU built-ins shimmed) and compare outputs.
+
+    Catches any drift between the CUDA kernels and the Numba kernels without a GPU; the GPU
+    tests below check the same on a device.
+    """
+    from warpgraph.generators._common import stream_keys
+    from warpgraph.generators.kronecker import _thresholds
+
+    kernels = Path(gen.__file__).parent / "kernels"
+    (tmp_path / "shim.cpp").write_text(_HOST_SHIM)
+    exe = tmp_path / "shim"
+    subprocess.run(
+        ["g++", "-O1", "-std=c++17", f"-I{kernels}", str(tmp_path / "shim.cpp"), "-o", str(exe)],
+        check=True,
+        capture_output=True,
+    )
+    seed, scale, ef = 12345, 11, 8
+    m = ef << scale
+    keys = stream_keys(seed)
+    thresholds = _thresholds(0.57, 0.19, 0.19)
+    args = [*keys[:3], scale, m, *thresholds]
+    subprocess.run([str(exe), *map(str, args)], cwd=tmp_path, check=True)
+    out = {name: tmp_path / name for name in ("src", "dst", "usrc", "udst", "gap", "unit")}
+    src, dst = gen.kronecker_edges(scale, ef, seed=seed, **CPU)
+    assert np.array_equal(src, np.fromfile(out["src"], np.int32))
+    assert np.array_equal(dst, np.fromfile(out["dst"], np.int32))
+    us, ud = gen.uniform_edges(3 * 2**scale + 1, m, seed=seed, **CPU)
+    assert np.array_equal(us, np.fromfile(out["usrc"], np.int64))
+    assert np.array_equal(ud, np.fromfile(out["udst"], np.int64))
+    gap = gen.random_weights(m, "gap", seed=seed, **CPU)
+    assert np.array_equal(gap, np.fromfile(out["gap"], np.int32))
+    unit = gen.random_weights(m, "graph500", seed=seed, **CPU)
+    assert np.array_equal(unit, np.fromfile(out["unit"], np.float32))
 
 
 # ---------------------------------------------------------------------------------- GPU
