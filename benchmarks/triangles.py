@@ -70,6 +70,8 @@ def _igraph(G: wg.Graph):
     import igraph as ig
 
     s, d, _ = G.edges()
+    keep = s != d  # peers count loops in degrees; warpgraph ignores them
+    s, d = s[keep], d[keep]
     return ig.Graph(n=G.num_vertices, edges=np.column_stack([s, d]), directed=G.directed)
 
 
