@@ -128,16 +128,19 @@ def _check_symmetric(src, dst, w, n, path) -> None:
         raise GraphFormatError(
             "adjacency is not symmetric: some edge is listed by one endpoint only", path
         )
-    ka = a_u * n + a_v
-    kb = b_u * n + b_v
-    if w is None:
-        oa, ob = np.argsort(ka, kind="stable"), np.argsort(kb, kind="stable")
-        same = np.array_equal(ka[oa], kb[ob])
+    if n < 2**31:  # one int64 key per entry sorts faster than two
+        keys_a, keys_b = (a_u * n + a_v,), (b_u * n + b_v,)
     else:
-        oa, ob = np.lexsort((w[fwd], ka)), np.lexsort((w[~fwd], kb))
-        same = np.array_equal(ka[oa], kb[ob]) and np.array_equal(w[fwd][oa], w[~fwd][ob])
+        keys_a, keys_b = (a_v, a_u), (b_v, b_u)
+    if w is not None:
+        keys_a, keys_b = (w[fwd], *keys_a), (w[~fwd], *keys_b)
+    oa, ob = np.lexsort(keys_a), np.lexsort(keys_b)
+    mismatch = (a_u[oa] != b_u[ob]) | (a_v[oa] != b_v[ob])
+    same = not mismatch.any()
+    if same and w is not None:
+        same = np.array_equal(w[fwd][oa], w[~fwd][ob])
     if not same:
-        bad = np.flatnonzero(ka[oa] != kb[ob])
+        bad = np.flatnonzero(mismatch)
         i = int(bad[0]) if bad.size else 0
         u, v = int(a_u[oa][i]) + 1, int(a_v[oa][i]) + 1
         what = "with equal weights " if w is not None and not bad.size else ""
