@@ -88,6 +88,19 @@ def to_scipy(G: Graph, dtype: Any = None):
     return sp.csr_array((data, G.indices, G.indptr), shape=(n, n))
 
 
+def pattern_matrix(G: Graph):
+    """SciPy ``csr_array`` of the structure alone (bool ones), whatever the weights.
+
+    Use it for structural SciPy calls (components, BFS orders): SciPy's csgraph drops entries
+    whose value is 0, so a zero-weight edge would vanish from a weighted matrix.
+    """
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    g = G.to("cpu")
+    n = g.num_vertices
+    return sp.csr_array((np.ones(g.num_arcs, dtype=np.bool_), g.indices, g.indptr), shape=(n, n))
+
+
 def from_networkx(cls, nxG: Any, *, weight: str | None, nodelist: Any) -> Graph:
     """See :meth:`Graph.from_networkx`."""
     nodes = list(nxG) if nodelist is None else list(nodelist)

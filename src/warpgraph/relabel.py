@@ -28,7 +28,9 @@ def _order_to_perm(order: np.ndarray) -> np.ndarray:
 
 
 def _symmetric_pattern(G: Graph):
-    A = G.to("cpu").to_scipy(dtype=np.int8)
+    from .convert import pattern_matrix  # noqa: PLC0415
+
+    A = pattern_matrix(G)
     return A if not G.directed else (A + A.T).tocsr()
 
 
@@ -48,10 +50,10 @@ def _bfs_order(G: Graph) -> np.ndarray:
     _, labels = csgraph.connected_components(A, directed=False)
     roots = np.unique(labels, return_index=True)[1]  # first (lowest) vertex of each component
     links = sp.csr_array(
-        (np.ones(roots.shape[0], np.int8), (np.full(roots.shape[0], n), roots)),
+        (np.ones(roots.shape[0], np.bool_), (np.full(roots.shape[0], n), roots)),
         shape=(n + 1, n + 1),
     )
-    B = sp.block_diag((A, sp.csr_array((1, 1), dtype=np.int8))).tocsr() + links
+    B = sp.block_diag((A, sp.csr_array((1, 1), dtype=np.bool_))).tocsr() + links
     order = csgraph.breadth_first_order(B, n, directed=True, return_predecessors=False)[1:]
     # The shared root interleaves components level by level; a stable sort by component label
     # (labels number components by their lowest vertex) makes each component contiguous.

@@ -61,10 +61,12 @@ def _weak_components(G: Graph) -> tuple[int, int]:
         return int(sizes.shape[0]), int(sizes.max())
     from scipy.sparse import csgraph
 
+    from .convert import pattern_matrix
+
     # directed=True + weak is right for both kinds (an undirected CSR is symmetric) and spares
     # SciPy the A + A.T it would build for directed=False.
     count, labels = csgraph.connected_components(
-        G.to_scipy(dtype=np.int8), directed=True, connection="weak"
+        pattern_matrix(G), directed=True, connection="weak"
     )
     return int(count), int(np.bincount(labels).max())
 

@@ -51,6 +51,12 @@ def main(argv: list[str] | None = None) -> int:
         err_console.print("error:", style="bold red", end=" ")
         err_console.print(str(exc), markup=False)
         return 2
+    except OSError as exc:  # missing file, permission denied, disk full: no traceback needed
+        from .ui import err_console  # noqa: PLC0415
+
+        err_console.print("error:", style="bold red", end=" ")
+        err_console.print(str(exc), markup=False)
+        return 2
     except KeyboardInterrupt:
         return 130
 

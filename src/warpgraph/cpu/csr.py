@@ -15,6 +15,9 @@ import numpy as np
 
 MERGE_CODES = {"first": 0, "last": 1, "min": 2, "max": 3, "sum": 4}
 
+# Below this many arcs a parallel region costs more than it saves (thread wake-up, barrier).
+PARALLEL_MIN_ARCS = 1 << 16
+
 
 @nb.njit(cache=True, nogil=True)
 def count_arcs(src, dst, n, undirected, drop_loops):
@@ -82,67 +85,134 @@ def _stable_insertion_sort_pairs(idx, w, lo, hi):
         w[j + 1] = y
 
 
+@nb.njit(cache=True, nogil=True)
+def _sort_row(indices, weights, has_w, lo, hi):
+    if hi - lo < 2:
+        return
+    if not has_w:
+        if hi - lo <= 32:
+            _insertion_sort(indices, lo, hi)
+        else:
+            indices[lo:hi] = np.sort(indices[lo:hi])
+    elif hi - lo <= 32:
+        _stable_insertion_sort_pairs(indices, weights, lo, hi)
+    else:
+        order = np.argsort(indices[lo:hi], kind="mergesort")
+        indices[lo:hi] = indices[lo:hi][order]
+        weights[lo:hi] = weights[lo:hi][order]
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
+def _sort_rows_parallel(indptr, indices, weights, has_w):
+    for u in nb.prange(indptr.shape[0] - 1):
+        _sort_row(indices, weights, has_w, indptr[u], indptr[u + 1])
+
+
+@nb.njit(cache=True, nogil=True)
+def _sort_rows_serial(indptr, indices, weights, has_w):
+    for u in range(indptr.shape[0] - 1):
+        _sort_row(indices, weights, has_w, indptr[u], indptr[u + 1])
+
+
 def sort_rows(indptr, indices, weights, has_w):
     """Sort each row by neighbour id; with weights the sort is stable (ties keep input order)."""
-    n = indptr.shape[0] - 1
-    for u in nb.prange(n):
-        lo = indptr[u]
-        hi = indptr[u + 1]
-        if hi - lo < 2:
-            continue
-        if not has_w:
-            if hi - lo <= 32:
-                _insertion_sort(indices, lo, hi)
-            else:
-                indices[lo:hi] = np.sort(indices[lo:hi])
-        elif hi - lo <= 32:
-            _stable_insertion_sort_pairs(indices, weights, lo, hi)
-        else:
-            order = np.argsort(indices[lo:hi], kind="mergesort")
-            indices[lo:hi] = indices[lo:hi][order]
-            weights[lo:hi] = weights[lo:hi][order]
+    fn = _sort_rows_parallel if indices.shape[0] >= PARALLEL_MIN_ARCS else _sort_rows_serial
+    fn(indptr, indices, weights, has_w)
+
+
+@nb.njit(cache=True, nogil=True)
+def _unique_in_row(indices, lo, hi):
+    c = 0
+    for p in range(lo, hi):
+        if p == lo or indices[p] != indices[p - 1]:
+            c += 1
+    return c
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
-def count_unique_per_row(indptr, indices):
+def _count_unique_parallel(indptr, indices):
     n = indptr.shape[0] - 1
     out = np.zeros(n, dtype=np.int64)
     for u in nb.prange(n):
-        lo = indptr[u]
-        hi = indptr[u + 1]
-        c = 0
-        for p in range(lo, hi):
-            if p == lo or indices[p] != indices[p - 1]:
-                c += 1
-        out[u] = c
+        out[u] = _unique_in_row(indices, indptr[u], indptr[u + 1])
     return out
 
 
+@nb.njit(cache=True, nogil=True)
+def _count_unique_serial(indptr, indices):
+    n = indptr.shape[0] - 1
+    out = np.zeros(n, dtype=np.int64)
+    for u in range(n):
+        out[u] = _unique_in_row(indices, indptr[u], indptr[u + 1])
+    return out
+
+
+def count_unique_per_row(indptr, indices):
+    """Number of distinct neighbours in each sorted row (int64)."""
+    if indices.shape[0] >= PARALLEL_MIN_ARCS:
+        return _count_unique_parallel(indptr, indices)
+    return _count_unique_serial(indptr, indices)
+
+
+@nb.njit(cache=True, nogil=True)
+def _merge_row(indices, weights, has_w, lo, hi, new_indices, new_weights, q, how):
+    q -= 1
+    for p in range(lo, hi):
+        if p == lo or indices[p] != indices[p - 1]:
+            q += 1
+            new_indices[q] = indices[p]
+            if has_w:
+                new_weights[q] = weights[p]
+        elif has_w:
+            x = weights[p]
+            if how == 1:
+                new_weights[q] = x
+            elif how == 2:
+                if x < new_weights[q]:
+                    new_weights[q] = x
+            elif how == 3:
+                if x > new_weights[q]:
+                    new_weights[q] = x
+            elif how == 4:
+                new_weights[q] += x
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
+def _merge_rows_parallel(indptr, indices, weights, has_w, new_indptr, new_indices, new_w, how):
+    for u in nb.prange(indptr.shape[0] - 1):
+        _merge_row(
+            indices,
+            weights,
+            has_w,
+            indptr[u],
+            indptr[u + 1],
+            new_indices,
+            new_w,
+            new_indptr[u],
+            how,
+        )
+
+
+@nb.njit(cache=True, nogil=True)
+def _merge_rows_serial(indptr, indices, weights, has_w, new_indptr, new_indices, new_w, how):
+    for u in range(indptr.shape[0] - 1):
+        _merge_row(
+            indices,
+            weights,
+            has_w,
+            indptr[u],
+            indptr[u + 1],
+            new_indices,
+            new_w,
+            new_indptr[u],
+            how,
+        )
+
+
 def merge_rows(indptr, indices, weights, has_w, new_indptr, new_indices, new_weights, how):
     """Collapse runs of equal neighbours in each sorted row; combine weights by ``how``."""
-    n = indptr.shape[0] - 1
-    for u in nb.prange(n):
-        q = new_indptr[u] - 1
-        for p in range(indptr[u], indptr[u + 1]):
-            if p == indptr[u] or indices[p] != indices[p - 1]:
-                q += 1
-                new_indices[q] = indices[p]
-                if has_w:
-                    new_weights[q] = weights[p]
-            elif has_w:
-                x = weights[p]
-                if how == 1:
-                    new_weights[q] = x
-                elif how == 2:
-                    if x < new_weights[q]:
-                        new_weights[q] = x
-                elif how == 3:
-                    if x > new_weights[q]:
-                        new_weights[q] = x
-                elif how == 4:
-                    new_weights[q] += x
+    fn = _merge_rows_parallel if indices.shape[0] >= PARALLEL_MIN_ARCS else _merge_rows_serial
+    fn(indptr, indices, weights, has_w, new_indptr, new_indices, new_weights, how)
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
