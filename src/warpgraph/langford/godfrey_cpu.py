@@ -27,12 +27,14 @@ import functools
 import hashlib
 import importlib.util
 import os
+import sys
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+
 from ..errors import InvalidArgumentError
 
 __all__ = ["factor_bounds", "factor_groups", "neighbour_table", "task_sums", "walk_order"]
@@ -219,6 +221,7 @@ def _module(n: int):
             os.replace(tmp, path)
         spec = importlib.util.spec_from_file_location(f"_warpgraph_godfrey_n{n}", path)
         mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod  # Numba's disk cache re-imports the module by name
         spec.loader.exec_module(mod)
     return mod
 

@@ -29,7 +29,7 @@ from numba import njit, prange
 
 from ..errors import InvalidArgumentError
 
-__all__ = ["count_masks", "expand", "min_depth", "prefixes"]
+__all__ = ["count_masks", "expand", "expand_size", "min_depth", "prefixes"]
 
 
 def min_depth(n: int) -> int:
@@ -63,6 +63,11 @@ def _expand_fill(n, masks, top, out, parent):  # pragma: no cover - numba
             out[j] = masks[k] | low | (low << (top + 1))
             parent[j] = k
             j += 1
+
+
+def expand_size(n: int, masks: np.ndarray, top: int) -> int:
+    """Number of children :func:`expand` would make placing colour ``top`` on ``masks``."""
+    return int(_expand_count(n, np.ascontiguousarray(masks, dtype=np.int64), top))
 
 
 def expand(n: int, masks: np.ndarray, top: int, levels: int) -> tuple[np.ndarray, np.ndarray]:
