@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 
 from ..errors import InvalidArgumentError
+from . import _counter_rng as crng
 from ._common import (
     STREAM_WEIGHTS,
     SeedLike,
@@ -210,13 +211,27 @@ def _road_shape(n: Any, rows: Any, cols: Any) -> tuple[int, int, int]:
     return rows * cols, rows, cols
 
 
-def _partial_grid_edges(n: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
-    """Grid edges among vertices ``0..n-1`` placed row-major on ``cols`` columns."""
-    ids = np.arange(n, dtype=np.int64)
-    right = ids[(ids % cols != cols - 1) & (ids + 1 < n)]
-    down = ids[ids + cols < n]
-    src = np.concatenate([right, down])
-    dst = np.concatenate([right + 1, down + cols])
+@nb.njit(cache=True, nogil=True)
+def _partial_grid_edges(n, cols):
+    """Grid edges among vertices ``0..n-1`` placed row-major on ``cols`` columns.
+
+    Horizontal edges ``(i, i + 1)`` first, then vertical ones ``(i, i + cols)``.
+    """
+    full_rows = n // cols
+    last = n - full_rows * cols
+    count = full_rows * (cols - 1) + max(last - 1, 0) + max(n - cols, 0)
+    src = np.empty(count, dtype=np.int64)
+    dst = np.empty(count, dtype=np.int64)
+    k = 0
+    for i in range(n - 1):
+        if i % cols != cols - 1:
+            src[k] = i
+            dst[k] = i + 1
+            k += 1
+    for i in range(n - cols):
+        src[k] = i
+        dst[k] = i + cols
+        k += 1
     return src, dst
 
 
@@ -311,7 +326,7 @@ def road_like_edges(
             f"(spanning tree .. full grid), got {avg_degree:g}"
         )
     rng = numpy_rng(seed)
-    order = np.argsort(rng.random(grid_edges))
+    order = crng.random_permutation(rng.integers(0, 2**63, dtype=np.uint64), grid_edges)
     keep = _kruskal_forest(n, gsrc, gdst, order)
     spare = grid_edges - tree_edges
     if spare > 0:
