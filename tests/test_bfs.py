@@ -158,7 +158,7 @@ def test_bad_arguments():
         bfs(G, "3", device="cpu")
     with pytest.raises(InvalidArgumentError, match="direction must be one of"):
         bfs(G, 0, direction="sideways", device="cpu")
-    with pytest.raises(InvalidArgumentError, match="warpgraph.Graph"):
+    with pytest.raises(InvalidArgumentError, match=r"warpgraph\.Graph"):
         bfs(np.zeros(3), 0, device="cpu")
     with pytest.raises(InvalidArgumentError, match="unknown BFS config key"):
         bfs(G, 0, config={"speed": "max"}, device="cpu")

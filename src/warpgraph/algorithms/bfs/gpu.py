@@ -42,7 +42,7 @@ CLASS_LARGE = 256
 # configuration word indices (frontier_bfs.cuh, enum Config)
 (C_N, C_ARCS, C_QCAP, C_BIGCAP, C_ECAP, C_UPDATE, C_DEDUP, C_GATHER, C_STATUS, C_DIRECTION,
  C_RULE, C_ALPHA_M, C_BETA_M, C_GAMMA_M, C_TAU, C_TOTAL_HUBS, C_HUB_CACHE, C_SWITCH_BACK,
- C_FRONTIER) = range(19)  # fmt: skip
+ C_FRONTIER, C_FORCE_REGEN) = range(20)  # fmt: skip
 C_WORDS = 24
 
 DIRECTIONS = {"auto": 0, "top-down": 1, "bottom-up": 2}
@@ -52,11 +52,18 @@ _PERSISTENT_LB = [i for i, name in enumerate(_LB) if name != "merge-path"]
 
 _CTYPE = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
 
-# The int32 instantiations are compiled together, once per process (one NVRTC run per source).
-declare("bfs_level.cu", "bfs_init<int>", "bfs_filter_edges<int>", "bfs_gen_count<int>",
-        "bfs_gen_write<int>", "bfs_frontier_degrees<int>",
-        *(f"bfs_level_step<int, {i}>" for i in range(len(_LB))))  # fmt: skip
-declare("bfs_persistent.cu", *(f"bfs_persistent<int, {i}>" for i in _PERSISTENT_LB))
+
+def _declare(ctype: str) -> None:
+    """Declare every kernel of one id type, so that each source compiles once per process."""
+    declare("bfs_level.cu", f"bfs_init<{ctype}>", f"bfs_filter_edges<{ctype}>",
+            f"bfs_gen_count<{ctype}>", f"bfs_gen_write<{ctype}>",
+            f"bfs_frontier_degrees<{ctype}>",
+            *(f"bfs_level_step<{ctype}, {i}>" for i in range(len(_LB))))  # fmt: skip
+    declare("bfs_persistent.cu", *(f"bfs_persistent<{ctype}, {i}>" for i in _PERSISTENT_LB))
+
+
+# int32 ids at import; int64 ids (graphs of 2**31 vertices or more) on first use
+_declare("int")
 
 
 @dataclass
@@ -146,6 +153,13 @@ class GpuBfsPlan:
         Bottom-up steps probe a shared-memory cache of the frontier's hubs first.
     switch_back : bool
         Bottom-up may return to top-down (Beamer's beta rule).
+    barrier : {"auto", "cooperative", "plain"}
+        How the persistent kernel is launched: cooperatively (all blocks guaranteed resident) or
+        plainly with at most the resident number of blocks; ``"auto"`` prefers the first.
+    force_regen : bool
+        Tests: rebuild every frontier from the status array (the overflow path).
+    edge_capacity : int, optional
+        Tests: a smaller edge-queue capacity (the edge-overflow path).
     """
 
     def __init__(
@@ -161,6 +175,9 @@ class GpuBfsPlan:
         hub_threshold_: int | None = None,
         hub_cache: bool = True,
         switch_back: bool = True,
+        barrier: str = "auto",
+        force_regen: bool = False,
+        edge_capacity: int | None = None,
     ):
         from ...device import cupy
         from ...gpu.launch import sm_count
@@ -200,6 +217,9 @@ class GpuBfsPlan:
         cfg = np.zeros(C_WORDS, np.int64)
         cfg[C_N], cfg[C_ARCS], cfg[C_QCAP], cfg[C_BIGCAP] = n, arcs, max(n, 1), bigcap
         cfg[C_ECAP] = max(arcs, 1) if self.edge_frontier else 0
+        if edge_capacity is not None:
+            cfg[C_ECAP] = min(int(cfg[C_ECAP]), int(edge_capacity))
+        cfg[C_FORCE_REGEN] = int(bool(force_regen))
         cfg[C_UPDATE], cfg[C_DEDUP] = codes["update"], codes["dedup"]
         cfg[C_GATHER], cfg[C_STATUS] = codes["gather"], codes["status"]
         cfg[C_DIRECTION], cfg[C_RULE] = DIRECTIONS[direction], RULES[rule]
@@ -213,6 +233,9 @@ class GpuBfsPlan:
         self.tau, self.total_hubs = tau, total_hubs
 
         t = self.ctype
+        if t != "int":
+            _declare(t)
+        self.barrier = None
         if self.level_mode:
             self.k_init = get_kernel("bfs_level.cu", f"bfs_init<{t}>")
             self.k_step = get_kernel("bfs_level.cu", f"bfs_level_step<{t}, {self.lb}>")
@@ -222,15 +245,32 @@ class GpuBfsPlan:
         else:
             from ...gpu.launch import max_cooperative_blocks
 
-            self.k_persistent = get_kernel(
-                "bfs_persistent.cu", f"bfs_persistent<{t}, {self.lb}>", cooperative=True
-            )
+            self.k_persistent, self.barrier = self._persistent_kernel(f"{t}, {self.lb}", barrier)
             limit = max_cooperative_blocks(self.k_persistent, BLOCK)
             want = limit if options.blocks_per_sm is None else options.blocks_per_sm * self.sms
             self.gen_grid = max(1, min(limit, want))
         self.k_gen_count = get_kernel("bfs_level.cu", f"bfs_gen_count<{t}>")
         self.k_gen_write = get_kernel("bfs_level.cu", f"bfs_gen_write<{t}>")
-        self.scratch = cp.zeros(GEN_ROWS * self.gen_grid, np.uint64)
+        # generation counters, then the two words of the grid barrier (frontier_sync.cuh)
+        self.scratch = cp.zeros(GEN_ROWS * self.gen_grid + 2, np.uint64)
+
+    @staticmethod
+    def _persistent_kernel(targs: str, barrier: str):
+        """The persistent kernel and how to launch it: ``"cooperative"`` (cuLaunchCooperativeKernel
+        guarantees that all blocks are resident) or ``"plain"`` (a normal launch sized by the
+        occupancy calculator, used where the cooperative build is unavailable)."""
+        from ...gpu.loader import KernelCompileError
+
+        name = f"bfs_persistent<{targs}>"
+        if barrier not in ("auto", "cooperative", "plain"):
+            raise ValueError(f"barrier must be auto, cooperative or plain, got {barrier!r}")
+        if barrier in ("auto", "cooperative"):
+            try:
+                return get_kernel("bfs_persistent.cu", name, cooperative=True), "cooperative"
+            except KernelCompileError:
+                if barrier == "cooperative":
+                    raise
+        return get_kernel("bfs_persistent.cu", name), "plain"
 
     # ------------------------------------------------------------------ helpers
     def _args(self, levels, parents) -> list:
@@ -265,7 +305,10 @@ class GpuBfsPlan:
             from ...gpu.launch import launch_cooperative
 
             args = [*self._args(levels, parents), src]
-            launch_cooperative(self.k_persistent, args, block=BLOCK, blocks=self.gen_grid)
+            if self.barrier == "cooperative":
+                launch_cooperative(self.k_persistent, args, block=BLOCK, blocks=self.gen_grid)
+            else:
+                self._launch(self.k_persistent, self.gen_grid, args)
             return
         self._run_levels(src, levels, parents)
 
@@ -285,7 +328,7 @@ class GpuBfsPlan:
 
     def _overflowed(self, s: np.ndarray) -> bool:
         qcap, bigcap = int(self.cfg_host[C_QCAP]), int(self.cfg_host[C_BIGCAP])
-        if s[S_OVERFLOW]:
+        if s[S_OVERFLOW] or self.cfg_host[C_FORCE_REGEN]:
             return True
         if self.bins:
             return int(s[0]) + int(s[1]) > qcap or int(s[2]) + int(s[3]) > bigcap

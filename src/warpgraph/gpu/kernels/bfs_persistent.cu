@@ -6,11 +6,11 @@
 // Per level: choose the direction (every block computes the same choice from the same
 // counters), expand (top-down with policy LB, or bottom-up), barrier; if the update mode is
 // "status" or a queue overflowed (duplicates), generate the next queue from the status array
-// (two passes, two barriers). Compiled with get_kernel(..., cooperative=True) and launched with
-// launch_cooperative: every block must be resident. Launch with blockDim = BLOCK.
-#include <cooperative_groups.h>
-
+// (two passes, two barriers). The barrier (frontier_sync.cuh; its two words follow the
+// generation counters in `scratch`) needs every block resident: launch with launch_cooperative
+// (or a plain launch of at most the occupancy limit). Launch with blockDim = BLOCK.
 #include "frontier_bfs.cuh"
+#include "frontier_sync.cuh"
 
 using namespace wg::bfs;
 
@@ -24,12 +24,12 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
     constexpr bool bins = LB == LB_BINS;
     __shared__ unsigned long long s_hash[BLOCK_HASH];
     __shared__ V s_hc[HUB_LIST];
-    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     Ctx<V> c;
     load_ctx(c, indptr, indices, rindptr, rindices, levels, parents, vis8, q0, q1, big0, big1, eu,
              ev, pre, hubs, ctl, scratch, cfg);
+    unsigned long long* bar = scratch + (long long)GEN_ROWS * gridDim.x;
     init_bfs(c, source, bins);
-    grid.sync();
+    grid_barrier(bar);
 
     const int update = (int)c.cfg[C_UPDATE];
     const long long sdeg = wg::ldg(indptr + source + 1) - wg::ldg(indptr + source);
@@ -47,13 +47,13 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
         } else {
             ++td;
         }
-        grid.sync();
+        grid_barrier(bar);
         if (update == UPDATE_STATUS || overflowed(c, (int)d, bins)) {
             regen += update != UPDATE_STATUS;
             gen_count(c, (int)d + 1, bins, (int)d);
-            grid.sync();
+            grid_barrier(bar);
             gen_write(c, (int)d + 1, bins, (int)d);
-            grid.sync();
+            grid_barrier(bar);
         }
         const volatile unsigned long long* s = slot_of(c.ctl, (int)d);
         const long long count = slot_count(s, bins);

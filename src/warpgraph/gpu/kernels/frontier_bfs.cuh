@@ -40,6 +40,7 @@ enum Config : int {
     C_HUB_CACHE = 16,  // 1: bottom-up steps probe the shared-memory hub cache first
     C_SWITCH_BACK = 17,// 1: bottom-up may return to top-down (Beamer's beta rule)
     C_FRONTIER = 18,   // 0 vertex queue, 1 edge queue (level mode)
+    C_FORCE_REGEN = 19,// tests: regenerate every frontier from the status array
     C_WORDS = 24,
 };
 enum Direction : int { TOP_DOWN = 0, BOTTOM_UP = 1 };
@@ -416,7 +417,7 @@ template <typename V>
 __device__ __forceinline__ bool overflowed(const Ctx<V>& c, int d, bool bins) {
     const volatile u64* s = slot_of(c.ctl, d);
     const u64 qcap = (u64)c.at(C_QCAP), bigcap = (u64)c.at(C_BIGCAP);
-    if (s[S_OVERFLOW]) return true;
+    if (s[S_OVERFLOW] || c.at(C_FORCE_REGEN)) return true;
     if (bins) return s[S_COUNT] + s[S_COUNT + 1] > qcap || s[S_COUNT + 2] + s[S_COUNT + 3] > bigcap;
     return s[S_COUNT] > qcap;
 }

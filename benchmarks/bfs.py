@@ -1,0 +1,440 @@
+"""BFS speed: warpgraph's GPU and CPU engines against SciPy, igraph, NetworkX and GAPBS.
+
+Method (GAP / Graph500): graphs generated or loaded once; 64 random non-isolated sources (seeded);
+one warm-up BFS; each BFS timed alone (CUDA events around the launch(es) on the GPU, wall clock
+on the CPU); median/min/max reported. TEPS count the edges of the traversed component, an
+undirected edge once (Graph500); the directed arc count is recorded too. Peers run in the same
+process on the same graph (SciPy ``breadth_first_order``, igraph ``Graph.bfs``, NetworkX on
+small graphs) from the first ``--peer-sources`` sources; GAPBS ``bfs`` runs on the same edge list
+when ``--gapbs PATH`` is given.
+
+Also measured: top-down-only time against the random-access bound (one 4-byte random read per
+arc at the gather rate measured in the same run), microseconds per level on high-diameter
+graphs (the persistent kernel's per-level overhead), device memory, and with ``--sweep`` every
+engine strategy (the measurements behind the automatic configuration rules, docs/BFS.md).
+
+Usage
+-----
+python benchmarks/bfs.py --graphs kron:20,kron:22,uniform:22,grid:2500 --device gpu
+python benchmarks/bfs.py --graphs kron:20 --device cpu --cpu-threads 2 --gapbs ./gapbs/bfs
+python benchmarks/bfs.py --graphs kron:18,grid:1000 --sweep --sources 16
+python benchmarks/bfs.py --graphs datasets --datasets ../shared/datasets
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _common import write_json
+
+ROOT = Path(__file__).resolve().parent.parent
+DATASETS = ROOT.parent / "shared" / "datasets"
+SWEEP_LB = [
+    "node1",
+    "node4",
+    "node16",
+    "node32",
+    "warp-scan",
+    "warp-search",
+    "block-search",
+    "bins",
+]
+
+
+# ---------------------------------------------------------------------------- graphs
+def make_graph(spec: str, device: str):
+    """``kron:S``, ``uniform:S`` (2**S vertices, edge factor 16), ``grid:R`` (R x R),
+    ``road:N`` (road-like, N vertices) or a file path."""
+    import warpgraph as wg
+    from warpgraph import generators as gen
+
+    kind, _, arg = spec.partition(":")
+    if kind == "kron":
+        return f"kron-{arg}", gen.kronecker(int(arg), 16, seed=1, device=device)
+    if kind == "uniform":
+        n = 2 ** int(arg)
+        return f"uniform-{arg}", gen.uniform(n, 16 * n, seed=1, device=device)
+    if kind == "grid":
+        r = int(arg)
+        return f"grid-{r}x{r}", gen.grid_2d(r, r, device=device)
+    if kind == "road":
+        return f"road-{arg}", gen.road_like(int(arg), seed=1, weights=None, device=device)
+    path = Path(spec)
+    return path.name.split(".")[0], wg.load(str(path)).to(device)
+
+
+def graph_specs(text: str, datasets: Path) -> list[str]:
+    out = []
+    for item in text.split(","):
+        if item == "datasets":
+            files = sorted(p for p in datasets.glob("*") if p.is_file() and p.suffix != ".md")
+            out += [str(p) for p in files]
+        elif item:
+            out.append(item)
+    return out
+
+
+def pick_sources(G, count: int, seed: int = 1) -> np.ndarray:
+    from warpgraph._arrays import to_host
+
+    deg = to_host(G.out_degree())
+    candidates = np.flatnonzero(deg > 0)
+    rng = np.random.default_rng(seed)
+    return rng.choice(candidates, size=count, replace=len(candidates) < count)
+
+
+def traversed_edges(G, levels, deg_host: np.ndarray) -> int:
+    """Edges of the traversed component: undirected edges once (Graph500), arcs if directed."""
+    from warpgraph._arrays import to_host
+
+    reached = to_host(levels) >= 0
+    arcs = int(deg_host[reached].sum())
+    return arcs if G.directed else arcs // 2
+
+
+def summarize(times_ms: list[float], edges: list[int]) -> dict[str, Any]:
+    gteps = [e / (t * 1e6) for e, t in zip(edges, times_ms, strict=True) if t > 0]
+    return {
+        "median_ms": statistics.median(times_ms),
+        "min_ms": min(times_ms),
+        "max_ms": max(times_ms),
+        "runs": len(times_ms),
+        "gteps_median": statistics.median(gteps) if gteps else None,
+        "edges_median": statistics.median(edges),
+    }
+
+
+# ---------------------------------------------------------------------------- warpgraph GPU
+def gpu_plan(G, config: dict | None, direction: str = "auto"):
+    from warpgraph.algorithms.bfs.api import _gpu_plan
+    from warpgraph.algorithms.bfs.config import choose_config
+
+    cfg, feats, _ = choose_config(G, config, "gpu")
+    return _gpu_plan(G, cfg, direction), cfg, feats
+
+
+def time_gpu(G, sources, deg_host, config=None, direction="auto") -> dict[str, Any]:
+    import cupy as cp
+
+    plan, cfg, _ = gpu_plan(G, config, direction)
+    levels = cp.empty(G.num_vertices, np.int32)
+    plan.run(int(sources[0]), levels)  # warm-up (compilation, caches)
+    cp.cuda.Device().synchronize()
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    times, edges, depth, bu = [], [], [], []
+    for s in sources:
+        start.record()
+        plan.run(int(s), levels)
+        end.record()
+        end.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, end))
+        edges.append(traversed_edges(G, levels, deg_host))
+        info = plan.info()
+        depth.append(info.levels)
+        bu.append(info.bottom_up_steps)
+    out = summarize(times, edges)
+    out.update(
+        config=cfg.as_dict(),
+        levels_median=statistics.median(depth),
+        bottom_up_steps_median=statistics.median(bu),
+        us_per_level=1e3 * out["median_ms"] / max(statistics.median(depth), 1),
+        plan_bytes=plan.nbytes(),
+        barrier=plan.barrier,
+        blocks=plan.gen_grid,
+    )
+    return out
+
+
+def gather_bound_ms(G, repeat: int = 5) -> dict[str, float]:
+    """Time of ``arcs`` random 4-byte reads from an n-element array (cupy.take), median."""
+    import cupy as cp
+
+    n, arcs = G.num_vertices, G.num_arcs
+    table = cp.arange(n, dtype=cp.int32)
+    idx = cp.random.default_rng(3).integers(0, n, size=arcs, dtype=cp.int64).astype(cp.int32)
+    out = cp.empty(arcs, cp.int32)
+    cp.take(table, idx, out=out)
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    times = []
+    for _ in range(repeat):
+        start.record()
+        cp.take(table, idx, out=out)
+        end.record()
+        end.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, end))
+    t = statistics.median(times)
+    return {"gather_ms": t, "random_reads_per_s": arcs / (t * 1e-3)}
+
+
+# ---------------------------------------------------------------------------- CPU engines
+def time_cpu(G, sources, deg_host, direction="auto") -> dict[str, Any]:
+    from warpgraph.algorithms.bfs.cpu import bfs_cpu
+
+    rindptr, rindices, _ = G.reverse_csr()
+    args = (G.indptr, G.indices, rindptr, rindices)
+    bfs_cpu(*args, int(sources[0]), direction=direction)  # warm-up (JIT)
+    times, edges = [], []
+    for s in sources:
+        t0 = time.perf_counter()
+        levels, _ = bfs_cpu(*args, int(s), direction=direction)
+        times.append((time.perf_counter() - t0) * 1e3)
+        edges.append(traversed_edges(G, levels, deg_host))
+    return summarize(times, edges)
+
+
+def time_scipy(G, sources, deg_host) -> dict[str, Any]:
+    from scipy.sparse import csgraph
+
+    A = G.to_scipy(dtype=np.int8)
+    times, edges = [], []
+    for s in sources:
+        t0 = time.perf_counter()
+        order = csgraph.breadth_first_order(
+            A, int(s), directed=G.directed, return_predecessors=False
+        )
+        times.append((time.perf_counter() - t0) * 1e3)
+        levels = np.full(G.num_vertices, -1)
+        levels[order] = 0
+        edges.append(traversed_edges(G, levels, deg_host))
+    return summarize(times, edges)
+
+
+def time_igraph(G, sources, deg_host) -> dict[str, Any] | None:
+    try:
+        import igraph
+    except ImportError:
+        return None
+    src, dst, _ = G.edges()
+    g = igraph.Graph(n=G.num_vertices, directed=G.directed)
+    g.add_edges(np.column_stack([src, dst]))
+    times, edges = [], []
+    for s in sources:
+        t0 = time.perf_counter()
+        vids, _, _ = g.bfs(int(s))
+        times.append((time.perf_counter() - t0) * 1e3)
+        levels = np.full(G.num_vertices, -1)
+        levels[np.asarray(vids)] = 0
+        edges.append(traversed_edges(G, levels, deg_host))
+    return summarize(times, edges)
+
+
+def time_networkx(G, sources, deg_host) -> dict[str, Any] | None:
+    if G.num_vertices > 70_000:
+        return None
+    import networkx as nx
+
+    H = G.to_networkx()
+    times, edges = [], []
+    for s in sources:
+        t0 = time.perf_counter()
+        dist = nx.single_source_shortest_path_length(H, int(s))
+        times.append((time.perf_counter() - t0) * 1e3)
+        levels = np.full(G.num_vertices, -1)
+        levels[np.fromiter(dist.keys(), dtype=np.int64)] = 0
+        edges.append(traversed_edges(G, levels, deg_host))
+    return summarize(times, edges)
+
+
+def time_gapbs(G, binary: str, count: int, threads: int) -> dict[str, Any] | None:
+    """GAPBS ``bfs`` on the same edges (written as a .el file), ``count`` trials."""
+    src, dst, _ = G.edges()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "graph.el"
+        np.savetxt(path, np.column_stack([src, dst]), fmt="%d")
+        cmd = [binary, "-f", str(path), "-n", str(count)]
+        if not G.directed:
+            cmd.insert(3, "-s")
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    trials = [
+        float(line.split()[-1]) * 1e3
+        for line in proc.stdout.splitlines()
+        if line.strip().startswith("Trial Time:")
+    ]
+    if not trials:
+        return {"error": proc.stdout[-400:] + proc.stderr[-400:]}
+    return {
+        "median_ms": statistics.median(trials),
+        "min_ms": min(trials),
+        "max_ms": max(trials),
+        "runs": len(trials),
+        "threads": threads,
+    }
+
+
+# ---------------------------------------------------------------------------- sweep
+def sweep_configs() -> list[tuple[str, dict, str]]:
+    out = []
+    for lb in SWEEP_LB:
+        out.append((f"{lb}/persistent", {"load_balance": lb, "sync": "persistent"}, "auto"))
+    for lb in ("warp-search", "merge-path", "bins"):
+        out.append((f"{lb}/level", {"load_balance": lb, "sync": "level"}, "auto"))
+    out.append(("warp-search/td-only", {"load_balance": "warp-search"}, "top-down"))
+    out.append(("bins/td-only", {"load_balance": "bins"}, "top-down"))
+    for g in ("none", "warp"):
+        out.append((f"gather={g}", {"gather": g}, "auto"))
+    for u in ("local", "status"):
+        out.append((f"update={u}", {"update": u}, "auto"))
+    for d in ("none", "warp-hash", "block-hash"):
+        out.append((f"dedup={d}", {"dedup": d}, "auto"))
+    out.append(("status=bitmask", {"status": "bitmask"}, "auto"))
+    out.append(("hub_cache=off", {"hub_cache": False}, "auto"))
+    out.append(("hub_cache=on", {"hub_cache": True}, "auto"))
+    out.append(("rule=enterprise", {"rule": "enterprise"}, "auto"))
+    for b in (1, 2, 4):
+        out.append((f"blocks_per_sm={b}", {"blocks_per_sm": b}, "auto"))
+    out.append(("frontier=edge", {"frontier": "edge"}, "auto"))
+    return out
+
+
+def run_sweep(G, sources, deg_host) -> list[dict[str, Any]]:
+    rows = []
+    for name, cfg, direction in sweep_configs():
+        try:
+            r = time_gpu(G, sources, deg_host, cfg, direction)
+            rows.append({"name": name, "median_ms": r["median_ms"], "gteps": r["gteps_median"]})
+        except Exception as exc:  # report and go on: one strategy failing must not stop the sweep
+            rows.append({"name": name, "error": repr(exc)[:300]})
+        print(
+            f"    sweep {name:24s} {rows[-1].get('median_ms', rows[-1].get('error'))}", flush=True
+        )
+    return rows
+
+
+# ---------------------------------------------------------------------------- main
+def device_memory() -> dict[str, int]:
+    import cupy as cp
+
+    pool = cp.get_default_memory_pool()
+    free, total = cp.cuda.runtime.memGetInfo()
+    return {"pool_bytes": int(pool.total_bytes()), "device_used_bytes": int(total - free)}
+
+
+def bench_graph(spec: str, args) -> dict[str, Any]:
+    from warpgraph._arrays import to_host
+
+    devices = args.device.split(",")
+    gen_dev = "gpu" if "gpu" in devices else "cpu"
+    t0 = time.perf_counter()
+    name, G = make_graph(spec, gen_dev)
+    build_s = time.perf_counter() - t0
+    deg_host = to_host(G.out_degree()).astype(np.int64)
+    sources = pick_sources(G, args.sources)
+    row: dict[str, Any] = {
+        "graph": name,
+        "n": G.num_vertices,
+        "edges": G.num_edges,
+        "arcs": G.num_arcs,
+        "directed": G.directed,
+        "build_s": build_s,
+        "sources": [int(s) for s in sources],
+    }
+    print(f"== {name}: n={G.num_vertices:,} edges={G.num_edges:,} ({build_s:.1f} s)", flush=True)
+    if "gpu" in devices:
+        row["gpu"] = time_gpu(G, sources, deg_host)
+        print(f"   gpu auto      {row['gpu']['median_ms']:.3f} ms", flush=True)
+        if not args.quick:
+            row["gpu_top_down"] = time_gpu(G, sources, deg_host, None, "top-down")
+            row["gather_bound"] = gather_bound_ms(G)
+            row["gpu_top_down"]["over_bound"] = (
+                row["gpu_top_down"]["median_ms"] / row["gather_bound"]["gather_ms"]
+            )
+            row["gpu_level_sync"] = time_gpu(G, sources[: max(4, len(sources) // 4)], deg_host,
+                                             {"sync": "level"})  # fmt: skip
+        row["gpu_memory"] = device_memory()
+        if args.sweep:
+            row["sweep"] = run_sweep(G, sources[: args.sweep_sources], deg_host)
+    Gc = G.to("cpu") if ("cpu" in devices or args.peers) else None
+    if "cpu" in devices:
+        row["cpu"] = time_cpu(Gc, sources[: args.cpu_sources], deg_host)
+        print(f"   cpu auto      {row['cpu']['median_ms']:.3f} ms", flush=True)
+        import numba
+
+        row["cpu"]["threads"] = numba.get_num_threads()
+    peer_sources = sources[: args.peer_sources]
+    for peer in filter(None, args.peers.split(",")):
+        fn = {"scipy": time_scipy, "igraph": time_igraph, "networkx": time_networkx}[peer]
+        r = fn(Gc, peer_sources, deg_host)
+        if r is not None:
+            row[peer] = r
+            print(f"   {peer:13s} {r['median_ms']:.3f} ms", flush=True)
+    if args.gapbs:
+        row["gapbs"] = time_gapbs(
+            Gc, args.gapbs, args.cpu_sources, args.cpu_threads or os.cpu_count()
+        )
+    return row
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    cols = ["gpu", "gpu_top_down", "gpu_level_sync", "cpu", "scipy", "igraph", "networkx", "gapbs"]
+    header = f"{'graph':24s} {'edges':>12s} " + " ".join(f"{c:>14s}" for c in cols)
+    print(header)
+    for r in rows:
+        cells = []
+        for c in cols:
+            v = r.get(c)
+            cells.append(
+                f"{v['median_ms']:14.3f}"
+                if isinstance(v, dict) and "median_ms" in v
+                else f"{'-':>14s}"
+            )
+        print(f"{r['graph']:24s} {r['edges']:12,d} " + " ".join(cells))
+    print("(median ms per BFS; GTEPS and details in the JSON)")
+    for r in rows:
+        if "gpu" in r:
+            g = r["gpu"]
+            extra = ""
+            if "gpu_top_down" in r:
+                extra = f", top-down {r['gpu_top_down']['over_bound']:.2f}x the gather bound"
+            print(
+                f"{r['graph']}: GPU {g['gteps_median']:.1f} GTEPS, {g['levels_median']} levels, "
+                f"{g['us_per_level']:.2f} us/level{extra}"
+            )
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--graphs", default="kron:18,kron:20,grid:1000")
+    ap.add_argument("--device", default="gpu", help="gpu, cpu or gpu,cpu")
+    ap.add_argument("--sources", type=int, default=64)
+    ap.add_argument("--cpu-sources", type=int, default=16)
+    ap.add_argument("--peer-sources", type=int, default=4)
+    ap.add_argument("--peers", default="scipy,igraph,networkx")
+    ap.add_argument("--gapbs", help="path to GAPBS's bfs binary")
+    ap.add_argument("--cpu-threads", type=int, help="Numba threads (and GAPBS OMP threads)")
+    ap.add_argument("--datasets", default=str(DATASETS))
+    ap.add_argument("--sweep", action="store_true", help="time every engine strategy")
+    ap.add_argument("--sweep-sources", type=int, default=16)
+    ap.add_argument("--quick", action="store_true", help="auto configuration only")
+    ap.add_argument("--out", help="JSON output (default benchmarks/results/bfs.json)")
+    args = ap.parse_args(argv)
+    if args.cpu_threads:
+        import numba
+
+        numba.set_num_threads(args.cpu_threads)
+    rows = []
+    for spec in graph_specs(args.graphs, Path(args.datasets)):
+        try:
+            rows.append(bench_graph(spec, args))
+        except Exception as exc:  # e.g. out of device memory at the largest scales
+            print(f"!! {spec}: {exc!r}", file=sys.stderr, flush=True)
+            rows.append({"graph": spec, "edges": 0, "error": repr(exc)[:500]})
+    path = write_json("bfs", {"args": vars(args), "results": rows}, args.out)
+    print_table([r for r in rows if "error" not in r])
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,245 @@
+"""GPU BFS: every strategy of the frontier engine, on its own and combined, against the oracle.
+
+Each configuration runs on graphs that exercise its code paths (hubs for gathering and the
+degree bins, a vertex of degree >= 65536 for the grid-wide bin, a grid with ~60 levels, a
+directed graph for bottom-up on in-arcs, self-loops, multi-edges, isolated vertices and several
+components), from several sources, with parents; levels must equal SciPy's and the tree must
+pass Graph500's checks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from scipy.sparse import csgraph
+
+import warpgraph as wg
+from warpgraph.algorithms.bfs import bfs, bfs_explain, verify_bfs
+from warpgraph.gpu.frontier.options import CHOICES, TraversalOptions
+
+pytestmark = pytest.mark.gpu
+
+
+def _levels_oracle(G: wg.Graph, source: int) -> np.ndarray:
+    d = csgraph.shortest_path(
+        G.to_scipy(dtype=np.int8), directed=G.directed, unweighted=True, indices=source
+    )
+    return np.where(np.isinf(d), -1, d).astype(np.int32)
+
+
+def _graphs() -> dict[str, wg.Graph]:
+    rng = np.random.default_rng(11)
+    out = {
+        "kron": wg.generators.kronecker(10, 16, seed=5, device="cpu"),
+        "grid": wg.generators.grid_2d(30, 30, device="cpu"),
+    }
+    n = 600
+    out["directed"] = wg.Graph.from_edges(
+        rng.integers(0, n, 3000), rng.integers(0, n, 3000), num_vertices=n, directed=True
+    )
+    # self-loops, multi-edges, isolated vertices, two components
+    src = np.r_[rng.integers(0, 200, 800), 250, 250, 251, 252, 252]
+    dst = np.r_[rng.integers(0, 200, 800), 250, 251, 251, 253, 253]
+    out["multi"] = wg.Graph.from_edges(src, dst, num_vertices=260, directed=False)
+    # a hub of degree 70,000 (the grid-wide "extreme" bin) with a tail of 50 vertices
+    leaves = 70_000
+    hub_src = np.zeros(leaves, np.int64)
+    hub_dst = np.arange(1, leaves + 1)
+    tail = np.arange(leaves + 1, leaves + 51)
+    src = np.r_[hub_src, 5, tail[:-1]]
+    dst = np.r_[hub_dst, tail[0], tail[1:]]
+    out["star"] = wg.Graph.from_edges(src, dst, directed=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def cases():
+    result = []
+    for name, G in _graphs().items():
+        deg = G.out_degree()
+        sources = [int(np.argmax(deg)), int(np.flatnonzero(deg == deg[deg > 0].min())[0])]
+        if (deg == 0).any():
+            sources.append(int(np.flatnonzero(deg == 0)[0]))
+        oracle = np.stack([_levels_oracle(G, s) for s in sources])
+        result.append((name, G, G.to("gpu"), np.array(sources), oracle))
+    return result
+
+
+def _check(cases, config=None, direction="auto", only=None):
+    for name, G, Gg, sources, oracle in cases:
+        if only is not None and name not in only:
+            continue
+        levels, parents = bfs(
+            Gg, sources, parents=True, direction=direction, config=config, device="gpu"
+        )
+        levels, parents = levels.get(), parents.get()
+        for i, s in enumerate(sources):
+            msg = f"graph {name}, source {s}, config {config}, direction {direction}"
+            np.testing.assert_array_equal(levels[i], oracle[i], err_msg=msg)
+            verify_bfs(G, int(s), levels[i], parents[i])
+
+
+# ---------------------------------------------------------------------------- one dimension
+LB_CASES = [
+    (lb, sync)
+    for lb in CHOICES["load_balance"]
+    for sync in ("level", "persistent")
+    if not (lb == "merge-path" and sync == "persistent")
+]
+
+
+@pytest.mark.parametrize("lb,sync", LB_CASES)
+@pytest.mark.parametrize("direction", ["top-down", "auto"])
+def test_load_balance(cases, lb, sync, direction):
+    _check(cases, {"load_balance": lb, "sync": sync}, direction)
+
+
+@pytest.mark.parametrize("gather", CHOICES["gather"])
+@pytest.mark.parametrize(
+    "lb", ["node1", "node4", "node32", "warp-scan", "warp-search", "block-search"]
+)
+def test_gather(cases, gather, lb):
+    _check(
+        cases, {"load_balance": lb, "gather": gather}, "top-down", only=("kron", "star", "multi")
+    )
+
+
+@pytest.mark.parametrize("update", CHOICES["update"])
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+@pytest.mark.parametrize("direction", ["top-down", "bottom-up", "auto"])
+def test_update(cases, update, sync, direction):
+    _check(cases, {"update": update, "sync": sync}, direction)
+
+
+@pytest.mark.parametrize("dedup", CHOICES["dedup"])
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+@pytest.mark.parametrize("lb", ["node4", "warp-search", "bins"])
+def test_dedup(cases, dedup, sync, lb):
+    _check(cases, {"dedup": dedup, "sync": sync, "load_balance": lb}, "top-down")
+
+
+@pytest.mark.parametrize("status", CHOICES["status"])
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+@pytest.mark.parametrize("direction", ["top-down", "bottom-up", "auto"])
+def test_status(cases, status, sync, direction):
+    _check(cases, {"status": status, "sync": sync}, direction)
+
+
+@pytest.mark.parametrize("dedup", ["cas", "none", "block-hash"])
+@pytest.mark.parametrize("lb", ["warp-search", "merge-path", "node1"])
+def test_edge_frontier(cases, dedup, lb):
+    _check(cases, {"frontier": "edge", "dedup": dedup, "load_balance": lb}, "auto")
+
+
+@pytest.mark.parametrize("rule", ["beamer", "enterprise"])
+@pytest.mark.parametrize("hub_cache", [False, True])
+@pytest.mark.parametrize("switch_back", [False, True])
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+def test_direction_rules(cases, rule, hub_cache, switch_back, sync):
+    config = {"rule": rule, "hub_cache": hub_cache, "switch_back": switch_back, "sync": sync}
+    _check(cases, config, "auto")
+
+
+@pytest.mark.parametrize("blocks_per_sm", [1, 2])
+def test_blocks_per_sm(cases, blocks_per_sm):
+    _check(cases, {"blocks_per_sm": blocks_per_sm, "sync": "persistent"}, "auto")
+
+
+# ---------------------------------------------------------------------------- combinations
+def _combinations(count: int, seed: int) -> list[dict]:
+    keys = ["load_balance", "gather", "update", "dedup", "status", "sync"]
+    rng = random.Random(seed)
+    out = []
+    for values in itertools.product(*(CHOICES[k] for k in keys)):
+        cfg = dict(zip(keys, values, strict=True))
+        try:
+            TraversalOptions(**cfg)
+        except wg.errors.InvalidArgumentError:
+            continue
+        out.append(cfg)
+    return rng.sample(out, count)
+
+
+@pytest.mark.parametrize("config", _combinations(24, seed=2))
+def test_random_combinations(cases, config):
+    _check(cases, config, "auto")
+    _check(cases, config, "top-down", only=("kron", "directed"))
+
+
+# ---------------------------------------------------------------------------- internal paths
+@pytest.mark.parametrize("lb", ["warp-search", "bins"])
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+@pytest.mark.parametrize("update", ["ballot", "local"])
+def test_regeneration_path(cases, lb, sync, update):
+    """Every frontier rebuilt from the status array (the queue-overflow path)."""
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+
+    if lb == "bins" and update == "local":
+        pytest.skip("bins use ballot or status updates")
+    for name, G, Gg, sources, oracle in cases:
+        opts = TraversalOptions(load_balance=lb, sync=sync, update=update, dedup="none")
+        plan = GpuBfsPlan(Gg, opts.resolved(), force_regen=True)
+        for i, s in enumerate(sources):
+            levels = cp.empty(G.num_vertices, np.int32)
+            parents = cp.empty(G.num_vertices, Gg.indices.dtype)
+            plan.run(int(s), levels, parents)
+            np.testing.assert_array_equal(levels.get(), oracle[i], err_msg=name)
+            verify_bfs(G, int(s), levels.get(), parents.get())
+            assert plan.info().regenerations == plan.info().levels
+
+
+def test_edge_queue_overflow_path(cases):
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+
+    for name, G, Gg, sources, oracle in cases:
+        opts = TraversalOptions(frontier="edge", sync="level").resolved()
+        plan = GpuBfsPlan(Gg, opts, direction="top-down", edge_capacity=3)
+        levels = cp.empty(G.num_vertices, np.int32)
+        plan.run(int(sources[0]), levels)
+        np.testing.assert_array_equal(levels.get(), oracle[0], err_msg=name)
+
+
+def test_plain_launch_barrier(cases):
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+
+    for name, G, Gg, sources, oracle in cases:
+        plan = GpuBfsPlan(Gg, TraversalOptions().resolved(), barrier="plain")
+        assert plan.barrier == "plain"
+        levels = cp.empty(G.num_vertices, np.int32)
+        for i, s in enumerate(sources):
+            plan.run(int(s), levels)
+            np.testing.assert_array_equal(levels.get(), oracle[i], err_msg=name)
+
+
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+def test_int64_vertex_ids(cases, sync):
+    """The `long long` instantiations (used from 2**31 vertices on) on a small graph."""
+    for name, G, _, sources, oracle in cases[:3]:
+        G64 = wg.Graph(G.indptr, G.indices.astype(np.int64), directed=G.directed, validate=False)
+        Gg = G64.to("gpu")
+        levels, parents = bfs(Gg, sources, parents=True, config={"sync": sync}, device="gpu")
+        assert parents.dtype == np.int64
+        for i, s in enumerate(sources):
+            np.testing.assert_array_equal(levels[i].get(), oracle[i], err_msg=name)
+            verify_bfs(G, int(s), levels[i].get(), parents[i].get())
+
+
+def test_gpu_matches_cpu_and_explain(cases):
+    _, G, Gg, sources, oracle = cases[0]
+    cpu = bfs(G, sources, device="cpu")
+    gpu = bfs(Gg, sources, device="gpu").get()
+    np.testing.assert_array_equal(cpu, gpu)
+    e = bfs_explain(Gg, device="gpu")
+    assert e.device == "gpu" and e.features["depth"] >= 2
+    assert e.config.engine.load_balance in CHOICES["load_balance"]
+    # a CPU graph runs on the GPU when asked (copied there)
+    np.testing.assert_array_equal(bfs(G, int(sources[0]), device="gpu").get(), oracle[0])
