@@ -21,7 +21,6 @@ import threading
 import numpy as np
 
 from ..errors import WarpgraphError
-from . import miller_cpu
 
 __all__ = [
     "godfrey_geometry",
@@ -130,6 +129,7 @@ def miller_task_counts(n: int, masks: np.ndarray, top: int) -> np.ndarray:
     r = top - q levels, fetching the next from a shared counter when one is done.
     """
     from ..device import cupy
+    from . import miller_cpu
 
     cp = cupy()
     masks = np.ascontiguousarray(masks, dtype=np.int64)
