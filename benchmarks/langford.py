@@ -120,11 +120,17 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
     tag = args.tag or "_".join(args.device)
-    path = write_json(
-        f"langford_{tag}",
-        {"rows": rows, "seed_l19_seconds": SEED_L19, "argv": sys.argv[1:]},
-        args.out,
-    )
+    payload = {"rows": rows, "seed_l19_seconds": SEED_L19, "argv": sys.argv[1:]}
+    try:
+        path = write_json(f"langford_{tag}", payload, args.out)
+    except ImportError as exc:  # a machine without SciPy: keep the rows, note what is missing
+        import json
+
+        path = (
+            Path(args.out) if args.out else Path(__file__).parent / f"results/langford_{tag}.json"
+        )
+        payload["environment"] = {"error": str(exc), "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+        path.write_text(json.dumps(payload, indent=2) + "\n")
     print(f"wrote {path}")
     return 0 if all(r["correct"] is not False for r in rows) else 1
 
