@@ -430,6 +430,31 @@ def count_newlines(buf, bounds):
     return out
 
 
+@nb.njit(cache=True, nogil=True, parallel=True)
+def count_data_lines(buf, bounds, cls, prefix):
+    """Lines in every chunk that are neither blank nor comments (as the table scanner sees
+    them), so every chunk can write its rows straight to their final place."""
+    nchunks = bounds.shape[0] - 1
+    out = np.zeros(nchunks, dtype=np.int64)
+    for c in nb.prange(nchunks):
+        s = 0
+        p = bounds[c]
+        hi = bounds[c + 1]
+        while p < hi:
+            while p < hi and cls[buf[p]] == C_SEP:
+                p += 1
+            if p >= hi:
+                break
+            ch = buf[p]
+            if ch != 10 and not (cls[ch] == C_COMMENT and not (prefix >= 0 and ch == prefix)):
+                s += 1
+            while p < hi and buf[p] != 10:
+                p += 1
+            p += 1
+        out[c] = s
+    return out
+
+
 @nb.njit(cache=True, nogil=True)
 def count_newlines_upto(buf, lo, pos):
     s = 0
