@@ -417,20 +417,6 @@ def scan_table(
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
-def count_newlines(buf, bounds):
-    """Newlines in every chunk ``buf[bounds[c]:bounds[c+1]]``."""
-    nchunks = bounds.shape[0] - 1
-    out = np.zeros(nchunks, dtype=np.int64)
-    for c in nb.prange(nchunks):
-        s = 0
-        for i in range(bounds[c], bounds[c + 1]):
-            if buf[i] == 10:
-                s += 1
-        out[c] = s
-    return out
-
-
-@nb.njit(cache=True, nogil=True, parallel=True)
 def count_data_lines(buf, bounds, cls, prefix):
     """Lines in every chunk that are neither blank nor comments (as the table scanner sees
     them), so every chunk can write its rows straight to their final place."""
