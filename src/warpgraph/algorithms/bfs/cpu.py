@@ -104,13 +104,15 @@ def _td_step(indptr, indices, levels, parents, frontier, nf, out, counter, next_
 def _bu_step(rindptr, rindices, levels, parents, front, nxt, next_level):
     """Bottom-up step: unvisited vertices with an in-neighbour in bitmap ``front`` join ``nxt``.
 
-    Returns the number of vertices visited (the size of the next frontier).
+    Returns the number of vertices visited (the size of the next frontier). Counts go to a
+    per-word array rather than a prange reduction: some Numba versions reject a scalar
+    reduction next to an early-exit inner loop ("unexpected cycle in lookup()").
     """
     n = levels.shape[0]
     nwords = nxt.shape[0]
     has_parents = parents.shape[0] > 0
     one = np.uint64(1)
-    awake = 0
+    counts = np.zeros(nwords, dtype=np.int32)
     for w in nb.prange(nwords):
         bits = np.uint64(0)
         lo = w * 64
@@ -128,8 +130,8 @@ def _bu_step(rindptr, rindices, levels, parents, front, nxt, next_level):
                         cnt += 1
                         break
         nxt[w] = bits
-        awake += cnt
-    return awake
+        counts[w] = cnt
+    return counts.sum()
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)

@@ -198,6 +198,8 @@ class GpuBfsPlan:
         self.ctype = _CTYPE[self.dtype]
         self.indptr, self.indices = G.indptr, G.indices
         self.rindptr, self.rindices, _ = G.reverse_csr()
+        if self.rindices.dtype != self.dtype:  # a reverse CSR built with the narrowest ids
+            self.rindices = self.rindices.astype(self.dtype)
         deg = cp.diff(self.indptr)
         tau = hub_threshold(deg) if hub_threshold_ is None else int(hub_threshold_)
         total_hubs = int((deg > tau).sum())
