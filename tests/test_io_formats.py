@@ -247,3 +247,15 @@ def test_detect_by_content_when_extension_silent(tmp_path):
     assert detect_format(p) == "lgraph"
     p = write(tmp_path, "m.graph", "% metis\n2 1\n2\n1\n")
     assert detect_format(p) == "metis"
+
+
+def test_utf8_byte_order_mark_is_skipped(tmp_path):
+    p = write(tmp_path, "bom.dat", b"\xef\xbb\xbf%%MatrixMarket matrix coordinate pattern general\n"
+              b"2 2 1\n1 2\n")  # fmt: skip
+    assert detect_format(p) == "mtx"
+    assert pairs(read_edges(p)) == [(0, 1)]
+    d = read_edges(write(tmp_path, "bom.txt", b"\xef\xbb\xbf0 1\n1 x\n".replace(b" x", b" 2")))
+    assert pairs(d) == [(0, 1), (1, 2)]
+    with pytest.raises(wg.errors.GraphFormatError) as info:
+        read_edges(write(tmp_path, "bom.txt", b"\xef\xbb\xbf0 1\n1 x\n"))
+    assert info.value.line == 2

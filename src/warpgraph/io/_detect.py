@@ -50,6 +50,8 @@ def _head(path: str, size: int = 1 << 16) -> bytes:
 
 def sniff(head: bytes) -> str | None:
     """Guess a format from the first bytes of the (decompressed) content."""
+    if head.startswith(b"\xef\xbb\xbf"):  # UTF-8 byte order mark
+        head = head[3:]
     if head.startswith(WGB_MAGIC):
         return "wgb"
     if head.startswith(GT_MAGIC):

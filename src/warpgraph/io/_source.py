@@ -162,12 +162,22 @@ def _check_exists(path: str) -> None:
         raise IsADirectoryError(f"{path!r} is a folder, not a graph file")
 
 
-def read_buffer(path: str | os.PathLike, progress: ProgressFn | None = None) -> np.ndarray:
+def read_buffer(
+    path: str | os.PathLike, progress: ProgressFn | None = None, *, text: bool = False
+) -> np.ndarray:
     """The whole (decompressed) content of ``path`` as a read-only uint8 array.
 
     Uncompressed files are memory-mapped (no copy). ``progress(done, total)`` is called with
-    byte counts of the file on disk while a compressed file is inflated.
+    byte counts of the file on disk while a compressed file is inflated. ``text=True`` skips a
+    leading UTF-8 byte order mark (a view, not a copy; line numbers are unchanged).
     """
+    buf = _read_buffer(path, progress)
+    if text and buf.shape[0] >= 3 and bytes(buf[:3]) == b"\xef\xbb\xbf":
+        buf = buf[3:]
+    return buf
+
+
+def _read_buffer(path: str | os.PathLike, progress: ProgressFn | None) -> np.ndarray:
     path = os.fspath(path)
     _check_exists(path)
     size = os.path.getsize(path)

@@ -105,7 +105,7 @@ def parse(buf: np.ndarray, path: str | None = None) -> EdgeData:
 
 def read(path: str, *, progress=None) -> EdgeData:
     """Read a DIMACS ``.gr`` file (``p sp``, PACE ``p tw``, or ``p edge``)."""
-    return parse(read_buffer(path, progress), str(path))
+    return parse(read_buffer(path, progress, text=True), str(path))
 
 
 def write(G, path: str, *, variant: str | None = None, comment: str | None = None) -> None:

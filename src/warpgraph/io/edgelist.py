@@ -177,7 +177,7 @@ def read(
 ) -> EdgeData:
     """Read an edge list file (see the module docstring for the options)."""
     return parse(
-        read_buffer(path, progress),
+        read_buffer(path, progress, text=True),
         str(path),
         base=base,
         counts_line=counts_line,

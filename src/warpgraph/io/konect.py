@@ -105,7 +105,7 @@ def parse(buf: np.ndarray, path: str | None = None) -> EdgeData:
 
 def read(path: str, *, progress=None) -> EdgeData:
     """Read a KONECT ``out.*`` file (see the module docstring)."""
-    return parse(read_buffer(path, progress), str(path))
+    return parse(read_buffer(path, progress, text=True), str(path))
 
 
 def write(G, path: str) -> None:

@@ -153,7 +153,7 @@ def _check_symmetric(src, dst, w, n, path) -> None:
 
 def read(path: str, *, progress=None, check: bool = True) -> EdgeData:
     """Read a METIS ``.graph`` file (see the module docstring)."""
-    return parse(read_buffer(path, progress), str(path), check=check)
+    return parse(read_buffer(path, progress, text=True), str(path), check=check)
 
 
 def write(G, path: str, *, vertex_weights: Any = None) -> None:

@@ -220,7 +220,7 @@ def read(path: str, *, progress=None, symmetric: bool | None = None) -> EdgeData
     ``symmetric`` applies to body-only files (no banner): True reads every entry as an
     undirected edge, False as an arc; None (default) guesses from the triangle test.
     """
-    return parse(read_buffer(path, progress), str(path), symmetric=symmetric)
+    return parse(read_buffer(path, progress, text=True), str(path), symmetric=symmetric)
 
 
 def write(G, path: str, *, comment: str | None = None) -> None:

@@ -83,7 +83,7 @@ def parse(buf: np.ndarray, path: str | None = None, *, base: int | None = None) 
 
 def read(path: str, *, progress=None, base: int | None = None) -> EdgeData:
     """Read a Network Repository ``.edges`` file (see the module docstring)."""
-    return parse(read_buffer(path, progress), str(path), base=base)
+    return parse(read_buffer(path, progress, text=True), str(path), base=base)
 
 
 def write(G, path: str) -> None:

@@ -170,7 +170,7 @@ def parse(buf: np.ndarray, path: str | None = None, *, names: bool = False) -> E
 
 def read(path: str, *, progress=None, names: bool = False) -> EdgeData:
     """Read a Pajek ``.net`` file (see the module docstring)."""
-    return parse(read_buffer(path, progress), str(path), names=names)
+    return parse(read_buffer(path, progress, text=True), str(path), names=names)
 
 
 def _quote(label: Any) -> str:
