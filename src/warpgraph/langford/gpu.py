@@ -53,7 +53,9 @@ def _function(device: int, source: str, instance: str):
     cp = cupy()
     with cp.cuda.Device(device):
         mod = cp.RawModule(
-            code=kernel_source(source), options=("-std=c++17",), name_expressions=(instance,)
+            code=kernel_source(source),
+            options=("-std=c++17", "--device-int128"),
+            name_expressions=(instance,),
         )
         try:
             return mod.get_function(instance)
