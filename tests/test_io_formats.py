@@ -116,6 +116,12 @@ def test_counts_line(tmp_path):
     assert info.value.line == 1
     d = read_edges(write(tmp_path, "w.txt", "5 2\n0\t1\n3\t4\n"), counts_line=False)
     assert d.num_edges == 3
+    # a counts line above weighted edges (another column count)
+    d = read_edges(write(tmp_path, "w.txt", "# c\n5 2\n0\t1\t0.5\n3\t4\t2\n"))
+    assert d.num_vertices == 5 and d.weights.tolist() == [0.5, 2.0]
+    with pytest.raises(wg.errors.GraphFormatError, match="expected 2 numbers") as info:
+        read_edges(write(tmp_path, "w.txt", "0 1\n1 2 5\n"))
+    assert info.value.line == 2
 
 
 def test_base_one(tmp_path):

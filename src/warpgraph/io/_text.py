@@ -128,6 +128,26 @@ def first_lines(buf: np.ndarray, count: int, start: int = 0, line0: int = 1) -> 
     return Header(lines, min(p, n), ln)
 
 
+def first_data_lines(
+    buf: np.ndarray, count: int, comments: str, limit: int = 10_000
+) -> list[tuple[int, int, list[str]]]:
+    """(byte offset, line number, tokens) of the first ``count`` lines that are neither blank
+    nor comments (within the first ``limit`` lines); tokens split at blanks and commas."""
+    out: list[tuple[int, int, list[str]]] = []
+    pos, ln = 0, 1
+    for _ in range(limit):
+        if len(out) >= count or pos >= buf.shape[0]:
+            break
+        h = first_lines(buf, 1, pos, ln)
+        if not h.lines:
+            break
+        text = h.lines[0][1].strip()
+        if text and text[0] not in comments:
+            out.append((pos, ln, text.replace(",", " ").split()))
+        pos, ln = h.body, h.next_line
+    return out
+
+
 @dataclass
 class Table:
     """Columns parsed by :func:`scan_table`."""

@@ -93,55 +93,69 @@ def parse(
     if base not in (0, 1):
         raise ValueError(f"base must be 0 or 1, got {base}")
     info = _snap_header(buf)
-    table = _text.scan_table(
-        buf,
-        0,
-        buf.shape[0],
-        path,
-        nid=2,
-        nvmin=0,
-        nvmax=max_columns - 2,
-        comments=comments.encode(),
-        comma=True,
-        id_range=(0, _text.I64_MAX),
+    kw: dict[str, Any] = dict(
+        nid=2, nvmin=0, nvmax=max_columns - 2, comments=comments.encode(), comma=True
     )
+    # a leading "n m" counts line (web-NotreDame): decided before the scan when the lines
+    # after it have another column count, else after the scan from the counts themselves
+    start = 0
+    counts: tuple[int, int, int] | None = None  # (n, m, line)
+    guessed = False
+    if counts_line is not False:
+        first = _text.first_data_lines(buf, 2, comments)
+        if first and len(first[0][2]) == 2 and all(_INT.match(t) for t in first[0][2]):
+            if (len(first) == 2 and len(first[1][2]) != 2) or (len(first) == 1 and counts_line):
+                n0, m0 = (int(t) for t in first[0][2])
+                counts = (n0, m0, first[0][1])
+                start = first[1][0] if len(first) == 2 else buf.shape[0]
+                guessed = counts_line is None
+        elif counts_line and first:
+            raise GraphFormatError("expected a counts line 'n m'", path, first[0][1])
+    table = _text.scan_table(buf, start, buf.shape[0], path, id_range=(0, _text.I64_MAX), **kw)
     src, dst = table.ids[0], table.ids[1]
     rows = table.rows
-    n_header = None
-    # a leading "n m" counts line
-    if counts_line is not False and rows >= (1 if counts_line else 2) and table.first_pos >= 0:
-        first = _text.line_text(buf, table.first_pos, 200).replace(",", " ").split()
-        two_ints = len(first) == 2 and all(_INT.match(t) for t in first)
-        if two_ints:
-            n0, m0 = int(first[0]), int(first[1])
+    values = [table.value(j) for j in range(table.nvals)]
+    skip = 0  # data rows of the scan that are not edges (a counts line found after the scan)
+    if counts is None and counts_line is not False and rows >= (1 if counts_line else 2):
+        first_row = _text.line_text(buf, table.first_pos, 200).replace(",", " ").split()
+        if len(first_row) == 2 and all(_INT.match(t) for t in first_row):
+            n0, m0 = (int(t) for t in first_row)
             rest_max = max(int(src[1:].max()), int(dst[1:].max())) - base if rows > 1 else -1
             rest_min = min(int(src[1:].min()), int(dst[1:].min())) - base if rows > 1 else 0
-            ok = m0 == rows - 1 and rest_max < n0 and rest_min >= 0
-            if counts_line or ok:
-                if not ok:
-                    raise GraphFormatError(
-                        f"counts line says {n0} vertices and {m0} edges, but the file has "
-                        f"{rows - 1} edge lines with ids up to {rest_max}",
-                        path,
-                        _text.line_of(buf, table.first_pos),
-                    )
-                n_header = n0
-                src, dst = src[1:], dst[1:]
-                rows -= 1
-                table.vi, table.vf = table.vi[:, 1:], table.vf[:, 1:]
+            if counts_line or (m0 == rows - 1 and rest_max < n0 and rest_min >= 0):
+                counts = (n0, m0, _text.line_of(buf, table.first_pos))
+                skip = 1
         elif counts_line:
             raise GraphFormatError(
                 "expected a counts line 'n m'", path, _text.line_of(buf, table.first_pos)
             )
+    if skip:
+        src, dst = src[skip:], dst[skip:]
+        values = [v[skip:] for v in values]
+        rows -= skip
+    n_header = None
+    if counts is not None:
+        n0, m0, ln0 = counts
+        top = max(int(src.max()), int(dst.max())) - base if rows else -1
+        low = min(int(src.min()), int(dst.min())) - base if rows else 0
+        if m0 != rows or top >= n0 or low < 0:
+            if guessed:  # not a counts line after all: report the column count change
+                _text.scan_table(buf, 0, buf.shape[0], path, **kw)
+            raise GraphFormatError(
+                f"counts line says {n0} vertices and {m0} edges, but the file has {rows} "
+                f"edge lines with ids up to {top}",
+                path,
+                ln0,
+            )
+        n_header = n0
     if base:
         src = src - base
         dst = dst - base
     if rows and min(int(src.min()), int(dst.min())) < 0:
         bad = int(np.argmax((src < 0) | (dst < 0)))
         raise _text.locate_row(
-            buf, 0, buf.shape[0], path, bad + (1 if n_header is not None else 0),
-            f"vertex id below the base {base}", {"nvmax": max_columns - 2, "comma": True},
-        )  # fmt: skip
+            buf, start, buf.shape[0], path, bad + skip, f"vertex id below the base {base}", kw
+        )
     hi = max(int(src.max()), int(dst.max())) if rows else -1
     n = hi + 1
     if n_header is not None:
@@ -157,9 +171,9 @@ def parse(
         if n_h > hi:
             n = max(n, n_h)
     extra: dict[str, Any] = {"comments": info["comments"]}
-    weights = table.value(0) if table.nvals >= 1 else None
-    if table.nvals > 1:
-        extra["columns"] = [table.value(j) for j in range(1, table.nvals)]
+    weights = values[0] if values else None
+    if len(values) > 1:
+        extra["columns"] = values[1:]
     if directed is None:
         directed = info.get("directed", default_directed)
     return EdgeData(src, dst, weights, n, bool(directed), fmt, extra)

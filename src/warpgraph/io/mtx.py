@@ -141,24 +141,9 @@ def parse(buf: np.ndarray, path: str | None = None, *, symmetric: bool | None = 
     return EdgeData(src, dst, weights, n, file_directed, NAME, extra)
 
 
-def _first_data_lines(buf: np.ndarray, count: int) -> list[tuple[int, int, list[str]]]:
-    """(byte offset, line number, tokens) of the first ``count`` non-comment lines."""
-    out = []
-    pos, ln = 0, 1
-    while len(out) < count and pos < buf.shape[0]:
-        h = _text.first_lines(buf, 1, pos, ln)
-        if not h.lines:
-            break
-        text = h.lines[0][1].strip()
-        if text and not text.startswith("%"):
-            out.append((pos, ln, text.split()))
-        pos, ln = h.body, h.next_line
-    return out
-
-
 def _parse_body_only(buf: np.ndarray, path: str | None, symmetric: bool | None) -> EdgeData:
     kw: dict[str, Any] = dict(nid=2, nvmin=0, nvmax=1, comments=b"%")
-    first = _first_data_lines(buf, 2)
+    first = _text.first_data_lines(buf, 2, "%")
     start_byte = 0
     n = None
     size_line = None
