@@ -335,9 +335,11 @@ def test_gpu_task_sums_equal_cpu(n):
 
 
 @pytest.mark.gpu
-def test_gpu_miller_counts_equal_cpu():
+@pytest.mark.parametrize("stack", ["shared", "local"])
+def test_gpu_miller_counts_equal_cpu(monkeypatch, stack):
     from warpgraph.langford import gpu
 
+    monkeypatch.setenv("WARPGRAPH_LANGFORD_MILLER_STACK", stack)
     n, depth = 12, 3
     masks = miller_cpu.prefixes(n, depth)
     want = miller_cpu.count_masks(n, masks, n - depth)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import os
 import threading
 
 import numpy as np
@@ -89,7 +90,7 @@ def prepare(method: str, n: int, *, task_bits: int = 0, top: int = 0) -> None:
     if method == "godfrey":
         _kernel("godfrey.cu", _godfrey_instance(n, task_bits))
     else:
-        _kernel("miller.cu", f"miller_count<{n}>")
+        _kernel("miller.cu", _miller_instance(n))
 
 
 def _signed192(limbs: np.ndarray) -> int:
@@ -119,6 +120,16 @@ def godfrey_task_sums(n: int, task0: int, count: int, task_bits: int) -> list[in
     return [_signed192(limbs[i]) for i in range(count)]
 
 
+def _miller_shared() -> bool:
+    """Per-level DFS words in shared memory (default) or local memory
+    (``WARPGRAPH_LANGFORD_MILLER_STACK=local``, the thesis' choice)."""
+    return os.environ.get("WARPGRAPH_LANGFORD_MILLER_STACK", "shared").strip().lower() != "local"
+
+
+def _miller_instance(n: int) -> str:
+    return f"miller_count<{n}, {'true' if _miller_shared() else 'false'}>"
+
+
 _MILLER_TARGET = 1 << 21  # sub-tasks per launch: many per thread for the atomic work list
 _MILLER_MAX = 1 << 25  # memory cap on sub-tasks per launch (12 bytes each)
 
@@ -144,7 +155,7 @@ def miller_task_counts(n: int, masks: np.ndarray, top: int) -> np.ndarray:
         level -= 1
     if len(sub) == 0:
         return np.zeros(len(masks), dtype=np.int64)
-    fn = _kernel("miller.cu", f"miller_count<{n}>")
+    fn = _kernel("miller.cu", _miller_instance(n))
     d_masks = cp.asarray(sub)
     d_owner = cp.asarray(owner.astype(np.int32))
     counts = cp.zeros(len(masks), dtype=cp.uint64)
@@ -155,5 +166,6 @@ def miller_task_counts(n: int, masks: np.ndarray, top: int) -> np.ndarray:
         (grid,),
         (_BLOCK,),
         (d_masks, d_owner, np.int64(len(sub)), np.int32(level), counts, nxt),
+        shared_mem=(level + 1) * _BLOCK * 8 if _miller_shared() else 0,
     )
     return counts.get().astype(np.int64)

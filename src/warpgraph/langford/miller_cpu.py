@@ -37,24 +37,26 @@ def min_depth(n: int) -> int:
     return 2 if n % 2 == 0 else 1
 
 
-@njit(cache=True, nogil=True)
-def _expand_count(n, masks, top):  # pragma: no cover - numba
+@njit(cache=True, nogil=True, parallel=True)
+def _expand_counts(n, masks, top):  # pragma: no cover - numba
     full = (1 << (2 * n)) - 1
-    total = 0
-    for k in range(masks.shape[0]):
+    out = np.empty(masks.shape[0], dtype=np.int64)
+    for k in prange(masks.shape[0]):
         f = ~masks[k] & full
         cand = f & (f >> (top + 1))
+        c = 0
         while cand:
             cand &= cand - 1
-            total += 1
-    return total
+            c += 1
+        out[k] = c
+    return out
 
 
-@njit(cache=True, nogil=True)
-def _expand_fill(n, masks, top, out, parent):  # pragma: no cover - numba
+@njit(cache=True, nogil=True, parallel=True)
+def _expand_fill(n, masks, top, offsets, out, parent):  # pragma: no cover - numba
     full = (1 << (2 * n)) - 1
-    j = 0
-    for k in range(masks.shape[0]):
+    for k in prange(masks.shape[0]):
+        j = offsets[k]
         f = ~masks[k] & full
         cand = f & (f >> (top + 1))
         while cand:
@@ -67,7 +69,7 @@ def _expand_fill(n, masks, top, out, parent):  # pragma: no cover - numba
 
 def expand_size(n: int, masks: np.ndarray, top: int) -> int:
     """Number of children :func:`expand` would make placing colour ``top`` on ``masks``."""
-    return int(_expand_count(n, np.ascontiguousarray(masks, dtype=np.int64), top))
+    return int(_expand_counts(n, np.ascontiguousarray(masks, dtype=np.int64), top).sum())
 
 
 def expand(n: int, masks: np.ndarray, top: int, levels: int) -> tuple[np.ndarray, np.ndarray]:
@@ -79,10 +81,13 @@ def expand(n: int, masks: np.ndarray, top: int, levels: int) -> tuple[np.ndarray
     masks = np.ascontiguousarray(masks, dtype=np.int64)
     owner = np.arange(len(masks), dtype=np.int64)
     for c in range(top, top - levels, -1):
-        size = _expand_count(n, masks, c)
+        sizes = _expand_counts(n, masks, c)
+        offsets = np.zeros(len(sizes), dtype=np.int64)
+        np.cumsum(sizes[:-1], out=offsets[1:])
+        size = int(sizes.sum())
         out = np.empty(size, dtype=np.int64)
         parent = np.empty(size, dtype=np.int64)
-        _expand_fill(n, masks, c, out, parent)
+        _expand_fill(n, masks, c, offsets, out, parent)
         masks, owner = out, owner[parent]
     return masks, owner
 
