@@ -106,6 +106,8 @@ TEXT_CASES = [
         r"vertex id 4 out of range: must be in \[1, 3\]",
     ),
     ("e.net", "*Edges\n1 2\n", 1, "before \\*Vertices"),
+    ("e.net", '*Vertices 2\n1 "a"\n9 "b"\n*Edges\n1 2\n', 3, "vertex id 9 out of range"),
+    ("e.net", '*Vertices 2\n1 "a"\nb "b"\n*Edges\n1 2\n', 3, "malformed number 'b'"),
     ("e.net", "*Vertices 3\n*Matrix\n0 1 0\n", 2, "unsupported Pajek section"),
     ("f.lg", "t 3 2\nv 0 1 1\nv 1 1 2\nv 2 1 1\ne 0 1\ne 1 5\n", 6, "out of range"),
     ("f.lg", "t 3 2\nv 0 1 1\nv 1 1 1\nv 2 1 1\ne 0 1\ne 1 2\n", 3, "has degree 2"),

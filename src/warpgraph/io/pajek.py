@@ -4,9 +4,10 @@
 Reading
 -------
 * ``*Vertices n`` gives the vertex count (``*Vertices n n1`` for two-mode networks is accepted;
-  the count is ``n``). Vertex lines ``id "label" [x y z] [attributes]`` are skipped unless
-  ``names=True``, which returns the labels in ``EdgeData.extra["vertex_names"]`` (and
-  :func:`warpgraph.io.load` puts them in ``Graph.vertex_labels``).
+  the count is ``n``). Vertex lines ``id "label" [x y z] [attributes]`` are only checked
+  (the id must lie in ``[1, n]``) unless ``names=True``, which returns the labels in
+  ``EdgeData.extra["vertex_names"]`` (and :func:`warpgraph.io.load` puts them in
+  ``Graph.vertex_labels``).
 * ``*Arcs`` lines ``u v [w] [attributes]`` are directed, ``*Edges`` lines undirected; a missing
   weight is 1 (as Pajek reads it). ``*Arcslist`` / ``*Edgeslist`` lines are ``u v1 v2 ...``.
 * A file with only edge sections is undirected; a file with arcs is directed, and its
@@ -105,6 +106,11 @@ def parse(buf: np.ndarray, path: str | None = None, *, names: bool = False) -> E
                 extra["two_mode_left"] = int(parts[2]) if _text.is_int(parts[2]) else None
             if names:
                 extra["vertex_names"] = _vertex_names(buf, lo, hi, n, path)
+            else:  # not parsed, but every vertex line must start with an id in [1, n]
+                _text.scan_table(
+                    buf, lo, hi, path, nid=1, nvmin=0, nvmax=0, comments=b"%", extra_ok=True,
+                    ragged=True, id_range=(1, max(n, 1) if n else 0),
+                )  # fmt: skip
             continue
         if key in ("*network", "*description"):
             continue
