@@ -148,11 +148,33 @@ def _bitmap_of_level(levels, level, bits):
         bits[w] = b
 
 
+@nb.njit(cache=True, nogil=True)
+def _count_level(levels, level, lo, hi):
+    k = 0
+    for v in range(lo, hi):
+        if levels[v] == level:
+            k += 1
+    return k
+
+
+@nb.njit(cache=True, nogil=True)
+def _write_level(indptr, levels, level, lo, hi, out, k):
+    """Write the vertices of ``[lo, hi)`` at ``level`` to ``out[k:]``; return their degree sum."""
+    s = 0
+    for v in range(lo, hi):
+        if levels[v] == level:
+            out[k] = v
+            k += 1
+            s += indptr[v + 1] - indptr[v]
+    return s
+
+
 @nb.njit(parallel=True, cache=True, nogil=True)
 def _queue_of_level(indptr, levels, level, out, nthreads):
     """Write the vertices at ``level`` to ``out`` in increasing order (two passes, no atomics).
 
-    Returns ``(count, sum of their out-degrees)``.
+    Returns ``(count, sum of their out-degrees)``. The loop bodies live in helpers: Numba's
+    parfor pass rejects them inline under Python 3.12 ("unexpected cycle in lookup()").
     """
     n = levels.shape[0]
     nchunks = max(1, min(n // 4096 + 1, 64 * nthreads))
@@ -160,22 +182,12 @@ def _queue_of_level(indptr, levels, level, out, nthreads):
     counts = np.zeros(nchunks + 1, dtype=np.int64)
     degs = np.zeros(nchunks, dtype=np.int64)
     for c in nb.prange(nchunks):
-        k = 0
-        for v in range(c * size, min(n, (c + 1) * size)):
-            if levels[v] == level:
-                k += 1
-        counts[c + 1] = k
+        counts[c + 1] = _count_level(levels, level, c * size, min(n, (c + 1) * size))
     for c in range(nchunks):
         counts[c + 1] += counts[c]
     for c in nb.prange(nchunks):
-        k = counts[c]
-        s = 0
-        for v in range(c * size, min(n, (c + 1) * size)):
-            if levels[v] == level:
-                out[k] = v
-                k += 1
-                s += indptr[v + 1] - indptr[v]
-        degs[c] = s
+        lo, hi = c * size, min(n, (c + 1) * size)
+        degs[c] = _write_level(indptr, levels, level, lo, hi, out, counts[c])
     return counts[nchunks], degs.sum()
 
 
