@@ -70,3 +70,10 @@ def test_gpu_stats_equal_cpu():
         c, g = wg.stats(G), wg.stats(G.to("gpu"))
         for key in c:
             assert g[key] == pytest.approx(c[key]), key
+
+
+def test_zero_weight_edges_still_connect():
+    # SciPy's csgraph drops explicit zeros of a weighted matrix; stats must look at structure.
+    G = wg.Graph.from_edges([0, 1], [1, 2], weights=[0.0, 0.0], directed=False)
+    s = wg.stats(G)
+    assert s["weak_components"] == 1 and s["diameter_estimate"] == 2

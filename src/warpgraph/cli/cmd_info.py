@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from .ui import console, print_table
 
@@ -48,5 +49,5 @@ def run(args: argparse.Namespace) -> int:
 
         console.print_json(json.dumps(s))
     else:
-        print_table(args.file, ["statistic", "value"], [(k, v) for k, v in s.items()])
+        print_table(Path(args.file).name, ["statistic", "value"], [(k, v) for k, v in s.items()])
     return 0

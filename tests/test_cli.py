@@ -1,0 +1,54 @@
+"""The command line: help texts, info, demo, error reporting."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from warpgraph.cli.main import build_parser, main
+from warpgraph.io.datasets import example_path
+
+
+def _commands():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return sorted(sub.choices)
+
+
+def test_every_command_has_help(capsys):
+    names = _commands()
+    assert {"demo", "info", "convert", "generate"} <= set(names)
+    for name in names:
+        with pytest.raises(SystemExit) as exc:
+            main([name, "--help"])
+        assert exc.value.code == 0
+        assert "usage: warpgraph " + name in capsys.readouterr().out
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 1
+    assert "warpgraph demo" in capsys.readouterr().out
+
+
+def test_info_without_file(capsys):
+    assert main(["info"]) == 0
+    assert "numba" in capsys.readouterr().out
+
+
+def test_info_file_json(capsys):
+    assert main(["info", str(example_path("karate")), "--json", "--device", "cpu"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["n"] == 34 and stats["m"] == 78 and stats["weak_components"] == 1
+
+
+def test_missing_file_is_one_clear_line(capsys):
+    assert main(["info", "/nonexistent/graph.mtx"]) == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and "/nonexistent/graph.mtx" in err and "Traceback" not in err
+
+
+def test_demo_small_passes_its_checks(capsys):
+    assert main(["demo", "--scale", "8", "--device", "cpu", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "all checks passed" in out and "build CSR" in out
