@@ -7,9 +7,13 @@ Examples
 >>> G = wg.Graph.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]), directed=False)
 >>> G.num_vertices, G.num_edges
 (3, 3)
+>>> wg.bfs(G, 0, device="cpu").tolist()
+[0, 1, 1]
 """
 
 from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
@@ -18,30 +22,35 @@ from .device import info
 from .graph import Graph
 from .stats import stats  # binds the function over the submodule name on purpose
 
-__all__ = [
-    "Graph",
-    "__version__",
-    "errors",
-    "generators",
-    "info",
-    "load",
-    "save",
-    "stats",
-]
+# Public algorithm names -> the module that defines them. Imported on first use, so
+# `import warpgraph` stays fast and never compiles a Numba function or imports CuPy.
+_LAZY = {
+    "load": "warpgraph.io",
+    "save": "warpgraph.io",
+    "bfs": "warpgraph.algorithms.bfs",
+    "bfs_explain": "warpgraph.algorithms.bfs",
+    "triangles": "warpgraph.algorithms.triangles",
+    "triangle_count": "warpgraph.algorithms.triangles",
+    "transitivity": "warpgraph.algorithms.triangles",
+    "clustering": "warpgraph.algorithms.triangles",
+    "core_number": "warpgraph.algorithms.kcore",
+    "k_core": "warpgraph.algorithms.kcore",
+    "k_truss": "warpgraph.algorithms.ktruss",
+    "truss_decomposition": "warpgraph.algorithms.ktruss",
+    "triadic_census": "warpgraph.algorithms.triads",
+}
+_SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms")
+
+__all__ = ["Graph", "__version__", "errors", "info", "stats", *_LAZY, *_SUBPACKAGES]
 
 
 def __getattr__(name: str):
-    # Heavy subpackages load on first use so `import warpgraph` stays fast.
-    if name in ("load", "save"):
-        from . import io
-
-        return getattr(io, name)
-    if name == "stats":
-        from .stats import stats
-
-        return stats
-    if name in ("generators", "io", "gpu", "langford", "cli"):
-        import importlib
-
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    if name in _SUBPACKAGES:
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'warpgraph' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
