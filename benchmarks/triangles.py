@@ -197,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--device", nargs="+", default=["cpu"], choices=["cpu", "gpu"])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--no-peers-for", nargs="*", default=[], choices=ALGORITHMS)
     ap.add_argument("--gapbs", help="GAPBS directory (runs its tc beside ours)")
     ap.add_argument(
         "--datasets", default=str(Path(__file__).resolve().parents[2] / "shared" / "datasets")
@@ -240,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  MISMATCH {alg}: {answers}", file=sys.stderr)
                 for r in records[-len(args.device) :]:
                     r["mismatch"] = True
-            if not args.no_peers and alg != "census-dyads":
+            if not args.no_peers and alg != "census-dyads" and alg not in args.no_peers_for:
                 for name, fn, digest in peers(alg, U, D, U.num_edges <= NX_MAX_EDGES):
                     rec = {**info, "algorithm": alg, "impl": name, "device": "cpu"}
                     try:

@@ -23,8 +23,6 @@ from ..triangles.prep import Oriented
 
 __all__ = ["full_adjacency", "peel", "trussness"]
 
-GALLOP = 16
-
 
 @nb.njit(cache=True, nogil=True)
 def _full(oindptr, oindices, osrc, fptr, fidx, feid):
@@ -92,7 +90,9 @@ def _drop(f, s_e, sup, pos, vert, bins):
 @nb.njit(cache=True, nogil=True)
 def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
     """Bucket peeling; returns (trussness per edge, 0 for edges left when ``stop`` hit, and the
-    boolean mask of edges left)."""
+    boolean mask of edges left). ``fidx``/``feid`` are compacted in place as edges go: a row
+    is filtered (order kept) once more than half of it is removed edges, so hubs, which lose
+    most of their edges early, stop costing their full degree in every intersection."""
     m = sup.shape[0]
     truss = np.zeros(m, dtype=np.int64)
     removed = np.zeros(m, dtype=np.bool_)
@@ -114,6 +114,11 @@ def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
         pos[e] = fill[sup[e]]
         vert[pos[e]] = e
         fill[sup[e]] += 1
+    n = fptr.shape[0] - 1
+    flen = np.empty(n, dtype=np.int64)
+    for x in range(n):
+        flen[x] = fptr[x + 1] - fptr[x]
+    dead = np.zeros(n, dtype=np.int64)
     for i in range(m):
         e = vert[i]
         s_e = sup[e]
@@ -121,38 +126,40 @@ def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
             break
         truss[e] = s_e + 2
         u, v = osrc[e], oindices[e]
-        i0, ie = fptr[u], fptr[u + 1]
-        j0, je = fptr[v], fptr[v + 1]
-        if (ie - i0) * GALLOP < (je - j0) or (je - j0) * GALLOP < (ie - i0):
-            if ie - i0 > je - j0:  # search the shorter row's entries in the longer
-                i0, ie, j0, je = j0, je, i0, ie
-            lo = j0
-            for a in range(i0, ie):
-                w = fidx[a]
-                lo = _lower_bound(fidx, lo, je, w)
-                if lo >= je:
-                    break
-                if fidx[lo] == w:
-                    e1, e2 = feid[a], feid[lo]
-                    if not removed[e1] and not removed[e2]:
-                        _drop(e1, s_e, sup, pos, vert, bins)
-                        _drop(e2, s_e, sup, pos, vert, bins)
-        else:
-            a, b = i0, j0
-            while a < ie and b < je:
-                x, y = fidx[a], fidx[b]
-                if x < y:
-                    a += 1
-                elif y < x:
-                    b += 1
-                else:
-                    e1, e2 = feid[a], feid[b]
-                    if not removed[e1] and not removed[e2]:
-                        _drop(e1, s_e, sup, pos, vert, bins)
-                        _drop(e2, s_e, sup, pos, vert, bins)
-                    a += 1
-                    b += 1
+        i0, ie = fptr[u], fptr[u] + flen[u]
+        j0, je = fptr[v], fptr[v] + flen[v]
+        if ie - i0 > je - j0:  # search the shorter row's entries in the longer
+            i0, ie, j0, je = j0, je, i0, ie
+        lo = j0
+        for a in range(i0, ie):
+            w = fidx[a]
+            # galloping search from the last position: rows are sorted, so lo only grows
+            step = 1
+            hi = lo
+            while hi < je and fidx[hi] < w:
+                lo = hi + 1
+                hi += step
+                step <<= 1
+            lo = _lower_bound(fidx, lo, min(hi, je), w)
+            if lo >= je:
+                break
+            if fidx[lo] == w:
+                e1, e2 = feid[a], feid[lo]
+                if not removed[e1] and not removed[e2]:
+                    _drop(e1, s_e, sup, pos, vert, bins)
+                    _drop(e2, s_e, sup, pos, vert, bins)
         removed[e] = True
+        for x in (u, v):  # compact a row once half of it is removed edges (amortized O(1))
+            dead[x] += 1
+            if 2 * dead[x] > flen[x]:
+                q = fptr[x]
+                for a in range(fptr[x], fptr[x] + flen[x]):
+                    if not removed[feid[a]]:
+                        fidx[q] = fidx[a]
+                        feid[q] = feid[a]
+                        q += 1
+                flen[x] = q - fptr[x]
+                dead[x] = 0
     return truss, ~removed
 
 
