@@ -32,8 +32,18 @@ def _orient(G: Graph, dev: str):
     return prep.orient(G.indptr, G.indices)
 
 
+def _all_arc_edge_ids(G: Graph, o, rows):
+    """Oriented edge id of every arc of ``G`` (-1 for self-loops)."""
+    if G.device == "cpu":
+        from .cpu import arc_edge_ids
+
+        return arc_edge_ids(G.indptr, G.indices, o)
+    return _arc_edge_ids(o, rows, G.indices, G._xp())
+
+
 def _arc_edge_ids(o, rows, cols, xp):
-    """Oriented edge id of every arc ``rows -> cols`` (-1 for self-loops)."""
+    """Oriented edge id of every arc ``rows -> cols`` (-1 for self-loops), by a global
+    binary search (used on the GPU)."""
     n = max(o.num_vertices, 1)
     ru, rv = o.rank[rows].astype(np.int64), o.rank[cols].astype(np.int64)
     key = xp.minimum(ru, rv) * n + xp.maximum(ru, rv)
@@ -94,7 +104,7 @@ def truss_decomposition(G: Graph, *, device: str = "auto"):
     o, truss, _ = _trussness(G, dev)
     rows = G._arc_sources()
     keep = rows <= G.indices  # the order of G.edges()
-    eid = _arc_edge_ids(o, rows[keep], G.indices[keep], xp)
+    eid = _all_arc_edge_ids(G, o, rows)[keep]
     out = xp.zeros(eid.shape[0], dtype=np.int64)
     ok = eid >= 0
     out[ok] = truss[eid[ok]]
@@ -145,7 +155,7 @@ def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
         return _arc_subgraph(G, ~loops, rows, G._xp())
     o, _, left = _trussness(G, dev, stop=int(k) - 2)
     xp = G._xp()
-    eid = _arc_edge_ids(o, rows, G.indices, xp)
+    eid = _all_arc_edge_ids(G, o, rows)
     ok = eid >= 0
     mask = xp.zeros(eid.shape[0], dtype=bool)
     mask[ok] = left[eid[ok]]

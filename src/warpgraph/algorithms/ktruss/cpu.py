@@ -126,8 +126,11 @@ def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
             break
         truss[e] = s_e + 2
         u, v = osrc[e], oindices[e]
-        i0, ie = fptr[u], fptr[u] + flen[u]
-        j0, je = fptr[v], fptr[v] + flen[v]
+        if s_e == 0:  # supports only overcount (clamped decrements): e is in no live triangle
+            i0, ie, j0, je = 0, 0, 0, 0
+        else:
+            i0, ie = fptr[u], fptr[u] + flen[u]
+            j0, je = fptr[v], fptr[v] + flen[v]
         if ie - i0 > je - j0:  # search the shorter row's entries in the longer
             i0, ie, j0, je = j0, je, i0, ie
         lo = j0
@@ -168,3 +171,25 @@ def trussness(o: Oriented, stop: int = -1) -> tuple[np.ndarray, np.ndarray]:
     sup = tcpu.edge_support(o)
     fptr, fidx, feid = full_adjacency(o)
     return peel(o.src, o.indices, fptr, fidx, feid, sup, stop)
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _arc_edge_ids(indptr, indices, rank, oindptr, oindices, out):
+    n = indptr.shape[0] - 1
+    for u in nb.prange(n):
+        ru = rank[u]
+        for p in range(indptr[u], indptr[u + 1]):
+            rv = rank[indices[p]]
+            if ru == rv:
+                out[p] = -1
+                continue
+            a, b = (ru, rv) if ru < rv else (rv, ru)
+            out[p] = _lower_bound(oindices, oindptr[a], oindptr[a + 1], b)
+
+
+def arc_edge_ids(indptr: np.ndarray, indices: np.ndarray, o: Oriented) -> np.ndarray:
+    """Oriented edge id of every arc of a CSR (-1 for self-loops): a binary search in the short
+    oriented row of the lower-ranked end."""
+    out = np.empty(indices.shape[0], dtype=np.int64)
+    _arc_edge_ids(indptr, indices, o.rank, o.indptr, o.indices, out)
+    return out
