@@ -196,7 +196,11 @@ def bfs(
         from ...device import cupy
 
         cp = cupy()
+        from ...device import check_device_memory
+
         plan = _gpu_plan(Gd, cfg, direction)
+        out_bytes = k * n * (4 + (Gd.indices.dtype.itemsize if parents else 0))
+        check_device_memory(out_bytes, what=f"BFS results ({k} x {n} levels)")
         levels = cp.empty((k, n), dtype=np.int32)
         tree = cp.empty((k, n), dtype=Gd.indices.dtype) if parents else None
         for i, s in enumerate(sources):

@@ -39,6 +39,9 @@ from ._atomics import cas, fetch_add
 __all__ = ["BfsTrace", "bfs_cpu"]
 
 _LOCAL = 1024  # per-thread queue buffer (vertices) flushed with one atomic fetch-add
+_PARALLEL_MIN_WORK = 1 << 15
+"""Steps with less work (edges or vertices to scan) run on one thread: waking the thread pool
+costs more than they do, and far more when the cores are oversubscribed (OpenMP threads spin)."""
 
 
 @nb.njit(cache=True, nogil=True)
@@ -287,6 +290,29 @@ def bfs_cpu(
     front_bits = np.empty(nwords, dtype=np.uint64)
     next_bits = np.empty(nwords, dtype=np.uint64)
     nthreads = nb.get_num_threads()
+    try:
+        _bfs_levels_loop(
+            indptr, indices, rindptr, rindices, levels, par, frontier, nxt, counter,
+            front_bits, next_bits, n, nf, scout, edges_to_check, total_hubs,
+            direction, rule, alpha, beta, gamma, hub_threshold, trace, nthreads,
+        )  # fmt: skip
+    finally:
+        nb.set_num_threads(nthreads)
+    return levels, (parents if want_parents else None)
+
+
+def _bfs_levels_loop(
+    indptr, indices, rindptr, rindices, levels, par, frontier, nxt, counter, front_bits,
+    next_bits, n, nf, scout, edges_to_check, total_hubs, direction, rule, alpha, beta, gamma,
+    hub_threshold, trace, nthreads,
+) -> None:  # fmt: skip
+    """The level loop of :func:`bfs_cpu` (one Python iteration per level)."""
+
+    def use(work: int) -> int:
+        t = nthreads if work >= _PARALLEL_MIN_WORK else 1
+        nb.set_num_threads(t)
+        return t
+
     d = 0
     while nf > 0:
         if direction == "bottom-up":
@@ -299,6 +325,7 @@ def bfs_cpu(
         else:
             go_bottom_up = scout > edges_to_check / alpha
         if go_bottom_up:
+            use(n)
             _bitmap_of_level(levels, d, front_bits)
             awake = nf
             while True:
@@ -315,13 +342,15 @@ def bfs_cpu(
                     break
             if awake == 0:
                 break
-            nf = int(_queue_of_level(indptr, levels, d, frontier, nthreads)[0])
+            t = use(n)
+            nf = int(_queue_of_level(indptr, levels, d, frontier, t)[0])
             scout = 1  # as GAPBS: the next level goes top-down and measures its own scout count
         else:
             edges_to_check -= scout
             counter[0] = 0
+            t = use(max(scout, 8 * nf))
             scout = int(
-                _td_step(indptr, indices, levels, par, frontier, nf, nxt, counter, d + 1, nthreads)
+                _td_step(indptr, indices, levels, par, frontier, nf, nxt, counter, d + 1, t)
             )
             nf = int(counter[0])
             frontier, nxt = nxt, frontier
@@ -329,4 +358,3 @@ def bfs_cpu(
             if trace is not None:
                 trace.steps.append("td")
                 trace.frontier_sizes.append(nf)
-    return levels, (parents if want_parents else None)

@@ -179,7 +179,7 @@ class GpuBfsPlan:
         force_regen: bool = False,
         edge_capacity: int | None = None,
     ):
-        from ...device import cupy
+        from ...device import check_device_memory, cupy
         from ...gpu.launch import sm_count
 
         cp = cupy()
@@ -207,6 +207,12 @@ class GpuBfsPlan:
         self.sms = sm_count()
 
         V = self.dtype
+        need = 2 * max(n, 1) * V.itemsize + 3 * HUB_LIST * V.itemsize
+        need += 2 * bigcap * V.itemsize if self.bins else 0
+        need += 2 * max(arcs, 1) * V.itemsize if options.frontier == "edge" else 0
+        need += 8 * max(n, 1) if options.load_balance == "merge-path" else 0
+        need += (n + 7) // 8 if options.status == "bitmask" else 0
+        check_device_memory(need, what=f"BFS queues and buffers for {G!r}")
         self.q = [cp.empty(max(n, 1), V), cp.empty(max(n, 1), V)]
         self.big = [cp.empty(bigcap, V), cp.empty(bigcap, V)] if self.bins else [None, None]
         self.eu = cp.empty(max(arcs, 1), V) if self.edge_frontier else None
