@@ -103,10 +103,18 @@ def _check_build(G: Graph, A, ctx: DemoContext) -> bool:
     )
 
 
-def _levels(ctx: DemoContext):
-    from .stats import _bfs_levels
+def _bfs(ctx: DemoContext):
+    from .algorithms.bfs import bfs  # noqa: PLC0415
 
-    return _bfs_levels(ctx.graph, ctx.source)
+    return bfs(ctx.graph, ctx.source, parents=True, device=ctx.device)
+
+
+def _check_bfs(ours, theirs, ctx: DemoContext) -> bool:
+    from .algorithms.bfs import verify_bfs  # noqa: PLC0415
+
+    levels, parents = (_arrays.to_host(a) for a in ours)
+    verify_bfs(ctx.cpu_graph, ctx.source, levels, parents)  # Graph500 checks; raises if wrong
+    return bool(np.array_equal(levels, theirs))
 
 
 def _levels_scipy(ctx: DemoContext):
@@ -129,14 +137,22 @@ def _wcc_scipy(ctx: DemoContext):
     return count, int(np.bincount(labels).max())
 
 
+def _langford(ctx: DemoContext) -> int:
+    from .langford import count  # noqa: PLC0415
+
+    return count(ctx.extra.get("langford_n", 12), method="godfrey", device=ctx.device)
+
+
+def _check_langford(ours: int, theirs, ctx: DemoContext) -> bool:
+    from .langford import KNOWN_COUNTS  # noqa: PLC0415
+
+    return ours == KNOWN_COUNTS[ctx.extra.get("langford_n", 12)]  # OEIS A014552
+
+
 TASKS: list[DemoTask] = [
-    DemoTask(
-        "BFS levels (one source)",
-        _levels,
-        lambda a, b, c: bool(np.array_equal(_arrays.to_host(a), b)),
-        _levels_scipy,
-    ),
+    DemoTask("BFS (direction-optimizing, parent tree)", _bfs, _check_bfs, _levels_scipy),
     DemoTask("weak components", _wcc, lambda a, b, c: tuple(a) == tuple(b), _wcc_scipy),
+    DemoTask("Langford L(2,12), Godfrey (vs OEIS)", _langford, _check_langford),
 ]
 
 
