@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import warpgraph as wg
 from warpgraph.algorithms.ktruss import k_truss, truss_decomposition
 from warpgraph.algorithms.ktruss.reference import trussness_reference
-from warpgraph.algorithms.ktruss.verify import verify_trussness
+from warpgraph.algorithms.ktruss.verify import verify_truss_decomposition, verify_trussness
 from warpgraph.algorithms.triangles import prep
 from warpgraph.errors import InvalidArgumentError, VerificationError
 
@@ -60,18 +60,9 @@ def test_matches_reference_and_networkx(device, case):
 def test_skewed_graph_verified(device):
     s, d = wg.generators.kronecker_edges(10, 16, seed=4, device="cpu")
     G = wg.Graph.from_edges(s, d, directed=False)
-    o = prep.orient(G.indptr, G.indices)
     t = host(truss_decomposition(G, device=device))
-    # per oriented edge, through the same alignment the API uses
+    verify_truss_decomposition(G, t)
     src, dst, _ = G.edges()
-    keep = src != dst
-    ru, rv = o.rank[src[keep]].astype(np.int64), o.rank[dst[keep]].astype(np.int64)
-    n = G.num_vertices
-    okey = o.src.astype(np.int64) * n + o.indices
-    eid = np.searchsorted(okey, np.minimum(ru, rv) * n + np.maximum(ru, rv))
-    per_edge = np.zeros(o.num_arcs, dtype=np.int64)
-    per_edge[eid] = t[keep]
-    verify_trussness(o, per_edge)
     for k in (3, 5, int(t.max())):
         got = edge_set(k_truss(G, k, device=device))
         want = {(int(u), int(v)) for u, v, x in zip(src, dst, t, strict=True) if x >= k}
@@ -118,3 +109,8 @@ def test_verifier_catches_errors():
         verify_trussness(o, np.full(6, 2))
     with pytest.raises(VerificationError, match="< 2"):
         verify_trussness(o, np.array([1, 4, 4, 4, 4, 4]))
+    with pytest.raises(VerificationError, match="rule 3"):
+        verify_truss_decomposition(G, np.full(6, 2))
+    L = wg.Graph.from_edges([0, 0], [0, 1], directed=False)
+    with pytest.raises(VerificationError, match="self-loop"):
+        verify_truss_decomposition(L, np.array([2, 2]))

@@ -48,20 +48,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _verify(G, t) -> None:
-    """Map the per-edge answer onto the oriented edges and run the verifier."""
-    import numpy as np
+    from warpgraph.algorithms.ktruss.verify import verify_truss_decomposition
 
-    from warpgraph.algorithms.ktruss.verify import verify_trussness
-    from warpgraph.algorithms.triangles import prep
-
-    g = G.to("cpu")
-    o = prep.orient(g.indptr, g.indices)
-    src, dst, _ = g.edges()
-    keep = src != dst
-    n = max(g.num_vertices, 1)
-    ru, rv = o.rank[src[keep]].astype(np.int64), o.rank[dst[keep]].astype(np.int64)
-    okey = o.src.astype(np.int64) * n + o.indices
-    eid = np.searchsorted(okey, np.minimum(ru, rv) * n + np.maximum(ru, rv))
-    per_edge = np.zeros(o.num_arcs, dtype=np.int64)
-    per_edge[eid] = t[keep]
-    verify_trussness(o, per_edge)
+    verify_truss_decomposition(G, t)

@@ -20,7 +20,12 @@ import numpy as np
 from ...errors import VerificationError
 from ..triangles.prep import Oriented
 
-__all__ = ["hindex_trussness", "list_triangles", "verify_trussness"]
+__all__ = [
+    "hindex_trussness",
+    "list_triangles",
+    "verify_truss_decomposition",
+    "verify_trussness",
+]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -124,3 +129,29 @@ def verify_trussness(o: Oriented, truss) -> None:
     if bad.size:
         x = int(bad[0])
         raise VerificationError(f"{name(x)}: trussness {t[x]}, recount gives {ref[x]} (rule 3)")
+
+
+def verify_truss_decomposition(G, truss) -> None:
+    """:func:`verify_trussness` for an answer aligned with ``G.edges()`` (as returned by
+    :func:`~warpgraph.algorithms.ktruss.truss_decomposition`); self-loops must hold 0."""
+    from ..triangles import prep
+
+    g = G.to("cpu")
+    t = np.asarray(truss.get() if hasattr(truss, "get") else truss, dtype=np.int64)
+    src, dst, _ = g.edges()
+    if t.shape != src.shape:
+        raise VerificationError(f"trussness has shape {t.shape}, expected {src.shape}")
+    loops = src == dst
+    if t[loops].any():
+        raise VerificationError("a self-loop has a non-zero trussness")
+    o = prep.orient(g.indptr, g.indices)
+    n = max(g.num_vertices, 1)
+    ru = o.rank[src[~loops]].astype(np.int64)
+    rv = o.rank[dst[~loops]].astype(np.int64)
+    okey = o.src.astype(np.int64) * n + o.indices
+    eid = np.searchsorted(okey, np.minimum(ru, rv) * n + np.maximum(ru, rv))
+    per_edge = np.full(o.num_arcs, -1, dtype=np.int64)
+    per_edge[eid] = t[~loops]
+    if (per_edge < 0).any() or (per_edge[eid] != t[~loops]).any():
+        raise VerificationError("edges missing, or parallel copies with different trussness")
+    verify_trussness(o, per_edge)
