@@ -94,7 +94,7 @@ def test_bad_input():
         k_core(G, -1, device="cpu")
     with pytest.raises(InvalidArgumentError, match="shape"):
         k_core(G, 1, core_number=[1, 1], device="cpu")
-    with pytest.raises(InvalidArgumentError, match="warpgraph.Graph"):
+    with pytest.raises(InvalidArgumentError, match=r"warpgraph\.Graph"):
         core_number(nx.path_graph(3), device="cpu")
 
 

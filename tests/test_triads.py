@@ -103,7 +103,7 @@ def test_bad_input():
     G = wg.Graph.from_edges([0], [1])
     with pytest.raises(InvalidArgumentError, match="method must be one of"):
         triadic_census(G, method="moody", device="cpu")
-    with pytest.raises(InvalidArgumentError, match="warpgraph.Graph"):
+    with pytest.raises(InvalidArgumentError, match=r"warpgraph\.Graph"):
         triadic_census(nx.DiGraph(), device="cpu")
 
 
