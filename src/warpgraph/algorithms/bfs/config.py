@@ -223,7 +223,7 @@ def choose_config(G: Graph, config: Any, device: str) -> tuple[BfsConfig, dict[s
         pick("load_balance", "node32", f"avg degree {avg:.1f} > 64 and Gini {gini:.2f} < 0.3")
     elif avg > WARP and gini < 0.3:
         pick("load_balance", "node16", f"avg degree {avg:.1f} > 32 and Gini {gini:.2f} < 0.3")
-    elif dmax >= EXTREME:
+    elif dmax >= EXTREME and e.update != "local":  # bins cannot use per-thread queues
         pick("load_balance", "bins", f"max degree {dmax} >= {EXTREME}: grid-wide bin for hubs")
     else:
         pick("load_balance", "warp-search", f"irregular degrees (avg {avg:.1f}, Gini {gini:.2f})")
