@@ -296,4 +296,5 @@ def run_demo(
             note = "" if task.reference is None else f"vs {task.reference_name}"
             note = ctx.extra.pop("truss_note", note)
         results.append(DemoResult(task.name, t, t_ref, ok, note))
+        log(f"  {task.name}: {t * 1e3:.3g} ms, check {'ok' if ok else 'FAILED'}")
     return ctx, results
