@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
-from ._atomics import cas, fetch_add
+from ...cpu.atomics import cas, fetch_add
 
 __all__ = ["BfsTrace", "bfs_cpu"]
 

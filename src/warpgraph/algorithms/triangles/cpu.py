@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._atomics import atomic_add
+from ...cpu.atomics import atomic_add
 from .prep import Oriented, balanced_chunks
 
 __all__ = [

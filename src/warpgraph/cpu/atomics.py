@@ -1,26 +1,40 @@
-"""Atomic read-modify-write on NumPy array elements inside Numba code (LLVM ``cmpxchg`` and
-``atomicrmw``), for the few races of the parallel BFS that are not benign.
+"""Atomic read-modify-write on NumPy integer array elements inside Numba code (LLVM ``cmpxchg``
+and ``atomicrmw``).
+
+Numba has no CPU atomics; these intrinsics emit the LLVM instructions directly. Use them only
+where threads of a ``prange`` loop really update the same element (a benign race is cheaper):
+the parallel BFS claims vertices with :func:`cas` and reserves queue space with
+:func:`fetch_add`; the triangle counters use :func:`atomic_add`.
+
+``cas``, ``fetch_add`` and ``fetch_or`` are inlined ``njit`` functions (callable from Python as
+well); ``atomic_add`` and ``atomic_sub`` are bare intrinsics, callable from Numba code only, and
+also require an integer value.
 
 Examples
 --------
->>> import numpy as np
+>>> import numpy as np, numba as nb
 >>> a = np.array([-1, 5], dtype=np.int32)
 >>> int(cas(a, 0, -1, 7)), int(cas(a, 1, -1, 7)), a.tolist()
 (-1, 5, [7, 5])
 >>> c = np.zeros(1, dtype=np.int64)
 >>> int(fetch_add(c, 0, 3)), int(fetch_add(c, 0, 4)), int(c[0])
 (0, 3, 7)
+>>> @nb.njit
+... def bump(a):
+...     return atomic_add(a, 1, 5)
+>>> a = np.zeros(3, dtype=np.int64)
+>>> int(bump(a)), a.tolist()
+(0, [0, 5, 0])
 """
 
 from __future__ import annotations
 
 import numba as nb
-from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["cas", "fetch_add", "fetch_or"]
+__all__ = ["atomic_add", "atomic_sub", "cas", "fetch_add", "fetch_or"]
 
 
 def _pointer(context, builder, aryty, ary_val, idxty, idx_val):
@@ -55,10 +69,13 @@ def _cas(typingctx, arr, idx, expected, desired):
     return sig, codegen
 
 
-def _rmw(op):
+def _rmw(op: str, integer_value: bool = False):
+    """An intrinsic ``(arr, idx, value) -> old`` doing ``atomicrmw op``; with ``integer_value``
+    it also refuses a non-integer ``value`` (otherwise the value is cast to the array's dtype)."""
+
     @intrinsic
     def _impl(typingctx, arr, idx, value):
-        if not _check(arr, idx):
+        if not _check(arr, idx) or (integer_value and not isinstance(value, types.Integer)):
             return None
         sig = arr.dtype(arr, idx, value)
 
@@ -75,7 +92,6 @@ def _rmw(op):
 
 _add = _rmw("add")
 _or = _rmw("or")
-del ir  # imported for the type of builder values only
 
 
 @nb.njit(inline="always", nogil=True)
@@ -94,3 +110,9 @@ def fetch_add(arr, idx, value):
 def fetch_or(arr, idx, value):
     """Atomically ``arr[idx] |= value``; returns the old value."""
     return _or(arr, idx, value)
+
+
+atomic_add = _rmw("add", integer_value=True)
+atomic_add.__doc__ = "``a[i] += v`` atomically (1-D integer array); returns the old value."
+atomic_sub = _rmw("sub", integer_value=True)
+atomic_sub.__doc__ = "``a[i] -= v`` atomically (1-D integer array); returns the old value."
