@@ -52,3 +52,26 @@ def test_demo_small_passes_its_checks(capsys):
     assert main(["demo", "--scale", "8", "--device", "cpu", "--repeat", "1"]) == 0
     out = capsys.readouterr().out
     assert "all checks passed" in out and "build CSR" in out
+
+
+def test_load_progress_on_a_terminal(monkeypatch, tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from warpgraph.cli import ui
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(ui, "err_console", Console(file=buffer, force_terminal=True, width=100))
+    G = ui.load_with_progress(str(example_path("karate")))
+    assert G.num_vertices == 34
+    assert "reading karate" in buffer.getvalue()
+
+
+def test_convert_round_trip(tmp_path, capsys):
+    out = tmp_path / "karate.wgb"
+    assert main(["convert", str(example_path("karate")), str(out)]) == 0
+    capsys.readouterr()  # the conversion summary
+    assert main(["info", str(out), "--json", "--device", "cpu"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["n"], stats["m"]) == (34, 78)

@@ -100,34 +100,24 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     import warpgraph as wg
 
-    from .ui import console, print_table, progress
+    from .ui import console, load_with_progress, print_table
 
     read_opts = parse_options(args.read_option)
     write_opts = parse_options(args.write_option)
     size_in = os.path.getsize(args.input) if os.path.exists(args.input) else None
     t0 = time.perf_counter()
-    with progress(
-        f"reading {os.path.basename(args.input)}", total=size_in, bytes_=True,
+    G = load_with_progress(
+        args.input,
         enabled=not args.quiet,
-    ) as advance:  # fmt: skip
-        done = [0]
-
-        def report(now: int, total: int) -> None:
-            advance(now - done[0])
-            done[0] = now
-
-        G = wg.load(
-            args.input,
-            format=args.format_in,
-            directed=args.directed,
-            weighted=args.weighted,
-            merge=args.merge,
-            remove_self_loops=args.remove_self_loops,
-            num_vertices=args.num_vertices,
-            device="cpu",
-            progress=report,
-            **read_opts,
-        )
+        format=args.format_in,
+        directed=args.directed,
+        weighted=args.weighted,
+        merge=args.merge,
+        remove_self_loops=args.remove_self_loops,
+        num_vertices=args.num_vertices,
+        device="cpu",
+        **read_opts,
+    )
     t_read = time.perf_counter() - t0
     t0 = time.perf_counter()
     if args.quiet:

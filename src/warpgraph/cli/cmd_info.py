@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from .ui import console, print_table
+from .ui import console, load_with_progress, print_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if args.undirected:
         kwargs["directed"] = False
     t0 = time.perf_counter()
-    G = wg.load(args.file, **kwargs)
+    G = load_with_progress(args.file, **kwargs)
     t_load = time.perf_counter() - t0
     G = G.to(args.device)
     t0 = time.perf_counter()

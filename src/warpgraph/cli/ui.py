@@ -54,6 +54,39 @@ def progress(
         yield lambda amount=1: bar.advance(task, amount)
 
 
+def load_with_progress(path: str, *, enabled: bool = True, **kwargs: Any):
+    """``warpgraph.load(path, **kwargs)`` with a progress display on stderr (terminals only).
+
+    A byte bar follows the reading (and inflating) of the file; then a pulsing bar with the
+    elapsed time covers parsing and the CSR build, whose length cannot be known in advance.
+    """
+    import os  # noqa: PLC0415
+
+    import warpgraph as wg  # noqa: PLC0415
+
+    if not enabled or not err_console.is_terminal:
+        return wg.load(path, **kwargs)
+    size = os.path.getsize(path) if os.path.exists(path) else None
+    columns = [
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeElapsedColumn(),
+    ]
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        reading = bar.add_task(f"reading {os.path.basename(path)}", total=size)
+        state: dict[str, Any] = {"parsing": None}
+
+        def report(done: int, total: int) -> None:
+            bar.update(reading, completed=done, total=total)
+            if done >= total and state["parsing"] is None:
+                state["parsing"] = bar.add_task("parsing, building the graph", total=None)
+
+        return wg.load(path, progress=report, **kwargs)
+
+
 def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Print a table with right-aligned numeric columns."""
     table = Table(title=title, title_justify="left")
