@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cmd_triangles import add_common, load, report, save, timed
+from ._common import add_common, run_decomposition
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,26 +23,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from warpgraph._arrays import to_host
     from warpgraph.algorithms.kcore import core_number
     from warpgraph.algorithms.kcore.verify import verify_core_numbers
 
-    G, dev = load(args, undirected=False)
-    core, seconds = timed("peeling cores", lambda: core_number(G, device=dev), dev)
-    c = to_host(core)
-    if args.verify:
-        verify_core_numbers(G, c)
-    save(args.output, c)
-    kmax = int(c.max()) if c.size else 0
-    k = kmax if args.k is None else args.k
-    summary = {
-        "graph": args.file,
-        "device": dev,
-        "vertices": G.num_vertices,
-        "edges": G.num_edges,
-        "degeneracy (max core)": kmax,
-        f"vertices in the {k}-core": int((c >= k).sum()),
-        "seconds": seconds,
-        "verified": bool(args.verify),
-    }
-    return report(args, f"k-core on {dev}: {args.file}", summary)
+    return run_decomposition(
+        args,
+        kind="core",
+        unit="vertices",
+        max_key="degeneracy (max core)",
+        undirected=False,
+        spinner="peeling cores",
+        compute=lambda G, dev: core_number(G, device=dev),
+        verify=verify_core_numbers,
+    )

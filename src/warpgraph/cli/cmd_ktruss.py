@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cmd_triangles import add_common, load, report, save, timed
+from ._common import add_common, run_decomposition
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,28 +23,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from warpgraph._arrays import to_host
     from warpgraph.algorithms.ktruss import truss_decomposition
 
-    G, dev = load(args, undirected=True)
-    truss, seconds = timed("peeling trusses", lambda: truss_decomposition(G, device=dev), dev)
-    t = to_host(truss)
-    if args.verify:
-        _verify(G, t)
-    save(args.output, t)
-    kmax = int(t.max()) if t.size else 0
-    k = kmax if args.k is None else args.k
-    summary = {
-        "graph": args.file,
-        "device": dev,
-        "vertices": G.num_vertices,
-        "edges": G.num_edges,
-        "largest truss k": kmax,
-        f"edges in the {k}-truss": int((t >= k).sum()),
-        "seconds": seconds,
-        "verified": bool(args.verify),
-    }
-    return report(args, f"k-truss on {dev}: {args.file}", summary)
+    return run_decomposition(
+        args,
+        kind="truss",
+        unit="edges",
+        max_key="largest truss k",
+        undirected=True,
+        spinner="peeling trusses",
+        compute=lambda G, dev: truss_decomposition(G, device=dev),
+        verify=_verify,
+    )
 
 
 def _verify(G, t) -> None:

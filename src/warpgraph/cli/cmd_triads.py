@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cmd_triangles import load, timed
+from ._common import add_graph_args, load, timed
 from .ui import console, print_table
 
 
@@ -17,10 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--method dyads runs Batagelj and Mrvar's algorithm instead of the triangle method; "
         "--verify checks the sums and recounts with the other method.",
     )
-    p.add_argument("file", help="graph file (format detected from name and header)")
-    p.add_argument("--format", help="file format when detection is not enough")
-    p.add_argument("--undirected", action="store_true", help="read the edges as undirected")
-    p.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"])
+    add_graph_args(p)
     p.add_argument("--method", default="triangles", choices=["triangles", "dyads"])
     p.add_argument("--verify", action="store_true", help="check the census (see above)")
     p.add_argument("--json", action="store_true", help="print the census as JSON")

@@ -1,0 +1,122 @@
+"""Helpers the graph-algorithm commands (``triangles``, ``kcore``, ``ktruss``, ``triads``) share:
+the common options, loading (symmetrized where the algorithm needs an undirected graph), timing
+with a spinner on long runs, saving and printing the results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .ui import console, print_table, progress
+
+
+def add_graph_args(p: argparse.ArgumentParser) -> None:
+    """The input options: the graph file, how to read it, and the device."""
+    p.add_argument("file", help="graph file (format detected from name and header)")
+    p.add_argument("--format", help="file format when detection is not enough")
+    p.add_argument("--undirected", action="store_true", help="read the edges as undirected")
+    p.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"])
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    """Options every command of this family takes."""
+    add_graph_args(p)
+    p.add_argument("--verify", action="store_true", help="check the result by another method")
+    p.add_argument("--output", help="write the per-vertex (or per-edge) result as .npy")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
+def load(args: argparse.Namespace, undirected: bool):
+    """The graph of ``args.file`` on the chosen device (symmetrized when ``undirected``)."""
+    import warpgraph as wg
+    from warpgraph.device import resolve_device
+
+    kwargs = {"format": args.format}
+    if args.undirected:
+        kwargs["directed"] = False
+    G = wg.load(args.file, **kwargs)
+    if undirected and G.directed:
+        console.print(f"[dim]{args.file} is directed: using its undirected version[/dim]")
+        G = G.to_undirected()
+    dev = resolve_device(args.device)
+    return G.to(dev), dev
+
+
+def timed(what: str, fn: Callable[[], Any], dev: str) -> tuple[Any, float]:
+    """Run ``fn`` under a spinner; returns its result and wall seconds (GPU synchronized)."""
+    with progress(what):
+        t0 = time.perf_counter()
+        out = fn()
+        if dev == "gpu":
+            import cupy
+
+            cupy.cuda.Device().synchronize()
+        return out, time.perf_counter() - t0
+
+
+def save(path: str | None, values: Any) -> None:
+    if path:
+        import numpy as np
+
+        from warpgraph._arrays import to_host
+
+        np.save(path, to_host(values))
+
+
+def summarize(
+    args: argparse.Namespace, G, dev: str, results: dict[str, Any], seconds: float
+) -> dict[str, Any]:
+    """The summary rows: the graph, the device and its size, then ``results``, the time and
+    whether the result was verified."""
+    return {
+        "graph": args.file,
+        "device": dev,
+        "vertices": G.num_vertices,
+        "edges": G.num_edges,
+        **results,
+        "seconds": seconds,
+        "verified": bool(args.verify),
+    }
+
+
+def report(args: argparse.Namespace, title: str, summary: dict[str, Any]) -> int:
+    """Print ``summary`` as JSON or as a two-column table."""
+    if args.json:
+        console.print_json(json.dumps(summary, default=str))
+    else:
+        print_table(title, ["", "value"], list(summary.items()))
+    return 0
+
+
+def run_decomposition(
+    args: argparse.Namespace,
+    *,
+    kind: str,
+    unit: str,
+    max_key: str,
+    undirected: bool,
+    spinner: str,
+    compute: Callable[[Any, str], Any],
+    verify: Callable[[Any, Any], None],
+) -> int:
+    """The ``kcore`` and ``ktruss`` commands: compute the ``k-{kind}`` number of every vertex or
+    edge (the ``unit``), verify and save it as asked, and report the largest ``k`` (as
+    ``max_key``) and how many ``unit`` lie in the ``k``-``kind`` of ``args.k`` (default: the
+    largest)."""
+    from warpgraph._arrays import to_host
+
+    G, dev = load(args, undirected=undirected)
+    values, seconds = timed(spinner, lambda: compute(G, dev), dev)
+    v = to_host(values)
+    if args.verify:
+        verify(G, v)
+    save(args.output, v)
+    kmax = int(v.max()) if v.size else 0
+    k = kmax if args.k is None else args.k
+    results = {max_key: kmax, f"{unit} in the {k}-{kind}": int((v >= k).sum())}
+    return report(
+        args, f"k-{kind} on {dev}: {args.file}", summarize(args, G, dev, results, seconds)
+    )
