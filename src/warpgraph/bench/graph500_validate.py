@@ -38,6 +38,7 @@ warpgraph.bench.graph500_validate.Graph500ValidationError: BFS from root 0 fails
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -183,15 +184,14 @@ def tree_depths(parent: Any, root: int, *, kind: str = "BFS") -> Any:
     reached = parent >= 0
     anc = xp.where(reached, parent, root)
     dangling = reached & ~reached[anc]
-    if bool(dangling.any()):
-        v = _first(xp, dangling)
-        raise Graph500ValidationError(
-            kind,
-            root,
-            "1",
-            f"vertex {v} has parent {int(parent[v])}, which is not in the tree",
-            vertex=v,
-        )
+    _vertex_rule(
+        kind,
+        root,
+        "1",
+        xp,
+        dangling,
+        lambda v: f"vertex {v} has parent {int(parent[v])}, which is not in the tree",
+    )
     depth = (reached & (xp.arange(n) != root)).astype(np.int64)
     # Invariant: anc[v] lies depth[v] parent-steps above v. The root is a fixed point with depth 0,
     # so after k rounds every vertex within 2**k steps of the root has anc == root.
@@ -202,15 +202,14 @@ def tree_depths(parent: Any, root: int, *, kind: str = "BFS") -> Any:
         depth = depth + depth[anc]
         anc = anc[anc]
     pending = anc != root
-    if bool(pending.any()):
-        v = _first(xp, pending)
-        raise Graph500ValidationError(
-            kind,
-            root,
-            "1",
-            f"following parents from vertex {v} never reaches the root (cycle)",
-            vertex=v,
-        )
+    _vertex_rule(
+        kind,
+        root,
+        "1",
+        xp,
+        pending,
+        lambda v: f"following parents from vertex {v} never reaches the root (cycle)",
+    )
     return xp.where(reached, depth, -1)
 
 
@@ -228,6 +227,13 @@ def count_component_edges(reached: Any, src: Any, dst: Any) -> int:
     2
     """
     return int((reached[src] | reached[dst]).sum())
+
+
+def _vertex_rule(kind, root, rule, xp, mask, detail: Callable[[int], str]) -> None:
+    """Fail ``rule`` at the first vertex ``v`` of ``mask``, if any, described by ``detail(v)``."""
+    if bool(mask.any()):
+        v = _first(xp, mask)
+        raise Graph500ValidationError(kind, root, rule, detail(v), vertex=v)
 
 
 def _edge_error(kind, root, rule, detail, xp, mask, src, dst):
@@ -304,26 +310,26 @@ def validate_bfs_tree(
             raise InvalidArgumentError(f"level has {level.shape[0]} entries, expected {n}")
         p = xp.where(reached, parent, root)
         wrong = reached & (xp.arange(n) != root) & (level != level[p] + 1)
-        if bool(wrong.any()):
-            v = _first(xp, wrong)
-            raise Graph500ValidationError(
-                kind,
-                root,
-                "2",
+        _vertex_rule(
+            kind,
+            root,
+            "2",
+            xp,
+            wrong,
+            lambda v: (
                 f"vertex {v} has level {int(level[v])} but its parent {int(parent[v])} has "
-                f"level {int(level[int(parent[v])])}",
-                vertex=v,
-            )
+                f"level {int(level[int(parent[v])])}"
+            ),
+        )
         wrong = (reached & (level != depth)) | (~reached & (level >= 0))
-        if bool(wrong.any()):
-            v = _first(xp, wrong)
-            raise Graph500ValidationError(
-                kind,
-                root,
-                "2",
-                f"vertex {v} has level {int(level[v])} but depth {int(depth[v])} in the tree",
-                vertex=v,
-            )
+        _vertex_rule(
+            kind,
+            root,
+            "2",
+            xp,
+            wrong,
+            lambda v: f"vertex {v} has level {int(level[v])} but depth {int(depth[v])} in the tree",
+        )
     confirmed = xp.zeros(n, dtype=bool)
     confirmed[root] = True
     nedge = 0
@@ -347,15 +353,14 @@ def validate_bfs_tree(
             confirmed[s[hit]] = True
         nedge += int(rs.sum()) if directed else int((rs | rd).sum())
     bad = reached & ~confirmed
-    if bool(bad.any()):
-        v = _first(xp, bad)
-        raise Graph500ValidationError(
-            kind,
-            root,
-            "5",
-            f"vertex {v} has parent {int(parent[v])} but no input edge joins them",
-            vertex=v,
-        )
+    _vertex_rule(
+        kind,
+        root,
+        "5",
+        xp,
+        bad,
+        lambda v: f"vertex {v} has parent {int(parent[v])} but no input edge joins them",
+    )
     return nedge
 
 
@@ -432,25 +437,23 @@ def validate_sssp_tree(
             kind, root, "distance", f"the root's distance is {float(d[root])}", vertex=root
         )
     bad = reached & ~xp.isfinite(d)
-    if bool(bad.any()):
-        v = _first(xp, bad)
-        raise Graph500ValidationError(
-            kind,
-            root,
-            "distance",
-            f"vertex {v} is in the tree but has distance {float(d[v])}",
-            vertex=v,
-        )
+    _vertex_rule(
+        kind,
+        root,
+        "distance",
+        xp,
+        bad,
+        lambda v: f"vertex {v} is in the tree but has distance {float(d[v])}",
+    )
     bad = ~reached & xp.isfinite(d)
-    if bool(bad.any()):
-        v = _first(xp, bad)
-        raise Graph500ValidationError(
-            kind,
-            root,
-            "distance",
-            f"vertex {v} is outside the tree but has finite distance {float(d[v])}",
-            vertex=v,
-        )
+    _vertex_rule(
+        kind,
+        root,
+        "distance",
+        xp,
+        bad,
+        lambda v: f"vertex {v} is outside the tree but has finite distance {float(d[v])}",
+    )
     # Rule 2 + 5: some input edge (parent[v], v) carries exactly dist[v] - dist[parent[v]].
     has_edge = xp.zeros(n, dtype=bool)
     confirmed = xp.zeros(n, dtype=bool)
@@ -479,15 +482,14 @@ def validate_sssp_tree(
             confirmed[b[hit & exact]] = True
         nedge += int(rs.sum()) if directed else int((rs | rt).sum())
     bad = reached & ~has_edge
-    if bool(bad.any()):
-        v = _first(xp, bad)
-        raise Graph500ValidationError(
-            kind,
-            root,
-            "5",
-            f"vertex {v} has parent {int(parent[v])} but no input edge joins them",
-            vertex=v,
-        )
+    _vertex_rule(
+        kind,
+        root,
+        "5",
+        xp,
+        bad,
+        lambda v: f"vertex {v} has parent {int(parent[v])} but no input edge joins them",
+    )
     bad = reached & ~confirmed
     if bool(bad.any()):
         v = _first(xp, bad)
