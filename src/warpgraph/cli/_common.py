@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .ui import console, print_table, progress
+from .ui import console, load_with_progress, print_table, progress
 
 
 def add_graph_args(p: argparse.ArgumentParser) -> None:
@@ -31,13 +31,12 @@ def add_common(p: argparse.ArgumentParser) -> None:
 
 def load(args: argparse.Namespace, undirected: bool):
     """The graph of ``args.file`` on the chosen device (symmetrized when ``undirected``)."""
-    import warpgraph as wg
     from warpgraph.device import resolve_device
 
     kwargs = {"format": args.format}
     if args.undirected:
         kwargs["directed"] = False
-    G = wg.load(args.file, **kwargs)
+    G = load_with_progress(args.file, **kwargs)
     if undirected and G.directed:
         console.print(f"[dim]{args.file} is directed: using its undirected version[/dim]")
         G = G.to_undirected()

@@ -12,7 +12,7 @@ import json
 import statistics
 import time
 
-from .ui import console, print_table
+from .ui import console, load_with_progress, print_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +58,6 @@ def _sync(device: str) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    import warpgraph as wg
     from warpgraph._arrays import to_host
     from warpgraph.algorithms.bfs import bfs, bfs_explain, verify_bfs
     from warpgraph.device import resolve_device
@@ -70,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     kwargs = {"format": args.format}
     if args.undirected:
         kwargs["directed"] = False
-    G = wg.load(args.file, **kwargs)
+    G = load_with_progress(args.file, **kwargs)
     dev = resolve_device(args.device)
     G = G.to(dev)
     deg = to_host(G.out_degree())
