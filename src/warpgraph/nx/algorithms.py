@@ -1,0 +1,183 @@
+"""NetworkX functions computed by warpgraph, with NetworkX's signatures and result types.
+
+Each function takes the converted graph (:class:`warpgraph.nx.interface.WarpgraphGraph`) and
+returns what the NetworkX function returns, keyed by the original node labels. The checks in
+:data:`ARGUMENT_CHECKS` (used by ``can_run``) decline the cases where NetworkX means something
+warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ..algorithms.bfs.api import bfs
+from ..algorithms.components.cpu import weak_component_labels
+from ..algorithms.kcore.api import core_number as _core_number
+from ..algorithms.triads.api import triadic_census as _triadic_census
+from ..algorithms.triangles.api import clustering as _clustering
+from ..algorithms.triangles.api import transitivity as _transitivity
+from ..algorithms.triangles.api import triangles as _triangles
+
+__all__ = [
+    "ARGUMENT_CHECKS",
+    "clustering",
+    "connected_components",
+    "core_number",
+    "number_connected_components",
+    "single_source_shortest_path_length",
+    "transitivity",
+    "triadic_census",
+    "triangles",
+    "weakly_connected_components",
+]
+
+
+def _host(a: Any) -> np.ndarray:
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+def _keyed(G, values: list) -> dict:
+    """``{node: value}`` for every node, in NetworkX's node order."""
+    return dict(zip(G.nodes, values, strict=True))
+
+
+def _node_selection(G, nodes: Any) -> tuple[bool, list]:
+    """NetworkX's ``nodes=`` rule: one node, or the members of a container (in its order)."""
+    if nodes in G:
+        return True, [nodes]
+    return False, [v for v in nodes if v in G]
+
+
+# ---------------------------------------------------------------- traversal
+def single_source_shortest_path_length(G, source: Any, cutoff: int | None = None) -> dict:
+    """Hop distance from ``source`` to every reachable node (``{node: int}``), level order."""
+    if source not in G:
+        import networkx as nx
+
+        raise nx.NodeNotFound(f"Source {source} is not in G")
+    levels = _host(bfs(G.graph, G.index[source]))
+    reached = np.flatnonzero(levels >= 0)
+    if cutoff is not None:
+        reached = reached[levels[reached] <= cutoff]
+    reached = reached[np.argsort(levels[reached], kind="stable")]
+    return dict(zip(G.labels[reached].tolist(), levels[reached].tolist(), strict=True))
+
+
+# ---------------------------------------------------------------- components
+def _component_groups(G) -> list[np.ndarray]:
+    """Dense ids of each weak component, components ordered by their smallest id."""
+    comp = weak_component_labels(G.graph)
+    order = np.argsort(comp, kind="stable")
+    cuts = np.flatnonzero(np.diff(comp[order])) + 1
+    return np.split(order, cuts) if order.size else []
+
+
+def _component_sets(G) -> Iterator[set]:
+    labels = G.labels
+    for ids in _component_groups(G):
+        yield set(labels[ids].tolist())
+
+
+def connected_components(G) -> Iterator[set]:
+    """Generator of node sets, one per component, in NetworkX's order (by first node)."""
+    return _component_sets(G)
+
+
+def weakly_connected_components(G) -> Iterator[set]:
+    """Generator of node sets, one per weak component, in NetworkX's order (by first node)."""
+    return _component_sets(G)
+
+
+def number_connected_components(G) -> int:
+    """Number of connected components."""
+    comp = weak_component_labels(G.graph)
+    return int(np.count_nonzero(comp == np.arange(comp.size)))
+
+
+# ---------------------------------------------------------------- triangles family
+def triangles(G, nodes: Any = None):
+    """Triangles at each node: ``{node: int}``, or an ``int`` when ``nodes`` is one node."""
+    t = _host(_triangles(G.graph)).tolist()
+    if nodes is None:
+        return _keyed(G, t)
+    single, chosen = _node_selection(G, nodes)
+    index = G.index
+    if single:
+        return t[index[nodes]]
+    return {v: t[index[v]] for v in chosen}
+
+
+def transitivity(G) -> float | int:
+    """Global clustering coefficient; ``0`` (an int, as NetworkX) without triangles."""
+    value = _transitivity(G.graph)
+    return 0 if value == 0 else value
+
+
+def clustering(G, nodes: Any = None, weight: str | None = None):
+    """Local clustering of each node (unweighted, undirected); ``0`` (int) without triangles."""
+    c = [0 if x == 0 else x for x in _host(_clustering(G.graph)).tolist()]
+    if nodes is None:
+        return _keyed(G, c)
+    single, chosen = _node_selection(G, nodes)
+    index = G.index
+    if single:
+        return c[index[nodes]]
+    return {v: c[index[v]] for v in chosen}
+
+
+# ---------------------------------------------------------------- cores and triads
+def core_number(G) -> dict:
+    """Core number of each node (``{node: int}``); self-loops are refused as in NetworkX."""
+    if G.graph.num_self_loops:
+        import networkx as nx
+
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; "
+            "Consider using G.remove_edges_from(nx.selfloop_edges(G))."
+        )
+    return _keyed(G, _host(_core_number(G.graph)).tolist())
+
+
+def triadic_census(G, nodelist: Any = None) -> dict:
+    """Counts of the 16 triad types, in NetworkX's key order."""
+    return {k: int(v) for k, v in _triadic_census(G.graph).items()}
+
+
+# ---------------------------------------------------------------- can_run checks
+def _is_directed(G: Any) -> bool:
+    return bool(G.is_directed())
+
+
+def _check_clustering(G, nodes=None, weight=None) -> bool | str:
+    if weight is not None:
+        return "weighted clustering is not implemented"
+    if _is_directed(G):
+        return "directed clustering is not implemented"
+    return True
+
+
+def _check_triadic_census(G, nodelist=None) -> bool | str:
+    return True if nodelist is None else "nodelist= is not implemented"
+
+
+def _check_undirected(G, **_: Any) -> bool | str:
+    return "directed graphs run in NetworkX" if _is_directed(G) else True
+
+
+def _check_directed(G, **_: Any) -> bool | str:
+    return True if _is_directed(G) else "undirected graphs run in NetworkX"
+
+
+#: ``can_run`` checks per function name (bound arguments as keywords).
+ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
+    "clustering": _check_clustering,
+    "triadic_census": _check_triadic_census,
+    "connected_components": _check_undirected,
+    "number_connected_components": _check_undirected,
+    "triangles": _check_undirected,
+    "transitivity": _check_undirected,
+    "weakly_connected_components": _check_directed,
+}

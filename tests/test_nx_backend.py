@@ -1,0 +1,287 @@
+"""NetworkX backend (warpgraph.nx): dispatched results equal NetworkX's, exactly."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import FUNCTIONS, get_info  # noqa: E402
+from warpgraph.nx.interface import (  # noqa: E402
+    SMALL_GRAPH_EDGES,
+    WarpgraphGraph,
+    backend_interface,
+)
+
+BACKEND = "warpgraph"
+SEEDS = range(6)
+
+if BACKEND not in nx.utils.backends.backends:  # entry points not registered (not installed)
+    pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_cache_warning():
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
+        yield
+
+
+def _labels(kind: str, n: int, rng: random.Random) -> list:
+    ids = list(range(n))
+    rng.shuffle(ids)  # node order differs from label order
+    if kind == "str":
+        return [f"v{i}" for i in ids]
+    if kind == "tuple":
+        return [(i % 7, f"t{i}") for i in ids]
+    return [("mixed", i) if i % 3 else f"s{i}" for i in ids]
+
+
+def random_graph(seed: int, kind: str = "str", directed: bool = False, selfloops: bool = True):
+    """A random graph with several components, isolated nodes and non-integer labels."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 70)
+    labels = _labels(kind, n, rng)
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(labels)
+    m = rng.randint(0, 3 * n)
+    for _ in range(m):
+        u, v = rng.choice(labels), rng.choice(labels)
+        if u != v or selfloops:
+            G.add_edge(u, v)
+    if directed and n > 2:  # many mutual pairs
+        for u, v in list(G.edges)[: m // 3]:
+            G.add_edge(v, u)
+    return G
+
+
+def both(func: str, G, *args, **kwargs):
+    ours = getattr(nx, func)(G, *args, backend=BACKEND, **kwargs)
+    theirs = getattr(nx, func)(G, *args, **kwargs)
+    return ours, theirs
+
+
+def assert_same_dict(ours, theirs):
+    assert type(ours) is dict
+    assert ours == theirs
+    for k, v in theirs.items():
+        assert type(ours[k]) is type(v), (k, ours[k], v)
+
+
+CASES = [(seed, kind) for seed in SEEDS for kind in ("str", "tuple", "mixed")]
+
+
+# ---------------------------------------------------------------- registration
+def test_backend_info_lists_the_functions():
+    info = get_info()
+    assert info["backend_name"] == BACKEND
+    assert set(info["functions"]) == set(FUNCTIONS)
+    for name in FUNCTIONS:
+        assert hasattr(backend_interface, name)
+        assert BACKEND in getattr(nx, name).backends
+
+
+def test_backend_info_does_not_import_the_backend():
+    code = (
+        "import sys; from warpgraph.nx import get_info; get_info(); "
+        "print('warpgraph.nx.interface' in sys.modules, 'cupy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+# ---------------------------------------------------------------- conversion
+@pytest.mark.parametrize("directed", [False, True])
+def test_conversion_round_trip(directed):
+    G = random_graph(3, "tuple", directed=directed)
+    W = backend_interface.convert_from_nx(G)
+    assert isinstance(W, WarpgraphGraph)
+    assert W.__networkx_backend__ == BACKEND
+    assert W.is_directed() == directed and not W.is_multigraph()
+    assert W.nodes == list(G) and all(W.node_id(v) == i for i, v in enumerate(G))
+    H = backend_interface.convert_to_nx(W)
+    assert type(H) is type(G)
+    assert set(H.nodes) == set(G.nodes)
+    assert {frozenset((u, v)) if not directed else (u, v) for u, v in H.edges} == {
+        frozenset((u, v)) if not directed else (u, v) for u, v in G.edges
+    }
+
+
+def test_conversion_reads_the_named_weight():
+    G = nx.Graph()
+    G.add_edge("a", "b", cost=2.5)
+    G.add_edge("b", "c", cost=4.0)
+    W = backend_interface.convert_from_nx(G, edge_attrs={"cost": 1})
+    assert W.weight == "cost"
+    assert W.graph.weights is not None
+    assert sorted(W.graph.weights.tolist()) == [2.5, 2.5, 4.0, 4.0]
+    assert backend_interface.convert_from_nx(G).graph.weights is None
+
+
+def test_conversion_is_cached_on_the_graph(monkeypatch):
+    G = random_graph(1)
+    calls = []
+    original = backend_interface.convert_from_nx
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(backend_interface, "convert_from_nx", counting)
+    first = nx.triangles(G, backend=BACKEND)
+    assert nx.triangles(G, backend=BACKEND) == first
+    assert nx.number_connected_components(G, backend=BACKEND) == nx.number_connected_components(G)
+    assert len(calls) == 1
+    assert G.__networkx_cache__["backends"][BACKEND]
+    G.add_edge("new1", "new2")  # mutation clears the cache: converted again
+    nx.triangles(G, backend=BACKEND)
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize("cls", [nx.MultiGraph, nx.MultiDiGraph])
+def test_multigraph_is_refused_clearly(cls):
+    M = cls([("a", "b"), ("a", "b")])
+    with pytest.raises(nx.NetworkXNotImplemented, match="does not support multigraphs"):
+        backend_interface.convert_from_nx(M)
+    func = nx.connected_components if not M.is_directed() else nx.weakly_connected_components
+    with pytest.raises(nx.NetworkXNotImplemented, match="does not support multigraphs"):
+        list(func(M, backend=BACKEND))
+    assert backend_interface.should_run("connected_components", (M,), {}) is not True
+
+
+# ---------------------------------------------------------------- can_run / should_run
+def test_can_run_refuses_unsupported_arguments():
+    G = random_graph(2)
+    D = random_graph(2, directed=True)
+    can = backend_interface.can_run
+    assert can("clustering", (G,), {}) is True
+    assert can("clustering", (G,), {"weight": "w"}) is not True
+    assert can("clustering", (D,), {}) is not True
+    assert can("triadic_census", (D,), {}) is True
+    assert can("triadic_census", (D,), {"nodelist": list(D)[:3]}) is not True
+    assert can("connected_components", (D,), {}) is not True
+    assert can("weakly_connected_components", (G,), {}) is not True
+    assert can("pagerank", (G,), {}) is not True
+    with pytest.raises(NotImplementedError):
+        nx.clustering(G, weight="w", backend=BACKEND)
+
+
+def test_should_run_declines_small_graphs():
+    small = nx.path_graph(10)
+    big = nx.path_graph(SMALL_GRAPH_EDGES + 5)
+    assert backend_interface.should_run("triangles", (small,), {}) is not True
+    assert backend_interface.should_run("triangles", (big,), {}) is True
+    W = backend_interface.convert_from_nx(small)
+    assert backend_interface.should_run("triangles", (W,), {}) is True
+
+
+# ---------------------------------------------------------------- the dispatched functions
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+@pytest.mark.parametrize("directed", [False, True])
+def test_single_source_shortest_path_length(seed, kind, directed):
+    G = random_graph(seed, kind, directed=directed)
+    rng = random.Random(seed)
+    for source in rng.sample(list(G), min(3, len(G))):
+        ours, theirs = both("single_source_shortest_path_length", G, source)
+        assert_same_dict(ours, theirs)
+        levels = list(ours.values())
+        assert levels == sorted(levels)  # level order, as NetworkX's
+        ours, theirs = both("single_source_shortest_path_length", G, source, cutoff=1)
+        assert_same_dict(ours, theirs)
+    with pytest.raises(nx.NodeNotFound):
+        nx.single_source_shortest_path_length(G, "no such node", backend=BACKEND)
+
+
+def _component_set(components) -> set[frozenset]:
+    return {frozenset(c) for c in components}
+
+
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+def test_connected_components(seed, kind):
+    G = random_graph(seed, kind)
+    ours, theirs = both("connected_components", G)
+    assert type(ours) is type(theirs)  # both generators
+    ours, theirs = list(ours), list(theirs)
+    assert all(type(c) is set for c in ours)
+    assert _component_set(ours) == _component_set(theirs)
+    assert ours == theirs  # same order too: components by their first node
+    assert both("number_connected_components", G) == (len(theirs),) * 2
+
+
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+def test_weakly_connected_components(seed, kind):
+    G = random_graph(seed, kind, directed=True)
+    ours, theirs = both("weakly_connected_components", G)
+    ours, theirs = list(ours), list(theirs)
+    assert _component_set(ours) == _component_set(theirs)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+def test_triangles(seed, kind):
+    G = random_graph(seed, kind)
+    assert_same_dict(*both("triangles", G))
+    nodes = list(G)
+    v = nodes[seed % len(nodes)]
+    ours, theirs = both("triangles", G, v)
+    assert ours == theirs and type(ours) is int
+    some = [*nodes[::2], "not a node"]
+    assert_same_dict(*both("triangles", G, some))
+    assert list(nx.triangles(G, some, backend=BACKEND)) == list(nx.triangles(G, some))
+
+
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+def test_transitivity(seed, kind):
+    G = random_graph(seed, kind)
+    ours, theirs = both("transitivity", G)
+    assert ours == theirs and type(ours) is type(theirs)
+
+
+def test_transitivity_without_triangles_is_int_zero():
+    ours, theirs = both("transitivity", nx.path_graph(["a", "b", "c"]))
+    assert ours == theirs == 0 and type(ours) is type(theirs)
+
+
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+def test_clustering(seed, kind):
+    G = random_graph(seed, kind)
+    assert_same_dict(*both("clustering", G))
+    nodes = list(G)
+    v = nodes[-1]
+    ours, theirs = both("clustering", G, v)
+    assert ours == theirs and type(ours) is type(theirs)
+    assert_same_dict(*both("clustering", G, nodes[1::3]))
+
+
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+@pytest.mark.parametrize("directed", [False, True])
+def test_core_number(seed, kind, directed):
+    G = random_graph(seed, kind, directed=directed, selfloops=False)
+    assert_same_dict(*both("core_number", G))
+
+
+def test_core_number_refuses_self_loops_as_networkx():
+    G = nx.Graph([("a", "a"), ("a", "b")])
+    with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):
+        nx.core_number(G, backend=BACKEND)
+
+
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+def test_triadic_census(seed, kind):
+    G = random_graph(seed, kind, directed=True)
+    ours, theirs = both("triadic_census", G)
+    assert_same_dict(ours, theirs)
+    assert list(ours) == list(theirs)
+
+
+def test_empty_graph():
+    G = nx.Graph()
+    assert list(nx.connected_components(G, backend=BACKEND)) == []
+    assert nx.number_connected_components(G, backend=BACKEND) == 0
+    assert nx.triangles(G, backend=BACKEND) == {}
+    assert nx.transitivity(G, backend=BACKEND) == 0
