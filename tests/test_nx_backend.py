@@ -180,6 +180,30 @@ def test_should_run_declines_small_graphs():
     assert backend_interface.should_run("triangles", (W,), {}) is True
 
 
+def test_automatic_dispatch_follows_should_run(monkeypatch):
+    calls = []
+    original = backend_interface.convert_from_nx
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(backend_interface, "convert_from_nx", counting)
+    priority = nx.config.backend_priority
+    saved = list(priority.algos)
+    priority.algos = [BACKEND]
+    try:
+        small = nx.cycle_graph([f"s{i}" for i in range(20)])
+        assert nx.number_connected_components(small) == 1
+        assert calls == []  # small graph: NetworkX ran it
+        big = nx.cycle_graph([(i, "b") for i in range(SMALL_GRAPH_EDGES + 10)])
+        assert nx.transitivity(big) == 0
+        assert nx.number_connected_components(big) == 1
+        assert calls == [1]  # converted once, cached for the second call
+    finally:
+        priority.algos = saved
+
+
 # ---------------------------------------------------------------- the dispatched functions
 @pytest.mark.parametrize(("seed", "kind"), CASES)
 @pytest.mark.parametrize("directed", [False, True])
