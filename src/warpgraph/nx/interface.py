@@ -10,6 +10,7 @@ call on an unchanged graph does not convert again.
 from __future__ import annotations
 
 import inspect
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -113,6 +114,37 @@ def _host(a: Any) -> np.ndarray:
     return a.get() if hasattr(a, "get") else np.asarray(a)
 
 
+def _csr_from_adjacency(G: Any, nodes: list, weight: str | None) -> Graph:
+    """CSR straight from NetworkX's adjacency dicts: one pass, no edge list in between.
+
+    An undirected NetworkX graph already stores both arcs of every edge (a self-loop once), which
+    is warpgraph's layout; a directed one stores out-arcs. Rows are sorted by ``Graph``.
+    """
+    adj = getattr(G, "_adj", None) or G.adj
+    rows = [adj[v] for v in nodes]
+    n = len(nodes)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=n), out=indptr[1:])
+    arcs = int(indptr[-1])
+    index = {v: i for i, v in enumerate(nodes)}
+    indices = np.fromiter(map(index.__getitem__, chain.from_iterable(rows)), np.int64, arcs)
+    weights = None
+    if weight is not None:
+        data = chain.from_iterable(r.values() for r in rows)
+        try:
+            weights = np.fromiter((d.get(weight, 1) for d in data), np.float64, arcs)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"edge attribute {weight!r} is not numeric: {exc}") from None
+        if np.all(weights == np.round(weights)) and np.all(np.abs(weights) < 2**53):
+            weights = weights.astype(np.int64)  # integer weights stay integers
+    if n >= 2**31 - 1:
+        raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
+    graph = Graph(indptr, indices.astype(np.int32), weights, directed=G.is_directed())
+    if nodes != list(range(n)):
+        graph.vertex_labels = nodes
+    return graph
+
+
 def _weight_attribute(edge_attrs: Any, preserve_edge_attrs: bool, G: Any) -> str | None:
     """The one edge attribute to read as weights (or None)."""
     if isinstance(edge_attrs, str):
@@ -158,8 +190,7 @@ class BackendInterface:
             )
         weight = _weight_attribute(edge_attrs, preserve_edge_attrs or preserve_all_attrs, G)
         nodes = list(G)
-        graph = Graph.from_networkx(G, weight=weight, nodelist=nodes)
-        return WarpgraphGraph(graph, nodes, weight)
+        return WarpgraphGraph(_csr_from_adjacency(G, nodes, weight), nodes, weight)
 
     @staticmethod
     def convert_to_nx(result: Any, *, name: str | None = None) -> Any:
