@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 import warnings
+from itertools import pairwise
 
 import pytest
 
@@ -219,6 +220,48 @@ def test_single_source_shortest_path_length(seed, kind, directed):
         assert_same_dict(ours, theirs)
     with pytest.raises(nx.NodeNotFound):
         nx.single_source_shortest_path_length(G, "no such node", backend=BACKEND)
+
+
+@pytest.mark.parametrize(("seed", "kind"), CASES)
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_layers_in_networkx_order(seed, kind, directed):
+    G = random_graph(seed, kind, directed=directed)
+    rng = random.Random(seed)
+    nodes = list(G)
+    for source in rng.sample(nodes, min(3, len(nodes))):
+        ours, theirs = both("bfs_layers", G, source)
+        assert type(ours) is type(theirs)  # generators
+        assert list(ours) == list(theirs)  # same layers, same order inside each
+    several = rng.sample(nodes, min(4, len(nodes)))
+    ours, theirs = both("bfs_layers", G, several)
+    assert list(ours) == list(theirs)
+    with pytest.raises(nx.NetworkXError, match="not in the graph"):
+        list(nx.bfs_layers(G, ["no such node"], backend=BACKEND))
+
+
+def test_bfs_layers_order_follows_insertion_not_labels():
+    G = nx.Graph()
+    G.add_edges_from([("r", "z"), ("r", "b"), ("z", "y"), ("b", "a"), ("z", "a"), ("b", "c")])
+    ours, theirs = both("bfs_layers", G, "r")
+    assert list(ours) == list(theirs) == [["r"], ["z", "b"], ["y", "a", "c"]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bfs_layers_of_a_long_thin_graph(seed):
+    """More than 256 thin layers: the sequential pass gives the same layers."""
+    rng = random.Random(seed)
+    spine = [f"p{i}" for i in range(700)]
+    edges = list(pairwise(spine))
+    edges += [(rng.choice(spine), f"leaf{i}") for i in range(300)]
+    edges += [(spine[i], spine[i + 2]) for i in rng.sample(range(len(spine) - 2), 40)]
+    rng.shuffle(edges)
+    G = nx.Graph(edges)
+    for source in (spine[0], rng.choice(spine)):
+        ours, theirs = both("bfs_layers", G, source)
+        assert list(ours) == list(theirs)
+    D = nx.DiGraph(edges)
+    ours, theirs = both("bfs_layers", D, [spine[0], spine[5]])
+    assert list(ours) == list(theirs)
 
 
 def _component_set(components) -> set[frozenset]:

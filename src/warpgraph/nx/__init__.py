@@ -18,6 +18,7 @@ _NOTE_ORDER = (
 
 #: Functions the backend implements, with the notes NetworkX adds to their docstrings.
 FUNCTIONS: dict[str, str] = {
+    "bfs_layers": "Layers in exactly NetworkX's order (rebuilt from warpgraph's BFS levels).",
     "single_source_shortest_path_length": _NOTE_ORDER,
     "connected_components": "Components come in NetworkX's order (by their first node).",
     "number_connected_components": "",

@@ -9,9 +9,11 @@ warpgraph does not compute; NetworkX then runs them itself (or says the backend 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from ..algorithms.bfs.api import bfs
 from ..algorithms.components.cpu import weak_component_labels
@@ -23,6 +25,7 @@ from ..algorithms.triangles.api import triangles as _triangles
 
 __all__ = [
     "ARGUMENT_CHECKS",
+    "bfs_layers",
     "clustering",
     "connected_components",
     "core_number",
@@ -64,6 +67,109 @@ def single_source_shortest_path_length(G, source: Any, cutoff: int | None = None
         reached = reached[levels[reached] <= cutoff]
     reached = reached[np.argsort(levels[reached], kind="stable")]
     return dict(zip(G.labels[reached].tolist(), levels[reached].tolist(), strict=True))
+
+
+def bfs_layers(G, sources: Any) -> Iterator[list]:
+    """Generator of BFS layers (lists of nodes) in exactly NetworkX's order.
+
+    NetworkX lists a layer in discovery order: the nodes of the previous layer in order, each
+    one's neighbours in adjacency order, first discovery wins. warpgraph's BFS gives the levels;
+    the order inside each layer is rebuilt from the arcs between consecutive layers by sorting them
+    on (position of the tail in its layer, position of the arc in NetworkX's adjacency).
+    """
+    if sources in G:
+        sources = [sources]
+    # NetworkX starts from ``list(set(sources))``: the same set built the same way iterates in
+    # the same order, so the first layer (and so all later ones) matches.
+    return _bfs_layers(G, list(set(sources)))
+
+
+#: Above this many layers of fewer than ``_THIN_LAYER`` nodes on average, ``bfs_layers`` uses one
+#: sequential pass instead of a few array operations per layer.
+_DEEP_LAYERS = 256
+_THIN_LAYER = 512
+
+
+def reached_per_layer(levels: np.ndarray, layers: int) -> float:
+    return float(np.count_nonzero(levels >= 0)) / max(layers, 1)
+
+
+@njit(cache=True, nogil=True)
+def _ordered_bfs(indptr, heads, first, n):  # pragma: no cover - compiled
+    """Nodes in NetworkX's BFS order and where each layer starts (sequential queue)."""
+    seen = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int64)
+    starts = np.empty(n + 1, dtype=np.int64)
+    tail = 0
+    for v in first:
+        seen[v] = True
+        queue[tail] = v
+        tail += 1
+    layers = 0
+    head = 0
+    while head < tail:
+        starts[layers] = head
+        layers += 1
+        end = tail
+        while head < end:
+            u = queue[head]
+            head += 1
+            for k in range(indptr[u], indptr[u + 1]):
+                w = heads[k]
+                if not seen[w]:
+                    seen[w] = True
+                    queue[tail] = w
+                    tail += 1
+    starts[layers] = tail
+    return queue[:tail], starts[: layers + 1]
+
+
+def _bfs_layers_sequential(G, ids: np.ndarray) -> Iterator[list]:
+    """All layers but the first (already yielded), from one sequential BFS."""
+    order, starts = _ordered_bfs(_host(G.graph.indptr), G.nx_order, ids, len(G.nodes))
+    nodes = G.labels[order].tolist()
+    for lo, hi in pairwise(starts[1:].tolist()):
+        yield nodes[lo:hi]
+
+
+def _bfs_layers(G, sources: list) -> Iterator[list]:
+    for s in sources:
+        if s not in G:
+            import networkx as nx
+
+            raise nx.NetworkXError(f"The node {s} is not in the graph.")
+    if not sources:
+        return
+    ids = np.fromiter((G.index[s] for s in sources), dtype=np.int64, count=len(sources))
+    levels = _host(bfs(G.graph, ids))
+    if levels.ndim == 2:  # one BFS per source: the multi-source level is the nearest source
+        levels = np.where(levels < 0, np.iinfo(levels.dtype).max, levels).min(axis=0)
+        levels[levels == np.iinfo(levels.dtype).max] = -1
+    yield list(sources)
+    indptr = _host(G.graph.indptr)
+    degree = np.diff(indptr)
+    tails = np.repeat(np.arange(degree.size), degree)
+    heads = G.nx_order
+    rank = np.arange(heads.size) - indptr[tails]  # position in NetworkX's adjacency
+    step = levels[tails]
+    keep = (step >= 0) & (levels[heads] == step + 1)
+    tails, heads, rank, step = tails[keep], heads[keep], rank[keep], step[keep]
+    by_step = np.argsort(step, kind="stable")
+    bounds = np.searchsorted(step[by_step], np.arange(int(levels.max(initial=0)) + 1))
+    position = np.zeros(levels.size, dtype=np.int64)
+    position[ids] = np.arange(ids.size)
+    labels = G.labels
+    if bounds.size > _DEEP_LAYERS and reached_per_layer(levels, bounds.size) < _THIN_LAYER:
+        yield from _bfs_layers_sequential(G, ids)  # a long thin BFS: per-layer cost dominates
+        return
+    for lo, hi in pairwise(bounds):
+        arcs = by_step[lo:hi]
+        order = np.lexsort((rank[arcs], position[tails[arcs]]))
+        found = heads[arcs][order]
+        _, first = np.unique(found, return_index=True)
+        layer = found[np.sort(first)]
+        position[layer] = np.arange(layer.size)
+        yield labels[layer].tolist()
 
 
 # ---------------------------------------------------------------- components

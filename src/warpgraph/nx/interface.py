@@ -36,14 +36,20 @@ class WarpgraphGraph:
         The original node labels in NetworkX's node order.
     weight : str or None
         Edge attribute read as the weight, if any.
+    nx_order : ndarray or None
+        The neighbour ids of ``graph.indptr``'s rows in NetworkX's adjacency order (``graph``'s
+        rows are sorted by id); order-sensitive functions (``bfs_layers``) need it.
     """
 
     __networkx_backend__ = "warpgraph"
 
-    def __init__(self, graph: Graph, nodes: list, weight: str | None = None) -> None:
+    def __init__(
+        self, graph: Graph, nodes: list, weight: str | None = None, nx_order: Any = None
+    ) -> None:
         self.graph = graph
         self.nodes = nodes
         self.weight = weight
+        self.nx_order = nx_order
         self.__networkx_cache__: dict = {}
         self._index: dict | None = None
         self._labels: np.ndarray | None = None
@@ -114,11 +120,12 @@ def _host(a: Any) -> np.ndarray:
     return a.get() if hasattr(a, "get") else np.asarray(a)
 
 
-def _csr_from_adjacency(G: Any, nodes: list, weight: str | None) -> Graph:
+def _csr_from_adjacency(G: Any, nodes: list, weight: str | None) -> tuple[Graph, np.ndarray]:
     """CSR straight from NetworkX's adjacency dicts: one pass, no edge list in between.
 
     An undirected NetworkX graph already stores both arcs of every edge (a self-loop once), which
-    is warpgraph's layout; a directed one stores out-arcs. Rows are sorted by ``Graph``.
+    is warpgraph's layout; a directed one stores out-arcs. Rows are sorted by ``Graph`` (on a
+    copy); the neighbour ids in NetworkX's order come back too.
     """
     adj = getattr(G, "_adj", None) or G.adj
     rows = [adj[v] for v in nodes]
@@ -139,10 +146,11 @@ def _csr_from_adjacency(G: Any, nodes: list, weight: str | None) -> Graph:
             weights = weights.astype(np.int64)  # integer weights stay integers
     if n >= 2**31 - 1:
         raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
-    graph = Graph(indptr, indices.astype(np.int32), weights, directed=G.is_directed())
+    nx_order = indices.astype(np.int32)
+    graph = Graph(indptr, nx_order, weights, directed=G.is_directed())
     if nodes != list(range(n)):
         graph.vertex_labels = nodes
-    return graph
+    return graph, nx_order
 
 
 def _weight_attribute(edge_attrs: Any, preserve_edge_attrs: bool, G: Any) -> str | None:
@@ -190,7 +198,8 @@ class BackendInterface:
             )
         weight = _weight_attribute(edge_attrs, preserve_edge_attrs or preserve_all_attrs, G)
         nodes = list(G)
-        return WarpgraphGraph(_csr_from_adjacency(G, nodes, weight), nodes, weight)
+        graph, nx_order = _csr_from_adjacency(G, nodes, weight)
+        return WarpgraphGraph(graph, nodes, weight, nx_order)
 
     @staticmethod
     def convert_to_nx(result: Any, *, name: str | None = None) -> Any:
