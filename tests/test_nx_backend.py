@@ -212,12 +212,10 @@ def test_single_source_shortest_path_length(seed, kind, directed):
     G = random_graph(seed, kind, directed=directed)
     rng = random.Random(seed)
     for source in rng.sample(list(G), min(3, len(G))):
-        ours, theirs = both("single_source_shortest_path_length", G, source)
-        assert_same_dict(ours, theirs)
-        levels = list(ours.values())
-        assert levels == sorted(levels)  # level order, as NetworkX's
-        ours, theirs = both("single_source_shortest_path_length", G, source, cutoff=1)
-        assert_same_dict(ours, theirs)
+        for cutoff in (None, 0, 1, 1.5, 3):
+            ours, theirs = both("single_source_shortest_path_length", G, source, cutoff=cutoff)
+            assert_same_dict(ours, theirs)
+            assert list(ours.items()) == list(theirs.items())  # NetworkX's order too
     with pytest.raises(nx.NodeNotFound):
         nx.single_source_shortest_path_length(G, "no such node", backend=BACKEND)
 
@@ -262,6 +260,8 @@ def test_bfs_layers_of_a_long_thin_graph(seed):
     D = nx.DiGraph(edges)
     ours, theirs = both("bfs_layers", D, [spine[0], spine[5]])
     assert list(ours) == list(theirs)
+    ours, theirs = both("single_source_shortest_path_length", G, spine[0], cutoff=500)
+    assert list(ours.items()) == list(theirs.items())
 
 
 def _component_set(components) -> set[frozenset]:

@@ -11,15 +11,10 @@ from __future__ import annotations
 
 __all__ = ["FUNCTIONS", "get_info"]
 
-_NOTE_ORDER = (
-    "The result holds the same keys and values as NetworkX's; keys come in level order "
-    "(by node order inside a level), which can differ from NetworkX's discovery order."
-)
-
 #: Functions the backend implements, with the notes NetworkX adds to their docstrings.
 FUNCTIONS: dict[str, str] = {
     "bfs_layers": "Layers in exactly NetworkX's order (rebuilt from warpgraph's BFS levels).",
-    "single_source_shortest_path_length": _NOTE_ORDER,
+    "single_source_shortest_path_length": "Keys in exactly NetworkX's (BFS discovery) order.",
     "connected_components": "Components come in NetworkX's order (by their first node).",
     "number_connected_components": "",
     "weakly_connected_components": "Components come in NetworkX's order (by their first node).",

@@ -55,18 +55,23 @@ def _node_selection(G, nodes: Any) -> tuple[bool, list]:
 
 
 # ---------------------------------------------------------------- traversal
-def single_source_shortest_path_length(G, source: Any, cutoff: int | None = None) -> dict:
-    """Hop distance from ``source`` to every reachable node (``{node: int}``), level order."""
+def single_source_shortest_path_length(G, source: Any, cutoff: float | None = None) -> dict:
+    """Hop distance from ``source`` to every reachable node (``{node: int}``).
+
+    Keys come in NetworkX's order: layer by layer, each layer in discovery order.
+    """
     if source not in G:
         import networkx as nx
 
         raise nx.NodeNotFound(f"Source {source} is not in G")
-    levels = _host(bfs(G.graph, G.index[source]))
-    reached = np.flatnonzero(levels >= 0)
-    if cutoff is not None:
-        reached = reached[levels[reached] <= cutoff]
-    reached = reached[np.argsort(levels[reached], kind="stable")]
-    return dict(zip(G.labels[reached].tolist(), levels[reached].tolist(), strict=True))
+    layers = [np.array([G.index[source]], dtype=np.int64)]
+    for level, layer in enumerate(_next_layers(G, layers[0]), start=1):
+        if cutoff is not None and not cutoff > level - 1:  # NetworkX's test, floats included
+            break
+        layers.append(layer)
+    sizes = np.fromiter(map(len, layers), dtype=np.int64, count=len(layers))
+    nodes = G.labels[np.concatenate(layers)].tolist()
+    return dict(zip(nodes, np.repeat(np.arange(sizes.size), sizes).tolist(), strict=True))
 
 
 def bfs_layers(G, sources: Any) -> Iterator[list]:
@@ -124,12 +129,11 @@ def _ordered_bfs(indptr, heads, first, n):  # pragma: no cover - compiled
     return queue[:tail], starts[: layers + 1]
 
 
-def _bfs_layers_sequential(G, ids: np.ndarray) -> Iterator[list]:
-    """All layers but the first (already yielded), from one sequential BFS."""
-    order, starts = _ordered_bfs(_host(G.graph.indptr), G.nx_order, ids, len(G.nodes))
-    nodes = G.labels[order].tolist()
+def _sequential_layers(indptr, heads, ids: np.ndarray, n: int) -> Iterator[np.ndarray]:
+    """All layers but the first, from one sequential BFS."""
+    order, starts = _ordered_bfs(indptr, heads, ids, n)
     for lo, hi in pairwise(starts[1:].tolist()):
-        yield nodes[lo:hi]
+        yield order[lo:hi]
 
 
 def _bfs_layers(G, sources: list) -> Iterator[list]:
@@ -140,13 +144,24 @@ def _bfs_layers(G, sources: list) -> Iterator[list]:
             raise nx.NetworkXError(f"The node {s} is not in the graph.")
     if not sources:
         return
+    yield list(sources)
     ids = np.fromiter((G.index[s] for s in sources), dtype=np.int64, count=len(sources))
+    labels = G.labels
+    for layer in _next_layers(G, ids):
+        yield labels[layer].tolist()
+
+
+def _next_layers(G, ids: np.ndarray) -> Iterator[np.ndarray]:
+    """Dense ids of each BFS layer after the first (``ids``), each in NetworkX's order."""
     levels = _host(bfs(G.graph, ids))
     if levels.ndim == 2:  # one BFS per source: the multi-source level is the nearest source
         levels = np.where(levels < 0, np.iinfo(levels.dtype).max, levels).min(axis=0)
         levels[levels == np.iinfo(levels.dtype).max] = -1
-    yield list(sources)
     indptr = _host(G.graph.indptr)
+    depth = int(levels.max(initial=0))
+    if depth > _DEEP_LAYERS and reached_per_layer(levels, depth + 1) < _THIN_LAYER:
+        yield from _sequential_layers(indptr, G.nx_order, ids, levels.size)
+        return  # a long thin BFS: one sequential pass beats a few array operations per layer
     degree = np.diff(indptr)
     tails = np.repeat(np.arange(degree.size), degree)
     heads = G.nx_order
@@ -155,13 +170,9 @@ def _bfs_layers(G, sources: list) -> Iterator[list]:
     keep = (step >= 0) & (levels[heads] == step + 1)
     tails, heads, rank, step = tails[keep], heads[keep], rank[keep], step[keep]
     by_step = np.argsort(step, kind="stable")
-    bounds = np.searchsorted(step[by_step], np.arange(int(levels.max(initial=0)) + 1))
+    bounds = np.searchsorted(step[by_step], np.arange(depth + 1))
     position = np.zeros(levels.size, dtype=np.int64)
     position[ids] = np.arange(ids.size)
-    labels = G.labels
-    if bounds.size > _DEEP_LAYERS and reached_per_layer(levels, bounds.size) < _THIN_LAYER:
-        yield from _bfs_layers_sequential(G, ids)  # a long thin BFS: per-layer cost dominates
-        return
     for lo, hi in pairwise(bounds):
         arcs = by_step[lo:hi]
         order = np.lexsort((rank[arcs], position[tails[arcs]]))
@@ -169,7 +180,7 @@ def _bfs_layers(G, sources: list) -> Iterator[list]:
         _, first = np.unique(found, return_index=True)
         layer = found[np.sort(first)]
         position[layer] = np.arange(layer.size)
-        yield labels[layer].tolist()
+        yield layer
 
 
 # ---------------------------------------------------------------- components
