@@ -17,10 +17,11 @@ FILES=(
   "$NX_DIR/algorithms/tests/test_cluster.py"
   "$NX_DIR/algorithms/tests/test_core.py"
   "$NX_DIR/algorithms/tests/test_triads.py"
+  "$NX_DIR/algorithms/traversal/tests/test_bfs.py"
 )
 # Keep only the tests that call a dispatched function (the files also test other functions).
 SELECT="connected or component or shortest_path_length or triangle or transitivity \
-or clustering or cluster or core or triad or census"
+or clustering or cluster or core or triad or census or layers"
 
 LOG=$(mktemp)
 trap 'rm -f "$LOG"' EXIT
