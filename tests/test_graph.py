@@ -286,3 +286,13 @@ def test_gpu_build_matches_cpu(data, directed, merge):
     back = G.to("cpu")
     assert np.array_equal(back.indices, C.indices)
     assert C.to("gpu").device == "gpu"
+
+
+def test_tuple_labels_survive_round_trip_and_relabel():
+    H = nx.grid_2d_graph(2, 3)  # nodes are (row, col) tuples
+    G = Graph.from_networkx(H)
+    assert nx.utils.graphs_equal(G.to_networkx(), H)
+    G2, perm = G.relabel("degree")
+    assert sorted(G2.vertex_labels) == sorted(H.nodes)
+    assert nx.is_isomorphic(G2.to_networkx(), H)
+    assert G2.vertex_labels[int(perm[0])] == (0, 0)

@@ -101,3 +101,9 @@ def check_id_range(src, dst, n: int | None) -> int:
 def to_host(a):
     """NumPy copy of a CuPy array; NumPy arrays pass through."""
     return a.get() if is_cupy(a) else np.asarray(a)
+
+
+def object_array(items) -> np.ndarray:
+    """1-D object array of arbitrary Python objects (tuples stay elements, not rows)."""
+    items = list(items)
+    return np.fromiter(items, dtype=object, count=len(items))

@@ -148,7 +148,7 @@ def to_networkx(G: Graph, weight: str):
     H.add_nodes_from(range(G.num_vertices) if labels is None else labels)
     src, dst, w = (None if a is None else _arrays.to_host(a) for a in G.edges())
     if labels is not None:
-        lab = np.asarray(labels, dtype=object)
+        lab = _arrays.object_array(labels)
         src, dst = lab[src], lab[dst]
     else:
         src, dst = src.tolist(), dst.tolist()

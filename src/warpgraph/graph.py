@@ -32,11 +32,19 @@ from typing import Any
 import numpy as np
 
 from . import _arrays
-from .cpu import csr as cpu_csr
 from .device import check_device_memory, cupy, resolve_device
 from .errors import InvalidArgumentError
 
 __all__ = ["MERGE_POLICIES", "Graph"]
+
+
+def _cpu_csr():
+    """The Numba CSR kernels, imported on first use: `import warpgraph` must stay light (NetworkX
+    imports our backend_info entry point, hence this package, whenever it is imported)."""
+    from .cpu import csr  # noqa: PLC0415
+
+    return csr
+
 
 MERGE_POLICIES = (None, "first", "last", "min", "max", "sum")
 RELABEL_ORDERS = ("random", "degree", "bfs", "rcm")
@@ -166,7 +174,7 @@ class Graph:
                 src, dst, weights, n, directed, remove_self_loops, merge
             )
         else:
-            indptr, indices, w = cpu_csr.build_csr(
+            indptr, indices, w = _cpu_csr().build_csr(
                 src,
                 dst,
                 weights,
@@ -310,7 +318,7 @@ class Graph:
                 cp.searchsorted(self.indptr, cp.arange(self.num_arcs), side="right") - 1
             ).astype(self.indices.dtype)
         rows = np.empty(self.num_arcs, dtype=self.indices.dtype)
-        cpu_csr.expand_rows(self.indptr, rows)
+        _cpu_csr().expand_rows(self.indptr, rows)
         return rows
 
     def edges(self) -> tuple[Any, Any, Any]:
@@ -425,13 +433,15 @@ class Graph:
         if self.device == "gpu":
             src, dst, w = self.edges()
             return self._rebuilt(src, dst, w, directed=self.directed, merge=how)
-        indptr, indices, w = cpu_csr.merge_duplicates(self.indptr, self.indices, self.weights, how)
+        indptr, indices, w = _cpu_csr().merge_duplicates(
+            self.indptr, self.indices, self.weights, how
+        )
         return Graph(indptr, indices, w, directed=self.directed, validate=False)
 
     def has_parallel_edges(self) -> bool:
         """True if some arc appears more than once."""
         g = self.to("cpu")
-        return int(cpu_csr.count_unique_per_row(g.indptr, g.indices).sum()) != g.num_arcs
+        return int(_cpu_csr().count_unique_per_row(g.indptr, g.indices).sum()) != g.num_arcs
 
     def relabel(self, order: str | Any = "degree", seed: int | None = None) -> tuple[Graph, Any]:
         """Renumber the vertices; returns ``(G2, perm)`` with ``perm[old] = new``.
@@ -540,10 +550,10 @@ def _validated_csr(indptr, indices, weights, directed):
     if weights is not None:
         weights = _arrays.as_weight_array(weights, indices.shape[0])
         weights = xp.asarray(weights)
-    if xp is np and not cpu_csr.rows_are_sorted(indptr, indices):
+    if xp is np and not _cpu_csr().rows_are_sorted(indptr, indices):
         indices = indices.copy()
         weights = None if weights is None else weights.copy()
-        cpu_csr.sort_rows(
+        _cpu_csr().sort_rows(
             indptr,
             indices,
             weights if weights is not None else np.empty(0, np.float64),

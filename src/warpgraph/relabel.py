@@ -100,6 +100,6 @@ def relabel(G: Graph, order: str | Any, seed: int | None = None) -> tuple[Graph,
     H.directed = G.directed
     if G.vertex_labels is not None:
         labels = np.empty(G.num_vertices, dtype=object)
-        labels[perm] = np.asarray(G.vertex_labels, dtype=object)
+        labels[perm] = _arrays.object_array(G.vertex_labels)
         H.vertex_labels = labels.tolist()
     return H, (p if G.device == "gpu" else perm)
