@@ -29,9 +29,11 @@ Examples
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -199,10 +201,18 @@ def run_gapbs(
     if source is not None:
         cmd += ["-r", str(int(source))]
     cmd += list(extra_args)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired as exc:
-        raise GapbsError(f"{' '.join(cmd)} timed out after {timeout} s") from exc
+    for attempt in range(5):
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+            break
+        except subprocess.TimeoutExpired as exc:
+            raise GapbsError(f"{' '.join(cmd)} timed out after {timeout} s") from exc
+        except OSError as exc:
+            # "Text file busy": a binary just built (or written) can still be open for writing
+            # in another process for a moment; anything else is a real error.
+            if exc.errno != errno.ETXTBSY or attempt == 4:
+                raise GapbsError(f"cannot run {cmd[0]}: {exc}") from exc
+            time.sleep(0.05 * (attempt + 1))
     if proc.returncode != 0:
         raise GapbsError(
             f"{' '.join(cmd)} exited with status {proc.returncode}: {proc.stderr[-1000:]}"
