@@ -124,25 +124,9 @@ def peers(alg: str, G: wg.Graph, D: wg.Graph, use_nx: bool):
                 return ig_d.triad_census()
 
             def digest(r):
-                names = (
-                    "003",
-                    "012",
-                    "102",
-                    "021D",
-                    "021U",
-                    "021C",
-                    "111D",
-                    "111U",
-                    "030T",
-                    "030C",
-                    "201",
-                    "120D",
-                    "120U",
-                    "120C",
-                    "210",
-                    "300",
-                )
-                return dict(zip(names, (int(x) for x in r), strict=True))
+                from warpgraph.algorithms.triads import TRIAD_NAMES  # igraph uses the same order
+
+                return dict(zip(TRIAD_NAMES, (int(x) for x in r), strict=True))
 
             out.append(("igraph triad_census", census, digest))
     except ImportError:
