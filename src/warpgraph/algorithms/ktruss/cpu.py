@@ -169,6 +169,12 @@ def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
 def trussness(o: Oriented, stop: int = -1) -> tuple[np.ndarray, np.ndarray]:
     """Trussness of every oriented arc, and the mask of arcs left when ``stop >= 0``."""
     sup = tcpu.edge_support(o)
+    if stop == 1:
+        # The 3-truss needs no peeling: the edges of a triangle all have support >= 1, so the
+        # edges with support >= 1 already form a subgraph where each is in a triangle, and an
+        # edge of support 0 is in no triangle, so removing it lowers no other support.
+        left = sup > 0
+        return np.where(left, 0, 2).astype(np.int64), left
     fptr, fidx, feid = full_adjacency(o)
     return peel(o.src, o.indices, fptr, fidx, feid, sup, stop)
 
