@@ -9,8 +9,9 @@ int64, CuPy) and return CuPy arrays or plain Python numbers.
   ``G = 2 * sum(i * x_i) / (n * sum(x)) - (n + 1) / n`` (0 when every degree is 0).
 - :func:`bfs_levels`: level-synchronous top-down BFS (``kernels/bfs.cu``), the stand-in used for
   the double-sweep diameter estimate until the BFS family's frontier engine lands.
-- :func:`wcc_labels`: weakly connected components by lock-free union-find
-  (``kernels/wcc.cu``); the label of a vertex is the smallest vertex id of its component.
+- :func:`wcc_labels`: weakly connected components by lock-free union-find (a thin wrapper of
+  :func:`warpgraph.algorithms.components.gpu.union_find_labels`, ``kernels/wcc.cu``); the label
+  of a vertex is the smallest vertex id of its component.
 
 Examples
 --------
@@ -54,8 +55,6 @@ _V_TYPES = {"int32": "int", "int64": "long long"}
 
 declare("degree.cu", *(f"count_degrees<{t}>" for t in _V_TYPES.values()))
 declare("bfs.cu", *(f"bfs_topdown_step<{t}>" for t in _V_TYPES.values()))
-declare("wcc.cu", *(f"wcc_hook<{t}>" for t in _V_TYPES.values()))
-declare("wcc.cu", *(f"wcc_compress<{t}>" for t in _V_TYPES.values()))
 
 
 def _csr(cp, indptr: Any, indices: Any):
@@ -212,15 +211,9 @@ def wcc_labels(
     n = int(indptr.size) - 1 if num_vertices is None else int(num_vertices)
     if indptr.size != n + 1:
         raise InvalidArgumentError(f"indptr has {indptr.size} entries, expected n + 1 = {n + 1}")
-    vt = _V_TYPES[indices.dtype.name]
-    parent = cp.arange(n, dtype=indices.dtype)
-    if n == 0:
-        return parent
-    hook = get_kernel("wcc.cu", f"wcc_hook<{vt}>")
-    compress = get_kernel("wcc.cu", f"wcc_compress<{vt}>")
-    launch(hook, n, (indptr, indices, n, parent, int(bool(symmetric))))
-    launch(compress, n, (parent, n))
-    return parent
+    from ..algorithms.components.gpu import union_find_labels
+
+    return union_find_labels(indptr, indices, n, symmetric=symmetric)
 
 
 def num_components(labels: Any) -> int:
