@@ -38,6 +38,11 @@ _LAZY = {
     "k_truss": "warpgraph.algorithms.ktruss",
     "truss_decomposition": "warpgraph.algorithms.ktruss",
     "triadic_census": "warpgraph.algorithms.triads",
+    "connected_components": "warpgraph.algorithms.components",
+    "weakly_connected_components": "warpgraph.algorithms.components",
+    "strongly_connected_components": "warpgraph.algorithms.components",
+    "component_sizes": "warpgraph.algorithms.components",
+    "largest_component": "warpgraph.algorithms.components",
 }
 _SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms")
 
