@@ -1,0 +1,379 @@
+"""GPU single-source shortest paths: H-BF, near-far piles and delta-stepping (``sssp.cu``).
+
+One persistent cooperative launch per source runs the whole search (``sssp_core.cuh`` explains
+the kernel); a small launch then writes the source's row of the outputs. Sources of a batch run
+one after the other on the stream with no host synchronization in between (except with
+negative weights, where each source is checked at once so that a negative cycle can be walked
+before the state is reused).
+
+Choices made here, per call:
+
+* **State layout.** Integer weights use 32-bit keys when every distance fits
+  (``max|w| * n`` below ``2**32``, or ``3 * max|w| * n`` with negative weights), which allows
+  H-BF's packed ``(distance, stamp)`` word; otherwise 64-bit keys. float32 weights use 32-bit
+  keys, float64 weights 64-bit keys. With predecessors (or negative weights, whose cycle must be
+  walked) the word packs ``(distance, predecessor)`` instead and is updated by a compare-and-swap
+  loop, so the predecessor always matches the distance.
+* **delta** (``near_far`` and ``delta``): when not given, ``32 * mean weight / mean out-degree``
+  (Davidson et al., IPDPS 2014: a warp's worth of arcs per bucket), at least 1 for integer
+  weights; an explicit float delta is rounded up for integer weights.
+* **Edge classes** (H-BF's marking phase, ``classify``): by default only for directed graphs in
+  which at least a tenth of the vertices are sinks (out-degree 0); the marking costs one pass
+  over the arcs, which undirected graphs rarely win back (their only class is the degree-1
+  vertex, saving under one arc per vertex).
+
+Importing this module does not import CuPy.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ...errors import InvalidArgumentError, NegativeCycleError, WarpgraphError
+from ...gpu.loader import declare, get_kernel
+
+__all__ = ["METHODS", "auto_delta", "sssp_gpu"]
+
+SOURCE = "sssp.cu"
+METHODS = {"hbf": 0, "near_far": 1, "delta": 2}
+BLOCK = 256
+BIG_DEG = 256  # sssp_core.cuh
+CHUNK = 256
+PACK, PACK_PRED, WIDE, WIDE_PRED = range(4)
+(C_N, C_QCAP, C_CCAP, C_FCAP, C_METHOD, C_FILTER, C_CLASSIFY, C_DELTA, C_LOW, C_NEGB, C_HASNEG,
+ C_MAXOPS) = range(12)  # fmt: skip
+C_WORDS, CTL_WORDS = 16, 48
+ST_DONE, ST_NEGCYCLE, ST_LIMIT, ST_OVERFLOW = 1, 2, 3, 4
+STAT_NAMES = ("status", "negv", "ops", "iterations", "splits", "heavy", "regenerations", "farscans")
+
+_W = {"int": np.int32, "long long": np.int64, "float": np.float32, "double": np.float64}
+_OUT = {"int": "long long", "long long": "long long", "float": "float", "double": "double"}
+# (weight type, mode) pairs instantiated for 32-bit ids; 64-bit ids have no 32-bit predecessor
+_COMBOS = [
+    ("int", PACK), ("int", PACK_PRED), ("float", PACK), ("float", PACK_PRED),
+    ("long long", WIDE), ("long long", WIDE_PRED), ("double", WIDE), ("double", WIDE_PRED),
+]  # fmt: skip
+
+
+def _declare(vt: str) -> None:
+    combos = _COMBOS if vt == "int" else [c for c in _COMBOS if c[1] != PACK_PRED]
+    declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {m}>" for w, m in combos))
+    declare(SOURCE, *(f"sssp_output<{w}, {m}, {_OUT[w]}>" for w, m in combos))
+    declare(SOURCE, f"sssp_indegree<{vt}>", *(f"sssp_classify<{vt}, {w}>" for w in _W))
+    declare(SOURCE, *(f"sssp_weight_stats<{w}>" for w in _W))
+
+
+_declare("int")  # 64-bit ids (graphs of 2**31 vertices or more) on first use
+
+
+def _ctype(dtype: np.dtype) -> str:
+    return {np.dtype(v): k for k, v in _W.items()}[np.dtype(dtype)]
+
+
+def weight_stats(weights: Any) -> tuple[Any, Any, float]:
+    """``(min, max, sum)`` of a CuPy weight array in one pass (Python numbers)."""
+    from ...device import cupy
+    from ...gpu.launch import launch
+
+    cp = cupy()
+    m = int(weights.size)
+    if m == 0:
+        return 0, 0, 0.0
+    out = cp.asarray(np.array([np.iinfo(np.uint64).max, 0, 0], dtype=np.uint64))
+    k = get_kernel(SOURCE, f"sssp_weight_stats<{_ctype(weights.dtype)}>")
+    launch(k, m, [weights, m, out], block=BLOCK)
+    lo, hi, s = out.get()
+    s = float(np.array([s], np.uint64).view(np.float64)[0])
+    if weights.dtype.kind in "iu":
+        sign = np.uint64(1 << 63)
+        return int((lo ^ sign).view(np.int64)), int((hi ^ sign).view(np.int64)), s
+
+    def decode(key: np.uint64) -> float:
+        b = key & np.uint64((1 << 63) - 1) if key >> np.uint64(63) else ~key
+        return float(np.array([b], np.uint64).view(np.float64)[0])
+
+    return decode(lo), decode(hi), s
+
+
+def auto_delta(mean_weight: float, n: int, m: int, integer: bool) -> float | int:
+    """Davidson et al.'s bucket width: ``32 * mean weight / mean out-degree``.
+
+    Examples
+    --------
+    >>> auto_delta(128.0, 1000, 16000, True)
+    256
+    >>> auto_delta(0.5, 100, 400, False)
+    4.0
+    """
+    deg = m / max(n, 1)
+    d = 32.0 * mean_weight / deg if deg > 0 else 1.0
+    if integer:
+        return max(1, round(d))
+    return d if d > 0 and math.isfinite(d) else 1.0
+
+
+def _plan_layout(dtype: np.dtype, wmin, wmax, n: int, track: bool, wide_ids: bool):
+    """(weight C type, mode, key offset, -B) for this call."""
+    amax = max(abs(wmin), abs(wmax))
+    neg = wmin < 0
+    if dtype.kind in "iu":
+        b = int(amax) * max(n, 1)
+        span = 3 * b if neg else b
+        low = -2 * b if neg else 0
+        if span < 2**32 - 1 and not (track and wide_ids):
+            return "int", (PACK_PRED if track else PACK), low, -b
+        if span < 2**62:
+            return "long long", (WIDE_PRED if track else WIDE), low, -b
+        raise InvalidArgumentError(
+            f"integer weights up to {amax} on {n} vertices: shortest-path distances could "
+            "overflow 64-bit integers; use float64 weights"
+        )
+    negb = -1.5 * float(amax) * max(n, 1)
+    if dtype == np.float32 and not (track and wide_ids):
+        return "float", (PACK_PRED if track else PACK), 0, negb
+    return "double", (WIDE_PRED if track else WIDE), 0, negb
+
+
+def _cycle_from(pred: np.ndarray, x: int) -> list[int] | None:
+    """The cycle reached by walking predecessors from ``x`` (in arc order), or None."""
+    n = pred.size
+    p = np.where(pred < 0, n, pred).astype(np.int64)
+    p = np.append(p, n)  # n: the root sentinel
+    y, q, steps = x, p, n
+    while steps:  # y = p^n(x) by repeated squaring: on the cycle if there is one
+        if steps & 1:
+            y = int(q[y])
+        q = q[q]
+        steps >>= 1
+    if y == n:
+        return None
+    cycle = [y]
+    z = int(p[y])
+    while z != y and len(cycle) <= n:
+        cycle.append(z)
+        z = int(p[z])
+    return cycle[::-1] if z == y else None
+
+
+def sssp_gpu(
+    indptr: Any,
+    indices: Any,
+    weights: Any,
+    sources: Any,
+    *,
+    method: str = "hbf",
+    delta: float | None = None,
+    predecessors: bool = False,
+    filtering: bool = True,
+    directed: bool = True,
+    classify: bool | None = None,
+    blocks_per_sm: int | None = None,
+    stats: list | None = None,
+) -> tuple[Any, Any]:
+    """Shortest-path distances from each of ``sources`` on the GPU (internal backend).
+
+    Parameters
+    ----------
+    indptr, indices, weights : cupy.ndarray
+        A validated CSR (int64 offsets; int32/int64 ids; int32/int64/float32/float64 weights).
+    sources : numpy.ndarray
+        int64 source ids, in range.
+    method : {"hbf", "near_far", "delta"}
+        Frontier Bellman-Ford (negative weights allowed), near-far piles, delta-stepping.
+    delta : float, optional
+        Bucket width (near-far: threshold step); ``None`` picks :func:`auto_delta`.
+    predecessors : bool
+        Also return a shortest-path tree.
+    filtering : bool
+        Frontier filtering: duplicate removal in the frontier and already-settled removal from
+        the far pile (off: every improvement is queued, stale far entries are re-expanded).
+    directed : bool
+        Whether the CSR is a directed graph (it stores both arcs of an undirected one).
+    classify : bool, optional
+        Mark H-BF's edge classes in the destination ids (``None``: the rule in the module doc).
+    blocks_per_sm : int, optional
+        Persistent blocks per SM (default: as many as fit).
+    stats : list, optional
+        Receives one dict per source (operations, expand iterations, splits, ...).
+
+    Returns
+    -------
+    dist : cupy.ndarray, shape (k, n)
+        int64 for integer weights (unreachable: ``np.iinfo(np.int64).max``), else the weight
+        dtype (unreachable: ``inf``).
+    pred : cupy.ndarray of int64, shape (k, n), or None
+        Predecessor on a shortest path; -1 for sources and unreachable vertices.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Unknown method, bad delta, negative weights with ``near_far``/``delta``, NaN weights,
+        integer weights too large for 64-bit distances.
+    NegativeCycleError
+        A negative cycle is reachable from a source (vertex and cycle given).
+
+    Examples
+    --------
+    >>> import cupy as cp  # doctest: +SKIP
+    >>> ip, ix = cp.array([0, 1, 2, 2]), cp.array([1, 2], cp.int32)  # doctest: +SKIP
+    >>> sssp_gpu(ip, ix, cp.array([4, 5]), np.array([0]))[0].get().tolist()  # doctest: +SKIP
+    [[0, 4, 9]]
+    """
+    from ...device import check_device_memory, cupy
+    from ...gpu.launch import launch, launch_cooperative, max_cooperative_blocks, sm_count
+
+    cp = cupy()
+    if method not in METHODS:
+        raise InvalidArgumentError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    n = int(indptr.size) - 1
+    m = int(indices.size)
+    sources = np.asarray(sources, dtype=np.int64).reshape(-1)
+    k = int(sources.size)
+    wdt = np.dtype(weights.dtype)
+    out_dtype = np.dtype(np.int64) if wdt.kind in "iu" else wdt
+    track = bool(predecessors)
+    dist = cp.empty((k, n), dtype=out_dtype)
+    pred = cp.empty((k, n), dtype=np.int64) if track else None
+    if k == 0 or n == 0:
+        return dist, pred
+    wide_ids = n >= 2**31 - 1
+    if indices.dtype != np.int32 and not wide_ids:
+        indices = indices.astype(np.int32)
+    vt = "long long" if wide_ids else "int"
+    if wide_ids:
+        indices = indices.astype(np.int64, copy=False)
+        _declare(vt)
+
+    # 1. weights: range, sign, mean
+    wmin, wmax, wsum = weight_stats(weights)
+    if wdt.kind == "f" and (math.isnan(wmin) or math.isnan(wmax)):
+        raise InvalidArgumentError("weights contain NaN")
+    has_neg = bool(wmin < 0)
+    if has_neg and method != "hbf":
+        raise InvalidArgumentError(
+            f"method={method!r} needs non-negative weights (minimum weight {wmin}); "
+            "use method='hbf' for negative weights"
+        )
+    track = track or has_neg
+    wt, mode, low, negb = _plan_layout(wdt, wmin, wmax, n, track, wide_ids)
+    if np.dtype(_W[wt]) != wdt:
+        weights = weights.astype(_W[wt])
+    integer = wt in ("int", "long long")
+    if method == "hbf":
+        dval = 0
+    elif delta is None:
+        dval = auto_delta(wsum / max(m, 1), n, m, integer)
+    else:
+        try:
+            dval = float(delta)
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(f"delta must be a positive number, got {delta!r}") from None
+        if not (dval > 0 and math.isfinite(dval)):
+            raise InvalidArgumentError(f"delta must be a positive finite number, got {delta!r}")
+        if integer:
+            dval = max(1, math.ceil(dval))
+
+    # 2. edge classes
+    if classify is None:
+        classify = bool(directed and m and int((cp.diff(indptr) == 0).sum()) * 10 >= n)
+    classify = bool(classify) and m > 0 and (wide_ids or n < 2**30)
+    if classify:
+        indeg = None
+        if directed:
+            indeg = cp.zeros(n, dtype=np.int32)
+            launch(get_kernel(SOURCE, f"sssp_indegree<{vt}>"), m, [indices, m, indeg])
+        marked = cp.empty_like(indices)
+        ck = get_kernel(SOURCE, f"sssp_classify<{vt}, {wt}>")
+        launch(ck, m // 8 + 1, [indptr, indices, weights, indeg, n, int(directed), int(has_neg),
+                                marked])  # fmt: skip
+        indices = marked
+        del indeg
+
+    # 3. buffers
+    V = np.dtype(np.int64 if wide_ids else np.int32)
+    near_far = method != "hbf"
+    qcap, ccap = max(n, 1), 2 * (m // CHUNK) + 2
+    fcap = 2 * max(n, 1) if near_far else 1
+    words = 2 * n if mode == WIDE_PRED else n
+    need = 8 * words + 2 * qcap * V.itemsize + 16 * ccap + 2 * fcap * V.itemsize
+    need += 4 * n * ((mode != PACK or near_far) + (method == "delta"))
+    need += (n * V.itemsize + 8 * ccap) if method == "delta" else 0
+    check_device_memory(need, what=f"SSSP buffers ({n} vertices, {m} arcs)")
+    word = cp.empty(words, dtype=np.uint64)
+    stamp = cp.empty(n, dtype=np.uint32) if (mode != PACK or near_far) else None
+    rstamp = cp.empty(n, dtype=np.uint32) if method == "delta" else None
+    q0, q1 = cp.empty(qcap, V), cp.empty(qcap, V)
+    c0, c1 = cp.empty(ccap, np.uint64), cp.empty(ccap, np.uint64)
+    far0 = cp.empty(fcap, V) if near_far else None
+    far1 = cp.empty(fcap, V) if near_far else None
+    rq = cp.empty(n, V) if method == "delta" else None
+    rc = cp.empty(ccap, np.uint64) if method == "delta" else None
+    ctl = cp.zeros(CTL_WORDS, np.uint64)
+    bar = cp.zeros(2, np.uint64)
+    status = cp.zeros((k, 8), np.uint64)
+
+    cfg = np.zeros(C_WORDS, np.int64)
+    cfg[C_N], cfg[C_QCAP], cfg[C_CCAP], cfg[C_FCAP] = n, qcap, ccap, fcap
+    cfg[C_METHOD], cfg[C_FILTER], cfg[C_CLASSIFY] = METHODS[method], int(filtering), int(classify)
+    if integer:
+        cfg[C_DELTA], cfg[C_NEGB] = int(dval), int(negb)
+    else:
+        cfg[C_DELTA] = np.array([float(dval)]).view(np.int64)[0]
+        cfg[C_NEGB] = np.array([float(negb)]).view(np.int64)[0]
+    cfg[C_LOW], cfg[C_HASNEG] = low, int(has_neg)
+    # H-BF needs at most n + 1 expand operations without a negative cycle; near-far and
+    # delta-stepping end in far fewer than this bound, which only guards against a bug
+    cfg[C_MAXOPS] = 4 * n + 64 if method == "hbf" else 2**31 - 16
+    cfg_d = cp.asarray(cfg)
+
+    # 4. kernels and grid
+    run = get_kernel(SOURCE, f"sssp_persistent<{vt}, {wt}, {mode}>", cooperative=True)
+    ot = _OUT[wt]
+    outk = get_kernel(SOURCE, f"sssp_output<{wt}, {mode}, {ot}>")
+    limit = max_cooperative_blocks(run, BLOCK)
+    blocks = limit if blocks_per_sm is None else max(1, min(limit, blocks_per_sm * sm_count()))
+    odt = np.dtype(_W[ot] if ot != "long long" else np.int64)
+    dist_k = dist if odt == out_dtype else cp.empty((k, n), dtype=odt)
+
+    # 5. one persistent launch per source
+    args = [indptr, indices, weights, word, stamp, rstamp, q0, q1, c0, c1, far0, far1, rq, rc,
+            ctl, bar, cfg_d]  # fmt: skip
+    for i, s in enumerate(sources.tolist()):
+        ctl.fill(0)
+        launch_cooperative(run, [*args, int(s)], block=BLOCK, blocks=blocks)
+        launch(outk, n, [word, n, cfg_d, dist_k, pred, ctl, status, i], block=BLOCK)
+        if has_neg:
+            st = ctl[32:34].get()
+            if int(st[0]) == ST_NEGCYCLE:
+                _raise_negative_cycle(word, mode, n, int(st[1]) - 1)
+    st_host = status.get()
+    if stats is not None:
+        stats.extend({name: int(v) for name, v in zip(STAT_NAMES, row, strict=True)}
+                     for row in st_host)  # fmt: skip
+    for row in st_host:
+        if int(row[0]) != ST_DONE:
+            raise WarpgraphError(
+                f"GPU SSSP stopped with status {int(row[0])} after {int(row[2])} operations "
+                "(internal error: please report it)"
+            )
+    if dist_k is not dist:
+        dist[...] = dist_k
+    if not predecessors:
+        pred = None
+    return dist, pred
+
+
+def _raise_negative_cycle(word: Any, mode: int, n: int, x: int) -> None:
+    w = word.get()
+    if mode == PACK_PRED:
+        p = (w & np.uint64(0xFFFFFFFF)).astype(np.int64)
+        p[p == 0xFFFFFFFF] = -1
+    else:
+        p = w[1::2].view(np.int64).copy()
+    cycle = _cycle_from(p, x)
+    if cycle is None:  # float rounding kept the walk acyclic: name the flagged vertex
+        raise NegativeCycleError(x)
+    raise NegativeCycleError(cycle[0], cycle)

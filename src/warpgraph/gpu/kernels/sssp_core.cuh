@@ -1,0 +1,536 @@
+// warpgraph SSSP on the GPU: H-BF (frontier Bellman-Ford, Busato's thesis ch. 8), near-far piles
+// (Davidson et al. IPDPS 2014, as in Segura's thesis) and delta-stepping (Meyer and Sanders; the
+// SIMD-X choice), all as one persistent cooperative kernel (sssp.cu) whose operations are
+// separated by grid-wide barriers. The host side is warpgraph/algorithms/sssp/gpu.py.
+//
+// Distances are kept as order-preserving unsigned keys, so one unsigned atomicMin orders them:
+//   integers  key = d - low (low = -2B with negative weights, else 0; B = max|w| * n)
+//   floats    the sign-magnitude bits mapped to an unsigned order (f2key / d2key)
+// Four state layouts ("modes"), chosen by the host per call:
+//   PACK       u64 word = key32 << 32 | stamp32: H-BF's duplicate removal, one 64-bit atomicMin
+//              both relaxes and says whether v was already queued in this operation
+//   PACK_PRED  u64 word = key32 << 32 | pred32, CAS loop with strict decrease (the predecessor
+//              is always consistent with the distance), stamps in a separate array
+//   WIDE       u64 key per vertex (atomicMin) + stamp array (64-bit distances)
+//   WIDE_PRED  16-byte {key64, pred64} with a 128-bit CAS loop (sm_90) + stamp array
+// Stamps: operation k (epoch e = k + 1) writes 2e + 1 for a vertex it queued in the near
+// frontier and 2e for a far improvement (PACK), so "already queued" is one equality test and the
+// near frontier can be regenerated from the stamps after a queue overflow.
+//
+// Frontier: a queue of vertices of out-degree < BIG_DEG (expanded warp-wide: 32 vertices per
+// warp, prefix sum of degrees, every lane finds the owner of its arc by a 5-step shuffle search)
+// plus a queue of (vertex, chunk) entries for the others (one warp per chunk of CHUNK arcs): the
+// degree bins replace H-BF's dynamic parallelism. Edge classes live in the two top bits of the
+// destination id when the host marks them (sssp_classify): skip (self-loop of weight >= 0),
+// direct (in-degree-1 target: plain store, no atomic), sink (relaxed but never queued).
+#pragma once
+
+#include "frontier_core.cuh"
+#include "frontier_sync.cuh"
+
+namespace wg {
+namespace sssp {
+
+using fr::BLOCK;
+using fr::WARPS;
+
+constexpr long long BIG_DEG = 256;  // out-degree from which a vertex is expanded by chunks
+constexpr long long CHUNK = 256;    // arcs per chunk entry (one warp, 8 rounds)
+constexpr int CHUNK_SHIFT = 24;     // chunk entry = vertex << 24 | chunk index
+
+enum Mode : int { PACK = 0, PACK_PRED = 1, WIDE = 2, WIDE_PRED = 3 };
+enum Method : int { HBF = 0, NEAR_FAR = 1, DELTA = 2 };
+enum EdgeClass : int { CLS_NORMAL = 0, CLS_SKIP = 1, CLS_DIRECT = 2, CLS_SINK = 3 };
+enum Arcs : int { ARCS_ALL = 0, ARCS_LIGHT = 1, ARCS_HEAVY = 2 };
+enum Status : int { ST_RUNNING = 0, ST_DONE = 1, ST_NEGCYCLE = 2, ST_LIMIT = 3, ST_OVERFLOW = 4 };
+enum Relax : int { R_NONE = 0, R_FAR = 1, R_NEAR = 2 };
+
+// configuration words (written by the host, gpu.py _CFG)
+enum Cfg : int {
+    C_N = 0,
+    C_QCAP = 1,      // small-queue capacity
+    C_CCAP = 2,      // chunk-queue capacity
+    C_FCAP = 3,      // far-pile capacity
+    C_METHOD = 4,
+    C_FILTER = 5,    // frontier filtering: duplicate and already-settled removal
+    C_CLASSIFY = 6,  // the indices carry edge classes
+    C_DELTA = 7,     // bucket width / threshold step: int64 value, or double bits
+    C_LOW = 8,       // integer key offset
+    C_NEGB = 9,      // -B: a distance below it proves a negative cycle (int64 or double bits)
+    C_HASNEG = 10,
+    C_MAXOPS = 11,   // safety bound on operations
+    C_WORDS = 16,
+};
+
+// control block (u64 words; zeroed by the host before each launch)
+constexpr int Q_SLOTS = 0;   // 3 rotating slots of 4: small count, chunk count, negcycle, vertex+1
+constexpr int F_SLOTS = 12;  // 3 rotating slots of 4: far count, ~(min key)
+constexpr int R_SMALL = 24;  // delta-stepping: vertices expanded in the current bucket
+constexpr int R_CHUNK = 25;
+constexpr int G_BASE = 32;
+enum Global : int {
+    G_STATUS = 0,
+    G_NEGV = 1,    // vertex + 1 on (or leading to) a negative cycle
+    G_OPS = 2,
+    G_ITERS = 3,   // expand operations
+    G_SPLITS = 4,
+    G_HEAVY = 5,
+    G_REGEN = 6,
+    G_FARSCAN = 7,
+};
+constexpr int CTL_WORDS = 48;
+
+// ---- keys ------------------------------------------------------------------------------------
+__device__ __forceinline__ unsigned f2key(float f) {
+    const unsigned b = __float_as_uint(f);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+__device__ __forceinline__ float key2f(unsigned k) {
+    return __uint_as_float((k & 0x80000000u) ? (k & 0x7fffffffu) : ~k);
+}
+__device__ __forceinline__ u64 d2key(double f) {
+    const u64 b = (u64)__double_as_longlong(f);
+    return (b >> 63) ? ~b : (b | 0x8000000000000000ull);
+}
+__device__ __forceinline__ double key2d(u64 k) {
+    return __longlong_as_double((long long)((k >> 63) ? (k & 0x7fffffffffffffffull) : ~k));
+}
+
+// Value arithmetic per weight type: exact 64-bit integers, or the weight's own float type.
+template <typename W> struct Val { using T = long long; static constexpr bool integer = true; };
+template <> struct Val<float> { using T = float; static constexpr bool integer = false; };
+template <> struct Val<double> { using T = double; static constexpr bool integer = false; };
+
+template <int MODE> struct Layout {
+    static constexpr bool narrow = MODE == PACK || MODE == PACK_PRED;
+    static constexpr bool pred = MODE == PACK_PRED || MODE == WIDE_PRED;
+    static constexpr bool stamps = MODE != PACK;  // near stamps in the separate array
+    static constexpr u64 INF = narrow ? 0xffffffffull : ~0ull;
+};
+
+struct alignas(16) KeyPred {
+    u64 key;
+    u64 pred;
+};
+
+template <typename W>
+__device__ __forceinline__ u64 key_of(typename Val<W>::T d, long long low) {
+    if constexpr (Val<W>::integer) {
+        return (u64)(d - low);
+    } else if constexpr (sizeof(W) == 4) {
+        return (u64)f2key(d);
+    } else {
+        return d2key(d);
+    }
+}
+
+template <typename W>
+__device__ __forceinline__ typename Val<W>::T val_of(u64 key, long long low) {
+    if constexpr (Val<W>::integer) {
+        return (long long)key + low;
+    } else if constexpr (sizeof(W) == 4) {
+        return key2f((unsigned)key);
+    } else {
+        return key2d(key);
+    }
+}
+
+template <typename W>
+__device__ __forceinline__ typename Val<W>::T cfg_val(const long long* cfg, int i) {
+    if constexpr (Val<W>::integer) {
+        return cfg[i];
+    } else {
+        return (typename Val<W>::T)__longlong_as_double(cfg[i]);
+    }
+}
+
+// loads that bypass L1 (data written by other blocks in an earlier operation)
+__device__ __forceinline__ u64 ldcg(const u64* p) { return __ldcg(p); }
+__device__ __forceinline__ unsigned ldcg(const unsigned* p) { return __ldcg(p); }
+__device__ __forceinline__ int ldcg(const int* p) { return __ldcg(p); }
+__device__ __forceinline__ long long ldcg(const long long* p) { return __ldcg(p); }
+
+// ---- per-vertex state --------------------------------------------------------------------------
+template <int MODE>
+struct State {
+    using L = Layout<MODE>;
+    u64* word;        // PACK*: n words; WIDE: n keys; WIDE_PRED: n KeyPred (2n words)
+    unsigned* stamp;  // near stamps (all modes but PACK), far-pile dedup (near-far, delta)
+
+    __device__ __forceinline__ u64 key(long long v) const {
+        if constexpr (L::narrow) {
+            return ldcg(word + v) >> 32;
+        } else if constexpr (MODE == WIDE) {
+            return ldcg(word + v);
+        } else {
+            return ldcg(word + 2 * v);
+        }
+    }
+
+    __device__ __forceinline__ void init(long long v, u64 key) const {
+        if constexpr (MODE == PACK) {
+            word[v] = key << 32;
+        } else if constexpr (MODE == PACK_PRED) {
+            word[v] = (key << 32) | 0xffffffffull;
+        } else if constexpr (MODE == WIDE) {
+            word[v] = key;
+        } else {
+            word[2 * v] = key;
+            word[2 * v + 1] = ~0ull;
+        }
+    }
+
+    // predecessor id, or -1
+    __device__ __forceinline__ long long pred(long long v) const {
+        if constexpr (MODE == PACK_PRED) {
+            const unsigned p = (unsigned)ldcg(word + v);
+            return p == 0xffffffffu ? -1 : (long long)p;
+        } else if constexpr (MODE == WIDE_PRED) {
+            const u64 p = ldcg(word + 2 * v + 1);
+            return p == ~0ull ? -1 : (long long)p;
+        } else {
+            return -1;
+        }
+    }
+
+    // the near stamp of v (regeneration of an overflowed frontier)
+    __device__ __forceinline__ unsigned near_stamp(long long v) const {
+        if constexpr (MODE == PACK) {
+            return (unsigned)ldcg(word + v);
+        } else {
+            return ldcg(stamp + v);
+        }
+    }
+
+    // Lower the distance of v to `key` (from u). direct: u is v's only in-neighbour and is
+    // expanded once per operation, so a plain store is enough. Returns R_NONE (no improvement,
+    // or already queued near in this operation when filtering), R_FAR or R_NEAR.
+    __device__ __forceinline__ int relax(long long v, u64 key, long long u, bool near, bool direct,
+                                         bool filter, unsigned epoch) const {
+        const unsigned near_st = 2u * epoch + 1u;
+        if constexpr (MODE == PACK) {
+            const u64 cur = ldcg(word + v);
+            if ((cur >> 32) <= key) return R_NONE;
+            const u64 nw = (key << 32) | (u64)(near ? near_st : 2u * epoch);
+            u64 old;
+            if (direct) {
+                word[v] = nw;
+                old = cur;
+            } else {
+                old = atomicMin(word + v, nw);
+                if ((old >> 32) <= key) return R_NONE;
+            }
+            if (!near) return R_FAR;
+            return (filter && !direct && (unsigned)old == near_st) ? R_NONE : R_NEAR;
+        } else {
+            bool improved = false;
+            if constexpr (MODE == PACK_PRED) {
+                u64 cur = ldcg(word + v);
+                const u64 nw = (key << 32) | (u64)(unsigned)u;
+                if (direct) {
+                    if ((cur >> 32) > key) {
+                        word[v] = nw;
+                        improved = true;
+                    }
+                } else {
+                    while ((cur >> 32) > key) {
+                        const u64 prev = atomicCAS(word + v, cur, nw);
+                        if (prev == cur) {
+                            improved = true;
+                            break;
+                        }
+                        cur = prev;
+                    }
+                }
+            } else if constexpr (MODE == WIDE) {
+                const u64 cur = ldcg(word + v);
+                if (cur > key) {
+                    if (direct) {
+                        word[v] = key;
+                        improved = true;
+                    } else {
+                        improved = atomicMin(word + v, key) > key;
+                    }
+                }
+            } else {
+                KeyPred* kp = reinterpret_cast<KeyPred*>(word) + v;
+                KeyPred cur;
+                cur.key = ldcg(word + 2 * v);
+                cur.pred = ldcg(word + 2 * v + 1);
+                KeyPred nw;
+                nw.key = key;
+                nw.pred = (u64)u;
+                if (direct) {
+                    if (cur.key > key) {
+                        word[2 * v + 1] = nw.pred;
+                        word[2 * v] = key;
+                        improved = true;
+                    }
+                } else {
+                    while (cur.key > key) {
+                        const KeyPred prev = atomicCAS(kp, cur, nw);
+                        if (prev.key == cur.key && prev.pred == cur.pred) {
+                            improved = true;
+                            break;
+                        }
+                        cur = prev;
+                    }
+                }
+            }
+            if (!improved) return R_NONE;
+            if (!near) return R_FAR;
+            if (filter && !direct) return atomicMax(stamp + v, near_st) < near_st ? R_NEAR : R_NONE;
+            stamp[v] = near_st;
+            return R_NEAR;
+        }
+    }
+};
+
+// ---- one run -----------------------------------------------------------------------------------
+template <typename V, typename W, int MODE>
+struct Run {
+    using T = typename Val<W>::T;
+    using L = Layout<MODE>;
+    static constexpr int CLS_SHIFT = (int)sizeof(V) * 8 - 2;
+    static constexpr V ID_MASK = (V)(((unsigned long long)1 << CLS_SHIFT) - 1);
+
+    const eid_t* indptr;
+    const V* indices;
+    const W* weights;
+    State<MODE> st;
+    unsigned* rstamp;
+    V* q0;
+    V* q1;
+    u64* c0;
+    u64* c1;
+    V* far0;
+    V* far1;
+    V* rq;
+    u64* rc;
+    u64* ctl;
+    const long long* cfg;
+    long long n, qcap, ccap, fcap;
+    int method;
+    bool filter, classify, hasneg;
+    long long low;
+    T delta, negb;
+
+    // where the current operation writes
+    V* q_out;
+    u64* c_out;
+    u64* qslot_out;
+    V* far_out;
+    u64* fslot_out;
+    unsigned epoch;
+
+    __device__ __forceinline__ long long degree(V v) const {
+        return ldg(indptr + v + 1) - ldg(indptr + v);
+    }
+
+    // Warp-collective: lanes with `p` append v to the next near frontier (by degree class).
+    __device__ __forceinline__ void push_near(bool p, V v) {
+        const long long deg = p ? degree(v) : 0;
+        const bool big = p && deg >= BIG_DEG;
+        const bool small = p && !big;
+        if (__any_sync(FULL_MASK, small)) {
+            const u64 s = warp_reserve(qslot_out + 0, (u64)small);
+            if (small && s < (u64)qcap) q_out[s] = v;
+        }
+        const unsigned bigs = __ballot_sync(FULL_MASK, big);
+        if (bigs) append_chunks(bigs, v, deg, c_out, qslot_out + 1, ccap);
+    }
+
+    // Warp-collective: the lanes in `mask` each append the chunk entries of their vertex; the
+    // whole warp writes them.
+    __device__ __forceinline__ void append_chunks(unsigned mask, V v, long long deg, u64* out,
+                                                  u64* counter, long long cap) {
+        const u64 nch = ((mask >> lane_id()) & 1u) ? (u64)((deg + CHUNK - 1) / CHUNK) : 0ull;
+        const u64 base = warp_reserve(counter, nch);
+        while (mask) {
+            const int l = __ffs(mask) - 1;
+            mask &= mask - 1;
+            const V bv = __shfl_sync(FULL_MASK, v, l);
+            const u64 bb = __shfl_sync(FULL_MASK, base, l);
+            const u64 bn = __shfl_sync(FULL_MASK, nch, l);
+            for (u64 j = (u64)lane_id(); j < bn; j += WARP_SIZE) {
+                if (bb + j < (u64)cap) out[bb + j] = ((u64)bv << CHUNK_SHIFT) | j;
+            }
+        }
+    }
+
+    // Warp-collective: lanes with `p` append v (distance key `key`) to the far pile.
+    __device__ __forceinline__ void push_far(bool p, V v, u64 key) {
+        if (!__any_sync(FULL_MASK, p)) return;
+        const u64 s = warp_reserve(fslot_out + 0, (u64)p);
+        if (p && s < (u64)fcap) far_out[s] = v;
+        const u64 nk = warp_max(p ? ~key : 0ull);  // ~min key
+        if (lane_id() == 0 && nk) atomicMax(fslot_out + 1, nk);
+    }
+
+    __device__ __forceinline__ void flag_negative(V x) {
+        qslot_out[2] = 1ull;
+        atomicExch(qslot_out + 3, (u64)x + 1ull);
+    }
+
+    // Warp-collective: relax arc `pos` of u (distance du) when `valid`, then queue the target.
+    __device__ __forceinline__ void edge(bool valid, V u, T du, eid_t pos, int arcs, u64 tk) {
+        int res = R_NONE;
+        V v = 0;
+        u64 key = 0;
+        if (valid) {
+            const V raw = ldg(indices + pos);
+            const int cls = classify ? (int)((raw >> CLS_SHIFT) & 3) : CLS_NORMAL;
+            v = classify ? (V)(raw & ID_MASK) : raw;
+            const W w = ldg(weights + pos);
+            bool go = cls != CLS_SKIP;
+            if (arcs == ARCS_LIGHT) go = go && (T)w < delta;
+            if (arcs == ARCS_HEAVY) go = go && !((T)w < delta);
+            if (go) {
+                const T nd = du + (T)w;
+                bool ok = true;
+                if (hasneg && nd < negb) {  // the walk behind nd is shorter than any simple path
+                    if constexpr (Val<W>::integer) {
+                        if (nd < 2 * negb) {  // below the key range: u itself is below -B
+                            ok = false;
+                            flag_negative(u);
+                        } else {
+                            flag_negative(v);
+                        }
+                    } else {
+                        flag_negative(v);
+                    }
+                }
+                if (ok) {
+                    key = key_of<W>(nd, low);
+                    if constexpr (Val<W>::integer && L::narrow) {
+                        if (key >= L::INF) {  // cannot happen when the host's range check holds
+                            qslot_out[2] = 2ull;
+                            key = L::INF - 1;
+                        }
+                    }
+                    res = st.relax((long long)v, key, (long long)u, key < tk,
+                                   cls == CLS_DIRECT && filter, filter, epoch);
+                    if (cls == CLS_SINK) res = R_NONE;
+                }
+            }
+        }
+        if (__any_sync(FULL_MASK, res == R_NEAR)) push_near(res == R_NEAR, v);
+        if (method != HBF) push_far(res == R_FAR, v, key);
+    }
+
+    __device__ __forceinline__ T dist(V u) const { return val_of<W>(st.key((long long)u), low); }
+
+    // Delta-stepping: remember u as expanded in this bucket (once), for the heavy-arc pass.
+    __device__ __forceinline__ void record_small(bool p, V u, unsigned bucket) {
+        bool first = false;
+        if (p) first = atomicExch(rstamp + u, bucket) != bucket;
+        if (__any_sync(FULL_MASK, first)) {
+            const u64 s = warp_reserve(ctl + R_SMALL, (u64)first);
+            if (first && s < (u64)n) rq[s] = u;
+        }
+    }
+
+    // Expand a small-vertex list and a chunk list (warp-collective loops, every warp calls).
+    __device__ void expand(const V* small, long long ns, const u64* chunks, long long nc, int arcs,
+                           u64 tk, bool record, unsigned bucket) {
+        const int lane = lane_id();
+        const long long gw = (long long)blockIdx.x * WARPS + threadIdx.x / WARP_SIZE;
+        const long long nw = (long long)gridDim.x * WARPS;
+        // dynamic warp workload: spread a small frontier over more warps
+        long long vpw = (ns + nw - 1) / nw;
+        vpw = vpw >= 32 ? 32 : vpw;
+        int p2 = 1;
+        while (p2 < vpw) p2 <<= 1;
+        const long long step = nw * p2;
+        for (long long base = gw * p2; base < ns; base += step) {
+            const long long i = base + lane;
+            const bool has = lane < p2 && i < ns;
+            V u = 0;
+            eid_t b = 0, e = 0;
+            T du = (T)0;
+            if (has) {
+                u = ldcg(small + i);
+                b = ldg(indptr + u);
+                e = ldg(indptr + u + 1);
+                du = dist(u);
+            }
+            if (record) record_small(has, u, bucket);
+            const eid_t deg = e - b;
+            const eid_t incl = warp_inclusive_sum(deg);
+            const eid_t total = __shfl_sync(FULL_MASK, incl, WARP_SIZE - 1);
+            const eid_t start = b - (incl - deg);
+            for (eid_t r = 0; r < total; r += WARP_SIZE) {
+                const eid_t x = r + lane;
+                int owner = fr::warp_owner(incl, x);
+                owner = owner < WARP_SIZE - 1 ? owner : WARP_SIZE - 1;
+                const V ou = __shfl_sync(FULL_MASK, u, owner);
+                const eid_t os = __shfl_sync(FULL_MASK, start, owner);
+                const T odu = __shfl_sync(FULL_MASK, du, owner);
+                edge(x < total, ou, odu, os + x, arcs, tk);
+            }
+        }
+        for (long long ci = gw; ci < nc; ci += nw) {
+            const u64 ent = ldcg(chunks + ci);
+            const V u = (V)(ent >> CHUNK_SHIFT);
+            const long long j = (long long)(ent & ((1ull << CHUNK_SHIFT) - 1));
+            const eid_t rb = ldg(indptr + u), re = ldg(indptr + u + 1);
+            const eid_t b = rb + j * CHUNK;
+            const eid_t e = b + CHUNK < re ? b + CHUNK : re;
+            const T du = dist(u);
+            if (record && j == 0) {
+                bool first = false;
+                if (lane == 0) first = atomicExch(rstamp + u, bucket) != bucket;
+                first = __shfl_sync(FULL_MASK, first, 0);
+                if (first) append_chunks(1u, u, re - rb, rc, ctl + R_CHUNK, ccap);
+            }
+            for (eid_t p = b; p < e; p += WARP_SIZE) edge(p + lane < e, u, du, p + lane, arcs, tk);
+        }
+    }
+
+    // Rebuild the near frontier from the stamps (after a queue overflow): v is in it iff its
+    // near stamp is `want`.
+    __device__ void regen(unsigned want) {
+        for (long long base = warp_base(); base < n; base += warp_stride()) {
+            const long long v = base + lane_id();
+            const bool in = v < n && st.near_stamp(v) == want;
+            if (__any_sync(FULL_MASK, in)) push_near(in, (V)(in ? v : 0));
+        }
+    }
+
+    // Near-far split: far entries (or every vertex, `scan`) whose distance is below tk_new join
+    // the near frontier, those at or above it stay far; entries below tk_old were expanded
+    // already (settled) and are dropped when filtering. Each vertex is queued once.
+    __device__ void split(const V* fin, long long count, bool scan, u64 tk_old, u64 tk_new) {
+        const long long total = scan ? n : count;
+        const unsigned near_st = 2u * epoch + 1u, keep_st = 2u * epoch;
+        for (long long base = warp_base(); base < total; base += warp_stride()) {
+            const long long i = base + lane_id();
+            int res = R_NONE;
+            V v = 0;
+            u64 key = L::INF;
+            if (i < total) {
+                v = scan ? (V)i : (V)ldcg(fin + i);
+                key = st.key((long long)v);
+                if (key != L::INF && !((scan || filter) && key < tk_old)) {
+                    if (key < tk_new) {
+                        res = atomicMax(st.stamp + v, near_st) < near_st ? R_NEAR : R_NONE;
+                    } else if (filter || scan) {
+                        res = atomicMax(st.stamp + v, keep_st) < keep_st ? R_FAR : R_NONE;
+                    } else {
+                        res = R_FAR;
+                    }
+                }
+            }
+            if (__any_sync(FULL_MASK, res == R_NEAR)) push_near(res == R_NEAR, v);
+            push_far(res == R_FAR, v, key);
+        }
+    }
+};
+
+template <typename T>
+__device__ __forceinline__ T vmax(T a, T b) {
+    return a > b ? a : b;
+}
+
+}  // namespace sssp
+}  // namespace wg
