@@ -1,34 +1,36 @@
-"""CSR construction on the GPU: sort-based, with the same semantics as the CPU builder.
+"""CSR construction on the GPU by counting sort, with the same results as the CPU builder.
 
-Pipeline (kernels in ``kernels/csr.cu`` and ``kernels/degree.cu``):
+Pipeline (kernels in ``kernels/csr.cu``, sorting networks in ``kernels/csr_sort.cuh``):
 
-1. ``pack_arc_keys`` writes one 64-bit key ``row << 32 | col`` per arc and validates ids in the
-   same pass. An undirected edge ``i`` puts its forward arc at ``2i`` and its reverse at
-   ``2i + 1``; a self-loop's reverse (and every loop when ``remove_self_loops``) gets the
-   sentinel key ``2**64 - 1``, which sorts last and is cut off.
-2. Stable radix sort of the keys (CuPy's ``sort``/``argsort``: CUB/Thrust, stable), so arcs with
-   equal (row, col) keep input order — that is what ``merge="first"``/``"last"`` mean.
-3. Merging runs of equal keys: ``first``/``last`` pick the weight at the run's first/last
-   position, ``min``/``max``/``sum`` use ``merge_runs`` (one thread per run, input order, so
-   floating-point sums are deterministic).
-4. ``unpack_count`` extracts the column ids and histograms the rows (warp-aggregated atomics);
-   ``indptr`` is the cumulative sum.
+1. ``count_arcs``: row lengths and id validation in one pass over the edges. An undirected edge
+   gives both arcs, a self-loop one arc, a removed loop none. ``indptr`` is the exclusive scan.
+2. ``scatter_arcs``: every arc claims a slot of its row (one ``atomicAdd`` per distinct row per
+   warp) and writes its key there: the column, or ``(column << ob) | edge index`` when weights
+   follow (``ob`` = bits of the largest edge index), because the atomics lose the input order
+   that parallel arcs and ``merge="first"``/``"last"`` depend on. Nothing the size of a doubled
+   edge list is ever built: unweighted keys are written straight into ``indices``.
+3. Rows are binned by length (``bin_rows``) and sorted in place: up to 32 keys in registers
+   (bitonic network over groups of 2-32 lanes), up to 8192 (4096 for 64-bit keys) in shared
+   memory (one block per row), longer rows by CuPy's radix sort in batches of
+   ``(rank << kb) | key`` (a row of more than a sixteenth of all arcs is sorted alone, in place).
+4. Without merging the sorted keys are the result (weights gathered through the edge index).
+   With merging, one bit per arc marks the first of each run of equal (row, column)
+   (``mark_row_starts``, ``mark_heads``); a prefix sum over the 32-bit words gives every run its
+   slot, ``compact_runs`` writes the column and the merged weight, walking the run in input
+   order with the CPU builder's rules, and ``runs_before`` rewrites ``indptr`` in place.
 
-Peak device memory, for ``M`` arcs (``M = m`` directed, up to ``2m`` undirected), ``n``
-vertices, ``wb`` bytes per weight and ``ib`` bytes per index, besides the inputs:
+Peak device memory, for ``M`` arcs (``M = m`` directed, up to ``2m`` undirected) and ``n``
+vertices, besides the inputs, with ``kb`` bytes per key (the index size without weights, 8
+with) and ``ib``/``wb`` bytes per index/weight: ``kb M + 8n`` (keys, ``indptr``) plus the
+largest of ``16n`` while scattering (cursors, scan), ``4n`` + a batch of long rows while sorting
+(at most ``M/8`` keys of 8 bytes and the radix sort's second buffer, or one long row's second
+buffer), and ``(ib + wb) M' + 0.4 M`` while merging (the ``M'`` output arcs, run bits and word
+offsets). Typical ratios of peak to final CSR: about 1.2x unweighted, 2.1x merged undirected,
+2x weighted. :func:`estimate_bytes` bounds it and :func:`build_csr` checks the bound against
+free memory first (:func:`warpgraph.device.check_device_memory`).
 
-- unweighted: ``~ M (32 + ib) + 24 n`` bytes: the keys (8 M), the radix sort's alternate buffer
-  (8 M), run heads and starts when merging (9 M), the output;
-- weighted: ``~ M (56 + 2 wb + ib) + 24 n``: ``argsort`` holds the keys, a sorted copy, the
-  64-bit permutation and the radix sort's alternate key and value buffers at once (48 M),
-  then the gathered weights and the output.
-
-:func:`estimate_bytes` computes this bound (``tests/test_gpu_csr.py`` checks it against CuPy's
-pool high-water mark) and :func:`build_csr` checks it against free memory first
-(:func:`warpgraph.device.check_device_memory`).
-
-Ids must fit 32 bits for the packed keys (``n <= 2**32 - 1``); beyond that a general path sorts
-(row, col) pairs with two stable argsorts.
+The counting path needs ``n <= 2**32 - 1`` and, with weights, ``bits(n - 1) + bits(m - 1) <=
+63``; beyond that a general path sorts (row, col) pairs with two stable argsorts (more memory).
 """
 
 from __future__ import annotations
@@ -48,13 +50,41 @@ DOCTEST_NEEDS_GPU = True  # tests/test_doctests.py runs the examples only where 
 
 MERGES = (None, "min", "max", "sum", "first", "last")
 _MERGE_OP = {"min": 0, "max": 1, "sum": 2}
-_SENTINEL = np.uint64(2**64 - 1)
-_PACK_LIMIT = 2**32 - 1  # n <= this: every id fits 32 bits and no real key equals the sentinel
+_MODE = {"min": 0, "max": 1, "sum": 2, "first": 3, "last": 4}
+_COLUMNS_ONLY, _ONE_TO_ONE = 5, 6
+_PACK_LIMIT = 2**32 - 1  # n <= this: rows fit unsigned int and columns 32 bits
 _W_TYPES = {"int32": "int", "int64": "long long", "float32": "float", "float64": "double"}
 _V_TYPES = {"int32": "int", "int64": "long long"}
+_K_TYPES = {"uint32": "unsigned int", "uint64": "unsigned long long"}
+_WARP_GROUPS = (2, 4, 8, 16, 32)  # rows of up to g keys: g lanes each
+_BLOCK_BINS = {  # rows of up to P keys in shared memory: (P, threads per block)
+    "uint32": ((256, 128), (2048, 256), (8192, 512)),
+    "uint64": ((256, 128), (2048, 256), (4096, 512)),
+}
+_BATCH_MIN = 1 << 20  # a batch of long rows may hold max(arcs / 8, this) keys
+_BATCH_MAX_ROWS = 1 << 31
 
-declare("csr.cu", *(f"pack_arc_keys<{t}>" for t in _V_TYPES.values()))
-declare("csr.cu", *(f"unpack_count<{t}>" for t in _V_TYPES.values()))
+declare("csr.cu", *(f"count_arcs<{v}>" for v in _V_TYPES.values()))
+declare(
+    "csr.cu", *(f"scatter_arcs<{v}, {k}>" for v in _V_TYPES.values() for k in _K_TYPES.values())
+)
+declare("csr.cu", "bin_rows<unsigned int>", "mark_row_starts<long long>", "runs_before<long long>")
+for _k, _bins in _BLOCK_BINS.items():
+    _kt = _K_TYPES[_k]
+    declare("csr.cu", f"sort_rows_warp<{_kt}>", f"mark_heads<{_kt}>")
+    declare("csr.cu", *(f"sort_rows_block<{_kt}, {p}>" for p, _ in _bins))
+    for _b in _K_TYPES.values():
+        declare("csr.cu", f"pack_batch<{_kt}, {_b}>", f"unpack_batch<{_kt}, {_b}>")
+declare(
+    "csr.cu",
+    "compact_runs<unsigned int, int, int>",
+    "compact_runs<unsigned long long, long long, int>",
+    *(
+        f"compact_runs<unsigned long long, {i}, {w}>"
+        for i in _V_TYPES.values()
+        for w in _W_TYPES.values()
+    ),
+)
 declare(
     "csr.cu", *(f"merge_runs<{w}, {op}>" for w in _W_TYPES.values() for op in _MERGE_OP.values())
 )
@@ -66,16 +96,23 @@ def estimate_bytes(
 ) -> int:
     """Peak device bytes :func:`build_csr` needs beyond its inputs (see the module docstring).
 
+    An upper bound for any ``merge``: the keys and offsets, plus the largest of the scatter,
+    sort and merge phases (the sort phase counted as if one row held every arc).
+
     Examples
     --------
-    >>> estimate_bytes(1_000_000, 1000)  # unweighted, int32 indices: 36 bytes per arc
-    36024000
+    >>> estimate_bytes(1_000_000, 1000)  # unweighted, int32 indices: 21 bytes per arc
+    21310712
     """
     m, n = int(num_arcs), int(num_vertices)
-    per_arc = (
-        24 + index_itemsize if not weight_itemsize else 40 + 2 * weight_itemsize + index_itemsize
-    )
-    return m * per_arc + 24 * (n + 1)
+    wb, ib = int(weight_itemsize), int(index_itemsize)
+    kb = 8 if wb or ib == 8 else 4
+    words = (m + 31) // 32
+    base = kb * m + 8 * (n + 1)
+    scatter = 16 * (n + 1)
+    sort = 4 * n + 128 + max(kb * m, 16 * max(m // 8, min(m, _BATCH_MIN))) + m // 4
+    merge = 20 * words + 8 + (ib + wb) * m
+    return base + max(scatter, sort, merge) + (1 << 20)
 
 
 def _ids(cp, a: Any, what: str):
@@ -205,9 +242,10 @@ def build_csr(
         indptr = cp.zeros(n + 1, dtype=cp.int64)
         empty_w = None if w is None else cp.empty(0, dtype=w.dtype)
         return indptr, cp.empty(0, dtype=itype), empty_w
-    if _general or n > _PACK_LIMIT:
+    order_bits = 0 if w is None else (m - 1).bit_length()
+    if _general or n > _PACK_LIMIT or (n - 1).bit_length() + order_bits > 63:
         return _build_general(cp, src, dst, w, n, directed, remove_self_loops, merge, itype)
-    return _build_packed(cp, src, dst, w, n, directed, remove_self_loops, merge, itype)
+    return _build_counting(cp, src, dst, w, n, directed, remove_self_loops, merge, itype)
 
 
 def _common_id_dtype(cp, src, dst):
@@ -216,57 +254,165 @@ def _common_id_dtype(cp, src, dst):
     return src.astype(cp.int64), dst.astype(cp.int64)
 
 
-def _build_packed(cp, src, dst, w, n, directed, remove_self_loops, merge, itype):
+def _build_counting(cp, src, dst, w, n, directed, remove_self_loops, merge, itype):
     src, dst = _common_id_dtype(cp, src, dst)
     m = int(src.size)
-    total = m if directed else 2 * m
     vt = _V_TYPES[src.dtype.name]
-    keys = cp.empty(total, dtype=cp.uint64)
-    counters = cp.zeros(2, dtype=cp.uint64)
-    pack = get_kernel("csr.cu", f"pack_arc_keys<{vt}>")
-    launch(pack, m, (src, dst, m, n, int(not directed), int(remove_self_loops), keys, counters))
-    n_sentinel, n_bad = (int(x) for x in counters.get())
-    if n_bad:
+    weighted = w is not None
+    ob = (m - 1).bit_length() if weighted else 0  # bits of the edge index under the column
+    kdt = np.dtype(np.uint64) if weighted or itype == np.int64 else np.dtype(np.uint32)
+    kt = _K_TYPES[kdt.name]
+    undirected, loops = int(not directed), int(remove_self_loops)
+
+    # 1. row lengths (and id validation), offsets
+    deg = cp.zeros(n, dtype=cp.uint64)
+    bad = cp.zeros(1, dtype=cp.uint64)
+    launch(
+        get_kernel("csr.cu", f"count_arcs<{vt}>"), m, (src, dst, m, n, undirected, loops, deg, bad)
+    )
+    if int(cp.asnumpy(bad)[0]):
         raise InvalidArgumentError(_first_bad(cp, src, dst, n))
-    num_arcs = total - n_sentinel
+    indptr = cp.empty(n + 1, dtype=cp.int64)
+    indptr[0] = 0
+    indptr[1:] = cp.cumsum(deg.view(cp.int64))
+    total = int(cp.asnumpy(indptr[n:])[0])
+    w_empty = None if w is None else cp.empty(0, dtype=w.dtype)
+    if total == 0:
+        return indptr, cp.empty(0, dtype=itype), w_empty
 
-    # 2. stable sort (radix for unsigned 64-bit keys); the permutation carries the weights
-    perm = None
-    if w is None:
-        keys.sort()
-    else:
-        perm = cp.argsort(keys)
-        keys = keys[perm]
-    keys = keys[:num_arcs]
+    # 2. scatter the arcs into their rows (deg becomes the cursors)
+    deg[...] = indptr[:-1].view(cp.uint64)
+    keys = cp.empty(total, dtype=kdt if weighted else itype)
+    kv = keys.view(kdt)
+    args = (src, dst, m, undirected, loops, ob, int(weighted), deg, kv)
+    launch(get_kernel("csr.cu", f"scatter_arcs<{vt}, {kt}>"), m, args)
+    del deg
 
-    # 3. merge runs of equal keys
-    w_sorted = None
-    if w is not None:
-        edge = perm[:num_arcs]
-        del perm
-        if not directed:
-            edge >>= 1  # arc 2i and 2i + 1 both come from edge i
-        w_sorted = w[edge]
-        del edge
-    if merge is not None and num_arcs > 0:
-        head = cp.empty(num_arcs, dtype=cp.bool_)
-        head[0] = True
-        cp.not_equal(keys[1:], keys[:-1], out=head[1:])
-        starts = cp.flatnonzero(head)
-        del head
-        keys = keys[starts]
-        if w_sorted is not None:
-            w_sorted = _merge_weights(cp, w_sorted, starts, merge)
-        num_arcs = int(starts.size)
+    # 3. sort every row
+    _sort_rows(cp, kv, indptr, n, total, kb=max(1, (n - 1).bit_length()) + ob)
 
-    # 4. columns and row offsets
-    indices = cp.empty(num_arcs, dtype=itype)
-    counts = cp.zeros(n, dtype=cp.uint64)
-    unpack = get_kernel("csr.cu", f"unpack_count<{_V_TYPES[itype.name]}>")
-    launch(unpack, num_arcs, (keys, num_arcs, indices, counts))
-    indptr = cp.zeros(n + 1, dtype=cp.int64)
-    indptr[1:] = cp.cumsum(counts.view(cp.int64))
-    return indptr, indices, w_sorted
+    # 4. columns, weights, merging
+    if merge is None and not weighted:
+        return indptr, keys, None
+    it, wt = _V_TYPES[itype.name], _W_TYPES[w.dtype.name] if weighted else "int"
+    compact = get_kernel("csr.cu", f"compact_runs<{kt}, {it}, {wt}>")
+    if merge is None:
+        cols = cp.empty(total, dtype=itype)
+        w_out = cp.empty(total, dtype=w.dtype)
+        launch(compact, total, (kv, total, ob, _ONE_TO_ONE, None, None, w, cols, w_out))
+        return indptr, cols, w_out
+    words = (total + 31) // 32
+    bits = cp.zeros(words, dtype=cp.uint32)
+    launch(get_kernel("csr.cu", "mark_row_starts<long long>"), n, (indptr, n, bits))
+    counts = cp.empty(words, dtype=cp.uint32)
+    launch(get_kernel("csr.cu", f"mark_heads<{kt}>"), words * 32, (kv, total, ob, bits, counts))
+    word_start = cp.empty(words + 1, dtype=cp.int64)
+    word_start[0] = 0
+    word_start[1:] = cp.cumsum(counts, dtype=cp.int64)
+    del counts
+    runs = int(cp.asnumpy(word_start[words:])[0])
+    cols = cp.empty(runs, dtype=itype)
+    w_out = None if w is None else cp.empty(runs, dtype=w.dtype)
+    mode = _MODE[merge] if weighted else _COLUMNS_ONLY
+    launch(compact, total, (kv, total, ob, mode, bits, word_start, w, cols, w_out))
+    del keys, kv
+    args = (indptr, n, total, bits, word_start)
+    launch(get_kernel("csr.cu", "runs_before<long long>"), n + 1, args)
+    return indptr, cols, w_out
+
+
+def _sort_rows(cp, keys, indptr, n: int, total: int, kb: int) -> None:
+    """Sort every row of ``keys`` in place; ``kb`` = bits a key uses (for batching long rows)."""
+    blocks = _BLOCK_BINS[keys.dtype.name]
+    kt = _K_TYPES[keys.dtype.name]
+    bounds = [*_WARP_GROUPS, *(p for p, _ in blocks), 2**62]
+    nb = len(bounds)
+    ub = cp.asarray(np.array(bounds, dtype=np.int64))
+    cursor = cp.zeros(nb, dtype=cp.uint64)
+    binner = get_kernel("csr.cu", "bin_rows<unsigned int>")
+    grid = min(-(-n // 256), 1024)
+    launch(binner, n, (indptr, n, 2, ub, nb, 0, cursor, None), grid=grid)
+    sizes = cp.asnumpy(cursor).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    cursor = cp.asarray(starts[:-1].astype(np.uint64))
+    rows = cp.empty(int(starts[-1]), dtype=cp.uint32)
+    launch(binner, n, (indptr, n, 2, ub, nb, 1, cursor, rows), grid=grid)
+    del cursor, ub
+
+    def segment(b):
+        return rows[int(starts[b]) : int(starts[b + 1])], int(sizes[b])
+
+    warp = get_kernel("csr.cu", f"sort_rows_warp<{kt}>")
+    for b, g in enumerate(_WARP_GROUPS):
+        seg, count = segment(b)
+        per_warp = 32 // g
+        launch(warp, -(-count // per_warp) * 32, (keys, indptr, seg, count, g))
+    for b, (p, threads) in enumerate(blocks, start=len(_WARP_GROUPS)):
+        seg, count = segment(b)
+        k = get_kernel("csr.cu", f"sort_rows_block<{kt}, {p}>")
+        launch(k, count * threads, (keys, indptr, seg, count), block=threads)
+    seg, count = segment(nb - 1)
+    if count:
+        _sort_long_rows(cp, keys, indptr, seg.copy(), total, kb)
+
+
+def _plan_batches(lens: np.ndarray, budget: int, max_rows: int) -> list[tuple[int, int]]:
+    """Split long rows (in order) into batches [start, stop) of at most ``budget`` keys and
+    ``max_rows`` rows; every row must hold at most ``budget // 2`` keys.
+
+    Examples
+    --------
+    >>> _plan_batches(np.array([3, 3, 3, 3, 3]), budget=8, max_rows=4)
+    [(0, 2), (2, 3), (3, 4), (4, 5)]
+    >>> _plan_batches(np.array([3, 3, 3, 3, 3]), budget=100, max_rows=2)
+    [(0, 2), (2, 4), (4, 5)]
+    """
+    if lens.size == 0:
+        return []
+    half = max(1, budget // 2)
+    excl = np.cumsum(lens) - lens
+    chunk = excl // half  # rows starting in the same half-budget window: at most `budget` keys
+    firsts = np.flatnonzero(np.r_[True, chunk[1:] != chunk[:-1]])
+    lasts = np.r_[firsts[1:], lens.size]
+    return [
+        (int(a), int(min(a + max_rows, z)))
+        for f, z in zip(firsts, lasts, strict=True)
+        for a in range(int(f), int(z), max_rows)
+    ]
+
+
+def _sort_long_rows(cp, keys, indptr, rows, total: int, kb: int) -> None:
+    """Rows too long for shared memory: CuPy's radix sort on batches of ``(rank << kb) | key``;
+    a row of more than half a batch is sorted alone, in place."""
+    begins = cp.asnumpy(indptr[rows])
+    lens = cp.asnumpy(indptr[rows + 1]) - begins
+    budget = max(total // 8, _BATCH_MIN)
+    alone = lens > budget // 2
+    for b, ln in zip(begins[alone], lens[alone], strict=True):  # at most 16 such rows
+        keys[int(b) : int(b + ln)].sort()
+    rest = np.flatnonzero(~alone)
+    if rest.size == 0:
+        return
+    bdt = np.dtype(np.uint32) if kb <= 24 else np.dtype(np.uint64)
+    max_rows = min(_BATCH_MAX_ROWS, 1 << (8 * bdt.itemsize - kb))
+    kt, bt = _K_TYPES[keys.dtype.name], _K_TYPES[bdt.name]
+    pack = get_kernel("csr.cu", f"pack_batch<{kt}, {bt}>")
+    unpack = get_kernel("csr.cu", f"unpack_batch<{kt}, {bt}>")
+    host_rows = cp.asnumpy(rows)[rest]
+    lens = lens[rest]
+    mask = (1 << kb) - 1
+    for a, z in _plan_batches(lens, budget, max_rows):
+        ls = lens[a:z]
+        offs = np.cumsum(ls) - ls
+        size = int(ls.sum())
+        brows = cp.asarray(host_rows[a:z])
+        boffs = cp.asarray(offs)
+        nr = z - a
+        batch = cp.empty(size, dtype=bdt)
+        launch(pack, nr * 256, (keys, indptr, brows, boffs, nr, kb, batch))
+        batch.sort()
+        launch(unpack, nr * 256, (keys, indptr, brows, boffs, nr, mask, batch))
+        del batch
 
 
 def _merge_weights(cp, w_sorted, starts, merge: str):
