@@ -75,6 +75,7 @@ def assert_same_dict(ours, theirs):
 
 
 CASES = [(seed, kind) for seed in SEEDS for kind in ("str", "tuple", "mixed")]
+FEW = CASES[::4]  # for the functions built on machinery the full CASES already exercise
 
 
 # ---------------------------------------------------------------- registration
@@ -117,11 +118,21 @@ def test_conversion_reads_the_named_weight():
     G = nx.Graph()
     G.add_edge("a", "b", cost=2.5)
     G.add_edge("b", "c", cost=4.0)
+    G.add_edge("c", "d")  # missing: NetworkX's default of 1
     W = backend_interface.convert_from_nx(G, edge_attrs={"cost": 1})
     assert W.weight == "cost"
-    assert W.graph.weights is not None
-    assert sorted(W.graph.weights.tolist()) == [2.5, 2.5, 4.0, 4.0]
-    assert backend_interface.convert_from_nx(G).graph.weights is None
+    assert W.graph.weights is None  # the structure; weights per attribute beside it
+    w = W.weighted("cost")
+    assert w.kind == "mixed" and not w.hidden
+    assert sorted(w.graph.weights.tolist()) == [1, 1, 2.5, 2.5, 4.0, 4.0]
+    assert W.weighted("cost") is w  # cached
+    plain = backend_interface.convert_from_nx(G)
+    assert plain.weight is None and plain.graph.weights is None
+    other = plain.weighted("other")  # read later from the source graph, default 1
+    assert other.kind == "int" and other.graph.weights.tolist() == [1] * 6
+    G.add_edge("d", "e", cost=None)
+    hidden = backend_interface.convert_from_nx(G).weighted("cost")
+    assert hidden.hidden and hidden.graph.num_edges == 3  # None hides the edge
 
 
 def test_conversion_is_cached_on_the_graph(monkeypatch):
@@ -150,9 +161,11 @@ def test_multigraph_is_refused_clearly(cls):
     with pytest.raises(nx.NetworkXNotImplemented, match="does not support multigraphs"):
         backend_interface.convert_from_nx(M)
     func = nx.connected_components if not M.is_directed() else nx.weakly_connected_components
-    with pytest.raises(nx.NetworkXNotImplemented, match="does not support multigraphs"):
-        list(func(M, backend=BACKEND))
-    assert backend_interface.should_run("connected_components", (M,), {}) is not True
+    name = func.__name__
+    assert "multigraphs are not supported" in backend_interface.can_run(name, (M,), {})
+    with pytest.raises(NotImplementedError, match="not implemented by 'warpgraph'"):
+        list(func(M, backend=BACKEND))  # can_run declines: NetworkX says so (and logs why)
+    assert backend_interface.should_run(name, (M,), {}) is not True
 
 
 # ---------------------------------------------------------------- can_run / should_run
@@ -352,3 +365,275 @@ def test_empty_graph():
     assert nx.number_connected_components(G, backend=BACKEND) == 0
     assert nx.triangles(G, backend=BACKEND) == {}
     assert nx.transitivity(G, backend=BACKEND) == 0
+
+
+# ---------------------------------------------------------------- BFS trees
+def _graphs_equal_exactly(H, K):
+    """Same class, graph/node/edge attributes, and the same order of every dict."""
+    assert type(H) is type(K)
+    assert H.graph == K.graph
+    assert list(H.nodes(data=True)) == list(K.nodes(data=True))
+    for v in K:
+        assert list(H.adj[v].items()) == list(K.adj[v].items()), v
+        if K.is_directed():
+            assert list(H.pred[v].items()) == list(K.pred[v].items()), v
+    if not K.is_directed():  # one data dict per edge, shared by both arcs, as NetworkX
+        for u, v in K.edges:
+            assert (H[u][v] is H[v][u]) and (K[u][v] is K[v][u])
+
+
+@pytest.mark.parametrize(("seed", "kind"), FEW)
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_edges_and_trees_in_networkx_order(seed, kind, directed):
+    G = random_graph(seed, kind, directed=directed)
+    rng = random.Random(seed)
+    for source in rng.sample(list(G), min(3, len(G))):
+        for limit in (None, 0, 1, 2.5):
+            ours, theirs = both("bfs_edges", G, source, depth_limit=limit)
+            assert type(ours) is type(theirs)
+            assert list(ours) == list(theirs)
+            _graphs_equal_exactly(*both("bfs_tree", G, source, depth_limit=limit))
+            ours, theirs = both("bfs_predecessors", G, source, depth_limit=limit)
+            assert list(ours) == list(theirs)
+            ours, theirs = both("bfs_successors", G, source, depth_limit=limit)
+            assert list(ours) == list(theirs)
+        for distance in (0, 1, 2, 3.0, 40, -1):
+            ours, theirs = both("descendants_at_distance", G, source, distance)
+            assert ours == theirs and type(ours) is set
+    if not directed:
+        assert list(nx.bfs_edges(G, source, reverse=True, backend=BACKEND)) == list(
+            nx.bfs_edges(G, source, reverse=True)
+        )
+    with pytest.raises(nx.NetworkXError, match="not in the"):
+        list(nx.bfs_edges(G, "no such node", backend=BACKEND))
+
+
+def test_bfs_edges_of_a_long_thin_graph():
+    spine = [f"p{i}" for i in range(600)]
+    G = nx.Graph(pairwise(spine))
+    G.add_edges_from((spine[i], f"leaf{i}") for i in range(0, 600, 7))
+    for source in (spine[0], spine[300]):
+        ours, theirs = both("bfs_edges", G, source)
+        assert list(ours) == list(theirs)
+        _graphs_equal_exactly(*both("bfs_tree", G, source, depth_limit=400))
+
+
+def test_bfs_tree_refuses_what_it_cannot_order():
+    D = random_graph(1, directed=True)
+    can = backend_interface.can_run
+    assert can("bfs_edges", (D, next(iter(D))), {}) is True
+    assert can("bfs_edges", (D, next(iter(D))), {"reverse": True}) is not True
+    assert can("bfs_tree", (D, next(iter(D))), {"sort_neighbors": sorted}) is not True
+    assert can("bfs_successors", (D, next(iter(D))), {"depth_limit": "x"}) is not True
+
+
+# ---------------------------------------------------------------- cores and trusses
+def attributed_graph(seed: int, directed: bool = False):
+    """A random graph with node, edge and graph attributes (no self-loops)."""
+    G = random_graph(seed, "mixed", directed=directed, selfloops=False)
+    rng = random.Random(seed)
+    G.graph["name"] = f"g{seed}"
+    for v in G:
+        G.nodes[v]["color"] = rng.choice("rgb")
+    for u, v in G.edges:
+        G.edges[u, v]["w"] = rng.random()
+    return G
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("directed", [False, True])
+def test_core_subgraphs_equal_networkx(seed, directed):
+    G = attributed_graph(seed, directed)
+    cores = nx.core_number(G)
+    top = max(cores.values(), default=0)
+    for func in ("k_core", "k_shell", "k_crust"):
+        for k in (None, 0, 1, 2, top, top + 1):
+            _graphs_equal_exactly(*both(func, G, k))
+        _graphs_equal_exactly(*both(func, G, 1, core_number=cores))
+    for k in (0, 1, 2, top):
+        _graphs_equal_exactly(*both("k_corona", G, k))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_k_truss_equals_networkx(seed):
+    G = attributed_graph(seed)
+    for k in (1, 2, 3, 3.5, 4, 5, 7):
+        _graphs_equal_exactly(*both("k_truss", G, k))
+    G.add_edge("loop", "loop")
+    with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):
+        nx.k_truss(G, 3, backend=BACKEND)
+
+
+def test_k_core_result_is_a_copy():
+    G = attributed_graph(2)
+    H = nx.k_core(G, 1, backend=BACKEND)
+    u, v = next(iter(H.edges))
+    H[u][v]["w"] = "changed"
+    H.nodes[u]["color"] = "changed"
+    H.graph["name"] = "changed"
+    assert G[u][v]["w"] != "changed" and G.nodes[u]["color"] != "changed"
+    assert G.graph["name"] != "changed"
+
+
+# ---------------------------------------------------------------- more components
+@pytest.mark.parametrize(("seed", "kind"), FEW)
+def test_more_connectivity_functions(seed, kind):
+    G = random_graph(seed, kind)
+    assert both("is_connected", G)[0] is both("is_connected", G)[1]
+    for v in list(G)[:5]:
+        ours, theirs = both("node_connected_component", G, v)
+        assert ours == theirs and type(ours) is set
+    D = random_graph(seed, kind, directed=True)
+    for func in (
+        "number_weakly_connected_components",
+        "is_weakly_connected",
+        "number_strongly_connected_components",
+        "is_strongly_connected",
+    ):
+        ours, theirs = both(func, D)
+        assert ours == theirs and type(ours) is type(theirs), func
+
+
+@pytest.mark.parametrize(("seed", "kind"), FEW)
+def test_strongly_connected_components_in_networkx_order(seed, kind):
+    D = random_graph(seed, kind, directed=True)
+    ours, theirs = both("strongly_connected_components", D)
+    assert type(ours) is type(theirs)
+    assert list(ours) == list(theirs)
+
+
+def test_null_graph_connectivity_errors():
+    for func, G in (
+        ("is_connected", nx.Graph()),
+        ("is_weakly_connected", nx.DiGraph()),
+        ("is_strongly_connected", nx.DiGraph()),
+    ):
+        with pytest.raises(nx.NetworkXPointlessConcept, match="null graph"):
+            getattr(nx, func)(G, backend=BACKEND)
+
+
+@pytest.mark.parametrize(("seed", "kind"), FEW)
+def test_average_clustering_is_networkx_float(seed, kind):
+    G = random_graph(seed, kind)
+    for count_zeros in (True, False):
+        try:
+            theirs = nx.average_clustering(G, count_zeros=count_zeros)
+        except ZeroDivisionError:
+            with pytest.raises(ZeroDivisionError):
+                nx.average_clustering(G, count_zeros=count_zeros, backend=BACKEND)
+            continue
+        ours = nx.average_clustering(G, count_zeros=count_zeros, backend=BACKEND)
+        assert ours == theirs and type(ours) is type(theirs)
+
+
+# ---------------------------------------------------------------- device configuration
+def test_device_follows_networkx_config():
+    from warpgraph.nx._common import backend_device
+
+    cfg = nx.config.backends.warpgraph
+    saved = cfg.device
+    try:
+        cfg.device = "cpu"
+        assert backend_device() == "cpu"
+        assert nx.number_connected_components(nx.path_graph(5), backend=BACKEND) == 1
+    finally:
+        cfg.device = saved
+    assert get_info()["default_config"] == {"device": "auto"}
+
+
+# ---------------------------------------------------------------- weighted shortest paths
+needs_sssp = pytest.mark.skipif(
+    "single_source_dijkstra_path_length" not in FUNCTIONS, reason="warpgraph has no SSSP yet"
+)
+
+
+def weighted_graph(seed: int, directed: bool, kind: str, negative: bool = False):
+    G = random_graph(seed, "str", directed=directed)
+    rng = random.Random(seed)
+    for u, v in G.edges:
+        if kind == "int":
+            value = rng.randint(-3 if negative else 0, 9)
+        else:
+            value = rng.choice([0.1, 0.25, 1.5, 3.0, 1e-3]) * (-1 if negative else 1)
+        if rng.random() < 0.8:  # the rest keep NetworkX's default of 1 (int) ...
+            G.edges[u, v]["cost"] = value
+        elif kind == "float":  # ... except for float graphs, which must not mix types
+            G.edges[u, v]["cost"] = float(rng.randint(1, 4))
+    return G
+
+
+@needs_sssp
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_dijkstra_path_length_equals_networkx(seed, directed, kind):
+    G = weighted_graph(seed, directed, kind)
+    for source in random.Random(seed).sample(list(G), min(3, len(G))):
+        for cutoff in (None, 0, 2, 5.5):
+            ours, theirs = both(
+                "single_source_dijkstra_path_length", G, source, cutoff=cutoff, weight="cost"
+            )
+            assert_same_dict(ours, theirs)
+            assert next(iter(ours)) == source
+            values = list(ours.values())
+            assert values == sorted(values)  # NetworkX's order up to ties
+        ours, theirs = both("single_source_bellman_ford_path_length", G, source, weight="cost")
+        assert_same_dict(ours, theirs)
+    with pytest.raises(nx.NodeNotFound):
+        nx.single_source_dijkstra_path_length(G, "no such node", backend=BACKEND)
+
+
+@needs_sssp
+def test_unweighted_graph_uses_networkx_default_weight():
+    G = nx.gnm_random_graph(40, 90, seed=3)
+    assert_same_dict(*both("single_source_dijkstra_path_length", G, 0))
+    assert_same_dict(*both("single_source_bellman_ford_path_length", G, 0, weight="nothing"))
+
+
+@needs_sssp
+def test_weights_networkx_types_cannot_match_run_in_networkx():
+    G = nx.path_graph(4)
+    G.edges[0, 1]["weight"] = 2.5  # the other edges default to the int 1: mixed types
+    with pytest.raises(NotImplementedError) as info:
+        nx.single_source_dijkstra_path_length(G, 0, backend=BACKEND)
+    assert "mixed" in str(info.value.__cause__)  # our reason, chained by NetworkX
+    priority = nx.config.backend_priority
+    saved = list(priority.algos)
+    priority.algos = [BACKEND]
+    try:  # automatic dispatch: NetworkX computes it
+        assert nx.single_source_dijkstra_path_length(G, 0) == {0: 0, 1: 2.5, 2: 3.5, 3: 4.5}
+    finally:
+        priority.algos = saved
+    assert (
+        backend_interface.can_run(
+            "single_source_dijkstra_path_length", (G, 0), {"weight": lambda u, v, d: 1}
+        )
+        is not True
+    )
+
+
+@needs_sssp
+def test_dijkstra_skips_edges_whose_weight_is_none():
+    G = nx.Graph()
+    G.add_edge("a", "b", weight=1)
+    G.add_edge("b", "c", weight=None)
+    G.add_edge("a", "c", weight=5)
+    assert_same_dict(*both("single_source_dijkstra_path_length", G, "a"))
+
+
+@needs_sssp
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("directed", [False, True])
+def test_negative_weights_and_cycles_as_networkx(seed, directed):
+    G = weighted_graph(seed, directed, "int", negative=True)
+    assert both("negative_edge_cycle", G, weight="cost") == (nx.negative_edge_cycle(G, "cost"),) * 2
+    source = next(iter(G))
+    try:
+        theirs = nx.single_source_bellman_ford_path_length(G, source, weight="cost")
+    except nx.NetworkXUnbounded:
+        with pytest.raises(nx.NetworkXUnbounded, match="Negative cycle"):
+            nx.single_source_bellman_ford_path_length(G, source, weight="cost", backend=BACKEND)
+    else:
+        ours = nx.single_source_bellman_ford_path_length(G, source, weight="cost", backend=BACKEND)
+        assert_same_dict(ours, theirs)
+    assert nx.negative_edge_cycle(nx.DiGraph(), backend=BACKEND) is False

@@ -4,8 +4,10 @@
 #   tools/run_nx_tests.sh [extra pytest args]
 #
 # NETWORKX_TEST_BACKEND=warpgraph makes every dispatchable call convert its graphs to the backend;
-# NETWORKX_FALLBACK_TO_NX=True lets calls the backend cannot run (can_run False) go to NetworkX.
-# Only the test files of the dispatched functions are run; the last line is the pass count.
+# NETWORKX_FALLBACK_TO_NX=True lets calls the backend cannot run (can_run False, or a
+# NotImplementedError for data it leaves to NetworkX) go to NetworkX. Only the test files of the
+# dispatched functions are run, and in them the tests that name one; the summary prints how often
+# each backend function was called, and the last line is the pass count.
 # Not part of CI (see docs/NETWORKX.md for the latest count).
 set -euo pipefail
 
@@ -13,7 +15,10 @@ NX_DIR=$(python -c "import networkx, os; print(os.path.dirname(networkx.__file__
 FILES=(
   "$NX_DIR/algorithms/components/tests/test_connected.py"
   "$NX_DIR/algorithms/components/tests/test_weakly_connected.py"
+  "$NX_DIR/algorithms/components/tests/test_strongly_connected.py"
   "$NX_DIR/algorithms/shortest_paths/tests/test_unweighted.py"
+  "$NX_DIR/algorithms/shortest_paths/tests/test_weighted.py"
+  "$NX_DIR/algorithms/shortest_paths/tests/test_generic.py"
   "$NX_DIR/algorithms/tests/test_cluster.py"
   "$NX_DIR/algorithms/tests/test_core.py"
   "$NX_DIR/algorithms/tests/test_triads.py"
@@ -21,14 +26,44 @@ FILES=(
 )
 # Keep only the tests that call a dispatched function (the files also test other functions).
 SELECT="connected or component or shortest_path_length or triangle or transitivity \
-or clustering or cluster or core or triad or census or layers"
+or clustering or cluster or core or shell or crust or corona or truss or triad or census \
+or layers or bfs or descendants or predecessor or successor or tree or scc or strong \
+or dijkstra_path_length or bellman_ford_path_length or negative or cycle"
 
+# A pytest plugin that counts the calls reaching the backend (written to a temporary folder).
+PLUGIN_DIR=$(mktemp -d)
 LOG=$(mktemp)
-trap 'rm -f "$LOG"' EXIT
+trap 'rm -rf "$PLUGIN_DIR" "$LOG"' EXIT
+cat >"$PLUGIN_DIR/wg_backend_calls.py" <<'PY'
+import collections
+
+CALLS = collections.Counter()
+
+
+def pytest_configure(config):
+    from warpgraph.nx import FUNCTIONS, interface
+
+    for name in FUNCTIONS:
+        func = getattr(interface.BackendInterface, name)
+
+        def counted(*args, _func=func, _name=name, **kwargs):
+            CALLS[_name] += 1
+            return _func(*args, **kwargs)
+
+        setattr(interface.BackendInterface, name, staticmethod(counted))
+
+
+def pytest_terminal_summary(terminalreporter):
+    total = sum(CALLS.values())
+    calls = ", ".join(f"{k} {v}" for k, v in sorted(CALLS.items()))
+    terminalreporter.write_line(f"warpgraph backend called {total} times: {calls}")
+PY
+
 set +e
+PYTHONPATH="$PLUGIN_DIR${PYTHONPATH:+:$PYTHONPATH}" \
 NETWORKX_TEST_BACKEND=warpgraph NETWORKX_FALLBACK_TO_NX=True \
-  python -m pytest -q -p no:cacheprovider --rootdir "$NX_DIR" -k "$SELECT" "${FILES[@]}" "$@" \
-  2>&1 | tee "$LOG"
+  python -m pytest -q -p no:cacheprovider -p wg_backend_calls --rootdir "$NX_DIR" \
+  -k "$SELECT" "${FILES[@]}" "$@" 2>&1 | tee "$LOG"
 status=${PIPESTATUS[0]}
 set -e
 summary=$(grep -E '^[=]* ?[0-9]+ (passed|failed)' "$LOG" | tail -1 || true)

@@ -5,25 +5,65 @@ NetworkX finds the backend through two entry points (see ``pyproject.toml``):
 ``networkx.backend_info`` -> :func:`get_info`. This module is what NetworkX imports when it
 starts, so it imports nothing heavy (no NumPy, Numba or CuPy); the backend itself lives in
 :mod:`warpgraph.nx.interface` and :mod:`warpgraph.nx.algorithms`. See ``docs/NETWORKX.md``.
+
+The device is chosen by ``nx.config.backends.warpgraph.device`` (``"auto"``, ``"cpu"`` or
+``"gpu"``; ``"auto"`` follows the ``WARPGRAPH_DEVICE`` environment variable, then takes the GPU
+when one is usable).
 """
 
 from __future__ import annotations
 
+from importlib.util import find_spec
+
 __all__ = ["FUNCTIONS", "get_info"]
+
+_ORDER = "Results in exactly NetworkX's order."
+_BFS = (
+    "In exactly NetworkX's (BFS discovery) order; not with sort_neighbors or reverse on digraphs."
+)
+_GRAPH = "Returns the same NetworkX graph as NetworkX (attributes and adjacency order included)."
+_WEIGHTED = (
+    "Exact distances for all-int or all-float weights (others run in NetworkX); keys by "
+    "distance, ties in node order."
+)
 
 #: Functions the backend implements, with the notes NetworkX adds to their docstrings.
 FUNCTIONS: dict[str, str] = {
     "bfs_layers": "Layers in exactly NetworkX's order (rebuilt from warpgraph's BFS levels).",
+    "bfs_edges": _BFS,
+    "bfs_tree": _BFS,
+    "bfs_predecessors": _BFS,
+    "bfs_successors": _BFS,
+    "descendants_at_distance": "",
     "single_source_shortest_path_length": "Keys in exactly NetworkX's (BFS discovery) order.",
     "connected_components": "Components come in NetworkX's order (by their first node).",
     "number_connected_components": "",
+    "is_connected": "",
+    "node_connected_component": "",
     "weakly_connected_components": "Components come in NetworkX's order (by their first node).",
+    "number_weakly_connected_components": "",
+    "is_weakly_connected": "",
+    "strongly_connected_components": _ORDER,
+    "number_strongly_connected_components": "",
+    "is_strongly_connected": "",
     "triangles": "",
     "transitivity": "",
     "clustering": "Unweighted, undirected graphs only (others run in NetworkX).",
+    "average_clustering": "Unweighted, undirected graphs only (others run in NetworkX).",
     "core_number": "Directed graphs use in + out degree, as NetworkX does.",
+    "k_core": _GRAPH,
+    "k_shell": _GRAPH,
+    "k_crust": _GRAPH,
+    "k_corona": _GRAPH,
+    "k_truss": _GRAPH,
     "triadic_census": "Without ``nodelist`` only.",
 }
+if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4) is present
+    FUNCTIONS |= {
+        "single_source_dijkstra_path_length": _WEIGHTED,
+        "single_source_bellman_ford_path_length": _WEIGHTED,
+        "negative_edge_cycle": "",
+    }
 
 
 def get_info() -> dict:
@@ -34,7 +74,7 @@ def get_info() -> dict:
         "package": "warpgraph",
         "url": "https://github.com/warpgraph/warpgraph",
         "short_summary": "GPU and multicore CPU graph algorithms (Numba / CuPy).",
-        "default_config": {},
+        "default_config": {"device": "auto"},
         "functions": {
             name: ({"additional_docs": note} if note else {}) for name, note in FUNCTIONS.items()
         },

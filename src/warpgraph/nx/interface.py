@@ -1,28 +1,45 @@
 """The backend object NetworkX loads (entry point ``networkx.backends``).
 
-:func:`convert_from_nx` turns a NetworkX graph into a :class:`WarpgraphGraph`: a CSR
-:class:`warpgraph.Graph` over dense ids ``0..n-1`` (in ``G``'s node order) plus the original
-node labels, so results go back keyed by the user's nodes. NetworkX caches the converted graph
-in ``G.__networkx_cache__`` (unless ``nx.config.cache_converted_graphs`` is off), so a second
-call on an unchanged graph does not convert again.
+:meth:`BackendInterface.convert_from_nx` turns a NetworkX graph into a :class:`WarpgraphGraph`:
+a CSR :class:`warpgraph.Graph` over dense ids ``0..n-1`` (in ``G``'s node order) plus the
+original node labels, so results go back keyed by the user's nodes. NetworkX caches the
+converted graph in ``G.__networkx_cache__`` (unless ``nx.config.cache_converted_graphs`` is
+off), so a second call on an unchanged graph does not convert again; the copies of the graph on
+the GPU and with weights from other edge attributes are cached on the converted graph too.
 """
 
 from __future__ import annotations
 
 import inspect
+import weakref
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..graph import Graph
 from . import FUNCTIONS
 from . import algorithms as _algorithms
+from ._common import host, not_implemented
 
-__all__ = ["SMALL_GRAPH_EDGES", "WarpgraphGraph", "backend_interface"]
+__all__ = ["SMALL_GRAPH_EDGES", "WarpgraphGraph", "Weighted", "backend_interface"]
 
 #: Below this many edges ``should_run`` declines: converting costs more than it saves.
 SMALL_GRAPH_EDGES = 1000
+
+
+class Weighted(NamedTuple):
+    """The graph with the weights of one edge attribute, and what kind of values they were.
+
+    ``kind`` is ``"int"`` (every value a Python ``int``: NetworkX's sums are ints), ``"float"``
+    (every value a ``float``), ``"mixed"`` (both: the type of a NetworkX distance then depends
+    on its path) or ``"other"`` (NumPy scalars, fractions...). ``hidden`` says that some values
+    were ``None``: NetworkX's Dijkstra skips those edges, and ``graph`` leaves them out.
+    """
+
+    graph: Graph
+    kind: str
+    hidden: bool = False
 
 
 class WarpgraphGraph:
@@ -31,28 +48,45 @@ class WarpgraphGraph:
     Attributes
     ----------
     graph : warpgraph.Graph
-        CSR over dense ids; id ``i`` is node ``nodes[i]``.
+        CSR over dense ids on the CPU, rows sorted; id ``i`` is node ``nodes[i]``.
     nodes : list
         The original node labels in NetworkX's node order.
     weight : str or None
-        Edge attribute read as the weight, if any.
-    nx_order : ndarray or None
+        Edge attribute read as ``graph.weights`` at conversion, if any.
+    nx_order : ndarray
         The neighbour ids of ``graph.indptr``'s rows in NetworkX's adjacency order (``graph``'s
         rows are sorted by id); order-sensitive functions (``bfs_layers``) need it.
+    source : networkx.Graph or None
+        The graph this was converted from (a weak reference), for results that copy its
+        attributes (``k_core``) and for weights of other edge attributes.
     """
 
     __networkx_backend__ = "warpgraph"
 
     def __init__(
-        self, graph: Graph, nodes: list, weight: str | None = None, nx_order: Any = None
+        self,
+        graph: Graph,
+        nodes: list,
+        weight: str | None = None,
+        nx_order: Any = None,
+        *,
+        perm: np.ndarray | None = None,
+        source: Any = None,
+        weight_kind: str | None = None,
     ) -> None:
         self.graph = graph
         self.nodes = nodes
         self.weight = weight
-        self.nx_order = nx_order
+        self.nx_order = host(graph.indices) if nx_order is None else nx_order
         self.__networkx_cache__: dict = {}
+        self._perm = perm  # sorted CSR position -> NetworkX adjacency position (None: same)
+        self._source = None if source is None else weakref.ref(source)
         self._index: dict | None = None
         self._labels: np.ndarray | None = None
+        self._placed: dict = {}
+        self._weighted: dict = {}
+        if weight is not None and graph.weights is not None:
+            self._weighted[weight, 1] = Weighted(graph, weight_kind or "float")
 
     # NetworkX asks these of every graph it dispatches.
     def is_directed(self) -> bool:
@@ -91,6 +125,11 @@ class WarpgraphGraph:
             self._labels = np.fromiter(self.nodes, dtype=object, count=len(self.nodes))
         return self._labels
 
+    @property
+    def source(self) -> Any:
+        """The NetworkX graph this was converted from, or None when it is gone."""
+        return None if self._source is None else self._source()
+
     def node_id(self, node: Any) -> int:
         """Dense id of ``node``; raises ``networkx.NodeNotFound`` if it is not in the graph."""
         if node not in self:
@@ -99,13 +138,52 @@ class WarpgraphGraph:
             raise nx.NodeNotFound(f"Node {node} is not in G")
         return self.index[node]
 
+    def on(self, device: str, graph: Graph | None = None) -> Graph:
+        """``graph`` (default :attr:`graph`) on ``device``, copied there once and cached."""
+        graph = self.graph if graph is None else graph
+        if device == graph.device:
+            return graph
+        key = (id(graph), device)
+        placed = self._placed.get(key)
+        if placed is None or placed[0] is not graph:
+            placed = self._placed[key] = (graph, graph.to(device))
+        return placed[1]
+
+    def weighted(self, attr: str, default: Any = 1) -> Weighted:
+        """The graph weighted by edge attribute ``attr`` (``default`` where it is missing).
+
+        Read from the source NetworkX graph on first use and cached.
+
+        Raises
+        ------
+        NotImplementedError
+            When the source graph is gone or no longer matches this conversion.
+        """
+        key = (attr, default)
+        found = self._weighted.get(key)
+        if found is not None:
+            return found
+        src = self.source
+        if src is None:
+            raise not_implemented(
+                f"weights {attr!r} were not read at conversion and the NetworkX graph is gone"
+            )
+        rows = _rows(src, self.nodes)
+        if sum(map(len, rows)) != self.graph.num_arcs:
+            raise not_implemented("the NetworkX graph changed after it was converted")
+        found = self._weighted[key] = _weighted_view(self.graph, self._perm, rows, attr, default)
+        return found
+
     def to_networkx(self):
         """The graph as a NetworkX ``Graph``/``DiGraph`` with the original labels."""
         import networkx as nx
 
         H = nx.DiGraph() if self.graph.directed else nx.Graph()
         H.add_nodes_from(self.nodes)
-        src, dst, w = (None if a is None else _host(a) for a in self.graph.edges())
+        graph = self.graph
+        if self.weight is not None:
+            graph = next(w.graph for (a, _), w in self._weighted.items() if a == self.weight)
+        src, dst, w = (None if a is None else host(a) for a in graph.edges())
         lab = self.labels
         ends = zip(lab[src].tolist(), lab[dst].tolist(), strict=True)
         if w is None:
@@ -116,57 +194,107 @@ class WarpgraphGraph:
         return H
 
 
-def _host(a: Any) -> np.ndarray:
-    return a.get() if hasattr(a, "get") else np.asarray(a)
+def _rows(G: Any, nodes: list) -> list:
+    adj = getattr(G, "_adj", None) or G.adj
+    return [adj[v] for v in nodes]
 
 
-def _csr_from_adjacency(G: Any, nodes: list, weight: str | None) -> tuple[Graph, np.ndarray]:
+def _read_weights(
+    rows: list, attr: str, default: Any, arcs: int
+) -> tuple[np.ndarray, str, np.ndarray | None]:
+    """Values of ``attr`` on every arc in NetworkX's adjacency order, their kind (see
+    :class:`Weighted`) and the mask of ``None`` values (or None)."""
+    values = [d.get(attr, default) for r in rows for d in r.values()]
+    types = set(map(type, values))
+    hidden = None
+    if type(None) in types:
+        hidden = np.fromiter((x is None for x in values), dtype=np.bool_, count=arcs)
+        values = [0 if x is None else x for x in values]
+        types.discard(type(None))
+    if types <= {int, bool}:
+        kind = "int"
+    elif types == {float}:
+        kind = "float"
+    elif types <= {int, bool, float}:
+        kind = "mixed"
+    else:
+        kind = "other"
+    try:
+        dtype = np.int64 if kind == "int" else np.float64
+        out = np.array(values, dtype=dtype) if values else np.zeros(0, dtype)
+    except OverflowError:  # ints beyond int64
+        out, kind = np.array(values, dtype=np.float64), "other"
+    except (TypeError, ValueError):  # not numbers: the functions leave these to NetworkX
+        out, kind = np.zeros(arcs, dtype=np.float64), "other"
+    return out, kind, hidden
+
+
+def _structure(G: Any, nodes: list) -> tuple[Graph, np.ndarray, np.ndarray | None, list]:
     """CSR straight from NetworkX's adjacency dicts: one pass, no edge list in between.
 
     An undirected NetworkX graph already stores both arcs of every edge (a self-loop once), which
-    is warpgraph's layout; a directed one stores out-arcs. Rows are sorted by ``Graph`` (on a
-    copy); the neighbour ids in NetworkX's order come back too.
+    is warpgraph's layout; a directed one stores out-arcs. Returns the unweighted graph (rows
+    sorted), the neighbour ids in NetworkX's order, the permutation from sorted positions to
+    NetworkX's (None when the rows were sorted already) and the adjacency rows read.
     """
-    adj = getattr(G, "_adj", None) or G.adj
-    rows = [adj[v] for v in nodes]
+    rows = _rows(G, nodes)
     n = len(nodes)
+    if n >= 2**31 - 1:
+        raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=n), out=indptr[1:])
     arcs = int(indptr[-1])
-    index = {v: i for i, v in enumerate(nodes)}
-    indices = np.fromiter(map(index.__getitem__, chain.from_iterable(rows)), np.int64, arcs)
-    weights = None
-    if weight is not None:
-        data = chain.from_iterable(r.values() for r in rows)
-        try:
-            weights = np.fromiter((d.get(weight, 1) for d in data), np.float64, arcs)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"edge attribute {weight!r} is not numeric: {exc}") from None
-        if np.all(weights == np.round(weights)) and np.all(np.abs(weights) < 2**53):
-            weights = weights.astype(np.int64)  # integer weights stay integers
-    if n >= 2**31 - 1:
-        raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
+    heads = chain.from_iterable(rows)
+    if nodes == list(range(n)):  # labels are the ids already: no dictionary look-ups
+        indices = np.fromiter(heads, np.int64, arcs)
+    else:
+        index = {v: i for i, v in enumerate(nodes)}
+        indices = np.fromiter(map(index.__getitem__, heads), np.int64, arcs)
     nx_order = indices.astype(np.int32)
-    graph = Graph(indptr, nx_order, weights, directed=G.is_directed())
+    from ..cpu import csr
+
+    perm = None
+    sorted_ids = nx_order
+    if not csr.rows_are_sorted(indptr, nx_order):
+        sorted_ids = nx_order.copy()
+        perm = np.arange(arcs, dtype=np.int64)
+        csr.sort_rows(indptr, sorted_ids, perm, True)
+    graph = Graph(indptr, sorted_ids, None, directed=G.is_directed(), validate=False)
     if nodes != list(range(n)):
         graph.vertex_labels = nodes
-    return graph, nx_order
+    return graph, nx_order, perm, rows
 
 
-def _weight_attribute(edge_attrs: Any, preserve_edge_attrs: bool, G: Any) -> str | None:
-    """The one edge attribute to read as weights (or None)."""
+def _weighted_view(
+    graph: Graph, perm: np.ndarray | None, rows: list, attr: str, default: Any
+) -> Weighted:
+    """``graph`` weighted by ``attr`` read from the NetworkX adjacency ``rows``."""
+    values, kind, hidden = _read_weights(rows, attr, default, graph.num_arcs)
+    if perm is not None:
+        values = values[perm]
+        hidden = None if hidden is None else hidden[perm]
+    out = Graph(graph.indptr, graph.indices, values, directed=graph.directed, validate=False)
+    out.vertex_labels = graph.vertex_labels
+    if hidden is not None:  # NetworkX's shortest paths skip the edges whose weight is None
+        from ..algorithms.kcore.api import _arc_subgraph
+
+        out = _arc_subgraph(out, ~hidden, out._arc_sources(), np)
+    return Weighted(out, kind, hidden is not None)
+
+
+def _weight_attribute(edge_attrs: Any) -> tuple[str | None, Any]:
+    """The one edge attribute NetworkX asks for (and its default), or ``(None, 1)``."""
     if isinstance(edge_attrs, str):
-        return edge_attrs
+        return edge_attrs, 1
     if edge_attrs:
         names = [k for k in edge_attrs if k is not None]
         if len(names) > 1:
             raise NotImplementedError(
                 f"the warpgraph backend reads one edge attribute, got {sorted(map(str, names))}"
             )
-        return names[0] if names else None
-    if preserve_edge_attrs:
-        return "weight"
-    return None
+        if names:
+            return names[0], edge_attrs[names[0]]
+    return None, 1
 
 
 class BackendInterface:
@@ -184,7 +312,12 @@ class BackendInterface:
         name: str | None = None,
         graph_name: str | None = None,
     ) -> WarpgraphGraph:
-        """NetworkX graph -> :class:`WarpgraphGraph`; multigraphs are refused."""
+        """NetworkX graph -> :class:`WarpgraphGraph`; multigraphs are refused.
+
+        Only the structure is read now, plus the one edge attribute named by ``edge_attrs``;
+        other attributes (``preserve_*_attrs``) stay in the NetworkX graph, which the result
+        refers to (weakly) and reads when a function needs them.
+        """
         if isinstance(G, WarpgraphGraph):
             return G
         if G.is_multigraph():
@@ -196,10 +329,14 @@ class BackendInterface:
                 f"{'' if name is None else f' in {name}'}); convert it with nx.Graph(G) or "
                 "nx.DiGraph(G) (parallel edges become one) or call without backend='warpgraph'"
             )
-        weight = _weight_attribute(edge_attrs, preserve_edge_attrs or preserve_all_attrs, G)
+        weight, default = _weight_attribute(edge_attrs)
         nodes = list(G)
-        graph, nx_order = _csr_from_adjacency(G, nodes, weight)
-        return WarpgraphGraph(graph, nodes, weight, nx_order)
+        graph, nx_order, perm, rows = _structure(G, nodes)
+        W = WarpgraphGraph(graph, nodes, None, nx_order, perm=perm, source=G)
+        if weight is not None:  # read now: the cached conversion must not depend on G later
+            W.weight = weight
+            W._weighted[weight, default] = _weighted_view(graph, perm, rows, weight, default)
+        return W
 
     @staticmethod
     def convert_to_nx(result: Any, *, name: str | None = None) -> Any:
@@ -218,6 +355,12 @@ class BackendInterface:
             bound = inspect.signature(func).bind(*args, **kwargs)
         except TypeError as exc:
             return f"arguments not understood: {exc}"
+        G = next(iter(bound.arguments.values()), None)  # every function takes G first
+        if G is not None and G.is_multigraph():
+            return (
+                "multigraphs are not supported by the warpgraph backend; convert with "
+                "nx.Graph(G) or nx.DiGraph(G) (parallel edges become one)"
+            )
         check = _algorithms.ARGUMENT_CHECKS.get(name)
         return True if check is None else check(**bound.arguments)
 

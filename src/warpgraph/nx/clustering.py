@@ -1,0 +1,72 @@
+"""Triangle functions of NetworkX (``triangles``, ``transitivity``, ``clustering``,
+``average_clustering``) and ``triadic_census``, with NetworkX's result types."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..algorithms.triads.api import triadic_census as _triadic_census
+from ..algorithms.triangles.api import clustering as _clustering
+from ..algorithms.triangles.api import transitivity as _transitivity
+from ..algorithms.triangles.api import triangles as _triangles
+from ._common import backend_device, host
+
+__all__ = ["average_clustering", "clustering", "transitivity", "triadic_census", "triangles"]
+
+
+def _keyed(G, values: list) -> dict:
+    """``{node: value}`` for every node, in NetworkX's node order."""
+    return dict(zip(G.nodes, values, strict=True))
+
+
+def _node_selection(G, nodes: Any) -> tuple[bool, list]:
+    """NetworkX's ``nodes=`` rule: one node, or the members of a container (in its order)."""
+    if nodes in G:
+        return True, [nodes]
+    return False, [v for v in nodes if v in G]
+
+
+def _per_node(G, values: list, nodes: Any):
+    if nodes is None:
+        return _keyed(G, values)
+    single, chosen = _node_selection(G, nodes)
+    index = G.index
+    if single:
+        return values[index[nodes]]
+    return {v: values[index[v]] for v in chosen}
+
+
+def triangles(G, nodes: Any = None):
+    """Triangles at each node: ``{node: int}``, or an ``int`` when ``nodes`` is one node."""
+    dev = backend_device()
+    return _per_node(G, host(_triangles(G.on(dev), device=dev)).tolist(), nodes)
+
+
+def transitivity(G) -> float | int:
+    """Global clustering coefficient; ``0`` (an int, as NetworkX) without triangles."""
+    dev = backend_device()
+    value = _transitivity(G.on(dev), device=dev)
+    return 0 if value == 0 else value
+
+
+def clustering(G, nodes: Any = None, weight: str | None = None):
+    """Local clustering of each node (unweighted, undirected); ``0`` (int) without triangles."""
+    dev = backend_device()
+    c = [0 if x == 0 else x for x in host(_clustering(G.on(dev), device=dev)).tolist()]
+    return _per_node(G, c, nodes)
+
+
+def average_clustering(
+    G, nodes: Any = None, weight: str | None = None, count_zeros: bool = True
+) -> float:
+    """Mean local clustering, summed in NetworkX's order (so the float is NetworkX's)."""
+    c = clustering(G, nodes).values()
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def triadic_census(G, nodelist: Any = None) -> dict:
+    """Counts of the 16 triad types, in NetworkX's key order."""
+    dev = backend_device()
+    return {k: int(v) for k, v in _triadic_census(G.on(dev), device=dev).items()}

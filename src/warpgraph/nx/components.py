@@ -1,0 +1,210 @@
+"""Connected components of NetworkX, with NetworkX's result types and order.
+
+NetworkX yields connected (and weakly connected) components by their first node in node order;
+here the labels come from warpgraph's components kernel and the sets are yielded in the same
+order. Strongly connected components come in the order of NetworkX's own DFS (Tarjan with
+Nuutila's changes; the order a component completes), which one sequential Numba pass over the
+NetworkX-ordered adjacency reproduces exactly; their number alone comes from the parallel kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ._common import backend_device, host
+
+__all__ = [
+    "connected_components",
+    "is_connected",
+    "is_strongly_connected",
+    "is_weakly_connected",
+    "node_connected_component",
+    "number_connected_components",
+    "number_strongly_connected_components",
+    "number_weakly_connected_components",
+    "strongly_connected_components",
+    "weakly_connected_components",
+]
+
+
+def _components(G, connection: str = "weak") -> tuple[int, np.ndarray]:
+    """Number of components and a label per dense id, from warpgraph's kernels."""
+    from ..algorithms.components import connected_components as _cc
+
+    dev = backend_device()
+    count, labels = _cc(G.on(dev), connection=connection, device=dev)
+    return int(count), host(labels)
+
+
+def _labels(G, connection: str = "weak") -> np.ndarray:
+    return _components(G, connection)[1]
+
+
+def _count(G, connection: str) -> int:
+    return _components(G, connection)[0]
+
+
+def _groups(labels: np.ndarray) -> list[np.ndarray]:
+    """Dense ids of each component, components ordered by their smallest id."""
+    order = np.argsort(labels, kind="stable")
+    cuts = np.flatnonzero(np.diff(labels[order])) + 1
+    groups = np.split(order, cuts) if order.size else []
+    groups.sort(key=lambda g: int(g[0]))  # stable sort: g[0] is each group's smallest id
+    return groups
+
+
+def _component_sets(G) -> Iterator[set]:
+    labels = G.labels
+    for ids in _groups(_labels(G, "weak")):
+        yield set(labels[ids].tolist())
+
+
+def _pointless() -> Exception:
+    import networkx as nx
+
+    return nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+
+
+# ---------------------------------------------------------------- undirected
+def connected_components(G) -> Iterator[set]:
+    """Generator of node sets, one per component, in NetworkX's order (by first node)."""
+    return _component_sets(G)
+
+
+def number_connected_components(G) -> int:
+    """Number of connected components."""
+    return _count(G, "weak")
+
+
+def is_connected(G) -> bool:
+    """Whether the graph is connected (NetworkX's error for the null graph)."""
+    if len(G) == 0:
+        raise _pointless()
+    return _count(G, "weak") == 1
+
+
+def node_connected_component(G, n: Any) -> set:
+    """The set of nodes in ``n``'s component (``KeyError`` for a missing node, as NetworkX)."""
+    if n not in G:
+        raise KeyError(n)
+    labels = _labels(G, "weak")
+    return set(G.labels[labels == labels[G.index[n]]].tolist())
+
+
+# ---------------------------------------------------------------- directed
+def weakly_connected_components(G) -> Iterator[set]:
+    """Generator of node sets, one per weak component, in NetworkX's order (by first node)."""
+    return _component_sets(G)
+
+
+def number_weakly_connected_components(G) -> int:
+    """Number of weakly connected components."""
+    return _count(G, "weak")
+
+
+def is_weakly_connected(G) -> bool:
+    """Whether the directed graph is weakly connected."""
+    if len(G) == 0:
+        raise _pointless()
+    return _count(G, "weak") == 1
+
+
+@njit(cache=True, nogil=True)
+def _nx_scc(indptr, heads, n):  # pragma: no cover - compiled
+    """NetworkX's ``strongly_connected_components`` loop over dense ids: the members of each
+    component in the order NetworkX adds them, where each component starts, a label per id."""
+    preorder = np.zeros(n, dtype=np.int64)
+    lowlink = np.zeros(n, dtype=np.int64)
+    found = np.zeros(n, dtype=np.bool_)
+    cursor = indptr[:-1].copy()  # NetworkX's per-node neighbour iterator
+    stack = np.empty(n, dtype=np.int64)  # NetworkX's ``queue`` (the DFS path)
+    waiting = np.empty(n, dtype=np.int64)  # NetworkX's ``scc_queue``
+    members = np.empty(n, dtype=np.int64)
+    starts = np.empty(n + 1, dtype=np.int64)
+    label = np.empty(n, dtype=np.int64)
+    counter = 0
+    nw = 0
+    nm = 0
+    ncomp = 0
+    for source in range(n):
+        if found[source]:
+            continue
+        top = 0
+        stack[0] = source
+        top = 1
+        while top > 0:
+            v = stack[top - 1]
+            if preorder[v] == 0:
+                counter += 1
+                preorder[v] = counter
+            done = True
+            while cursor[v] < indptr[v + 1]:
+                w = heads[cursor[v]]
+                cursor[v] += 1
+                if preorder[w] == 0:
+                    stack[top] = w
+                    top += 1
+                    done = False
+                    break
+            if not done:
+                continue
+            low = preorder[v]
+            for k in range(indptr[v], indptr[v + 1]):
+                w = heads[k]
+                if not found[w]:
+                    if preorder[w] > preorder[v]:
+                        low = min(low, lowlink[w])
+                    else:
+                        low = min(low, preorder[w])
+            lowlink[v] = low
+            top -= 1
+            if low == preorder[v]:
+                starts[ncomp] = nm
+                members[nm] = v
+                nm += 1
+                found[v] = True
+                label[v] = ncomp
+                while nw > 0 and preorder[waiting[nw - 1]] > preorder[v]:
+                    nw -= 1
+                    x = waiting[nw]
+                    members[nm] = x
+                    nm += 1
+                    found[x] = True
+                    label[x] = ncomp
+                ncomp += 1
+            else:
+                waiting[nw] = v
+                nw += 1
+    starts[ncomp] = nm
+    return members, starts[: ncomp + 1], label
+
+
+def _scc_order(G):
+    return _nx_scc(host(G.graph.indptr), G.nx_order.astype(np.int64), len(G))
+
+
+def strongly_connected_components(G) -> Iterator[set]:
+    """Generator of node sets, one per strong component, in exactly NetworkX's order."""
+    members, starts, _ = _scc_order(G)
+    labels = G.labels
+    nodes = labels[members].tolist()
+    bounds = starts.tolist()
+    for lo, hi in pairwise(bounds):
+        yield set(nodes[lo:hi])
+
+
+def number_strongly_connected_components(G) -> int:
+    """Number of strongly connected components."""
+    return _count(G, "strong")
+
+
+def is_strongly_connected(G) -> bool:
+    """Whether the directed graph is strongly connected."""
+    if len(G) == 0:
+        raise _pointless()
+    return _count(G, "strong") == 1

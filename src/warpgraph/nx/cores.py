@@ -1,0 +1,130 @@
+"""Cores and trusses of NetworkX: ``core_number``, ``k_core``, ``k_shell``, ``k_crust``,
+``k_corona`` and ``k_truss``, with NetworkX's result types.
+
+The subgraph functions return NetworkX graphs equal to NetworkX's, attributes and adjacency
+order included (:func:`warpgraph.nx._results.subgraph_copy`): the core numbers and the truss
+come from warpgraph, the graph is then built from the source graph's dicts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..algorithms.kcore.api import core_number as _core_number
+from ..algorithms.ktruss.api import k_truss as _k_truss
+from ._common import backend_device, host
+from ._results import subgraph_copy
+
+__all__ = ["core_number", "k_core", "k_corona", "k_crust", "k_shell", "k_truss"]
+
+_SELF_LOOPS = (
+    "Input graph has self loops which is not permitted; "
+    "Consider using G.remove_edges_from(nx.selfloop_edges(G))."
+)
+
+
+def _refuse_self_loops(G) -> None:
+    if G.graph.num_self_loops:
+        import networkx as nx
+
+        raise nx.NetworkXNotImplemented(_SELF_LOOPS)
+
+
+def _cores(G) -> np.ndarray:
+    _refuse_self_loops(G)
+    dev = backend_device()
+    return host(_core_number(G.on(dev), device=dev))
+
+
+def core_number(G) -> dict:
+    """Core number of each node (``{node: int}``); self-loops are refused as in NetworkX."""
+    return dict(zip(G.nodes, _cores(G).tolist(), strict=True))
+
+
+def _core_subgraph(G, keep: Callable, k: Any, core: Any, default_k: Callable):
+    """NetworkX's ``_core_subgraph``: ``G.subgraph(nodes).copy()`` for the nodes whose core
+    number passes ``keep(c, k)``, in the core dict's order."""
+    if core is None:
+        c = _cores(G)
+        if k is None:
+            k = default_k(int(c.max()) if c.size else _max_of_nothing())
+        chosen = np.flatnonzero(np.asarray(keep(c, k), dtype=bool))
+    else:
+        if k is None:
+            k = default_k(max(core.values()))
+        index = G.index
+        ids = [index[v] for v, cv in core.items() if v in index and keep(cv, k)]
+        chosen = np.array(ids, dtype=np.int64)
+    mask = np.zeros(len(G), dtype=bool)
+    mask[chosen] = True
+    return subgraph_copy(G, mask, induced=chosen)
+
+
+def _max_of_nothing():
+    return max([])  # NetworkX's ValueError on an empty graph (max of no core numbers)
+
+
+def k_core(G, k: Any = None, core_number: Any = None):
+    """The k-core as a NetworkX graph (the main core by default)."""
+    return _core_subgraph(G, lambda c, k: c >= k, k, core_number, lambda m: m)
+
+
+def k_shell(G, k: Any = None, core_number: Any = None):
+    """The k-shell (core number exactly ``k``; the outer shell by default)."""
+    return _core_subgraph(G, lambda c, k: c == k, k, core_number, lambda m: m)
+
+
+def k_crust(G, k: Any = None, core_number: Any = None):
+    """The k-crust (core number at most ``k``; default one less than the largest)."""
+    return _core_subgraph(G, lambda c, k: c <= k, k, core_number, lambda m: m - 1)
+
+
+def k_corona(G, k: Any, core_number: Any = None):
+    """The k-corona: nodes of the k-core with exactly ``k`` neighbours in the k-core."""
+    if core_number is None:
+        c = _cores(G)
+    else:
+        c = np.array([core_number[v] for v in G.nodes])
+    indptr = host(G.graph.indptr)
+    tails = np.repeat(np.arange(len(G)), np.diff(indptr))
+    inside = np.asarray(c[G.nx_order] >= k, dtype=bool)  # G[v]: successors when directed
+    count = np.bincount(tails[inside], minlength=len(G))
+    mask = np.asarray((c == k) & (count == k), dtype=bool)
+    induced = np.flatnonzero(mask)  # NetworkX offers the nodes in the core dict's order
+    if core_number is not None:
+        index = G.index
+        induced = np.array([index[v] for v in core_number if v in index], dtype=np.int64)
+        induced = induced[mask[induced]]
+    return subgraph_copy(G, mask, induced=induced)
+
+
+def k_truss(G, k: Any):
+    """The k-truss (every edge in at least ``k - 2`` triangles of it), without isolated nodes."""
+    _refuse_self_loops(G)
+    dev = backend_device()
+    need = math.ceil(k)  # NetworkX keeps an edge when its support is not below k - 2
+    H = _k_truss(G.on(dev), int(max(need, 2)), device=dev)
+    n = max(len(G), 1)
+    kept = host(H._arc_sources()).astype(np.int64) * n + host(H.indices)
+    g = G.graph
+    arcs = host(g._arc_sources()).astype(np.int64) * n + host(g.indices)
+    in_truss = np.zeros(arcs.size, dtype=bool)
+    if kept.size:
+        at = np.minimum(np.searchsorted(arcs, kept), arcs.size - 1)
+        in_truss[at[arcs[at] == kept]] = True  # both sorted by (tail, head)
+    arc_keep = in_truss if G._perm is None else _unpermute(in_truss, G._perm)
+    node_keep = np.zeros(len(G), dtype=bool)
+    tails = np.repeat(np.arange(len(G)), np.diff(host(g.indptr)))
+    node_keep[tails[in_truss]] = True
+    return subgraph_copy(G, node_keep, arc_keep)
+
+
+def _unpermute(sorted_mask: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """A mask over sorted arcs as a mask over the arcs in NetworkX's order."""
+    out = np.empty_like(sorted_mask)
+    out[perm] = sorted_mask
+    return out
