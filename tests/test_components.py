@@ -234,6 +234,17 @@ def test_gpu_large_and_int64(index_dtype):
     np.testing.assert_array_equal(labels.get(), want[1])
 
 
+def test_int64_ids_with_reverse(device):
+    """int64 forward ids with the (int32) reverse CSR that Afforest reads in-arcs from."""
+    n = 1 << 10
+    src, dst = wg.generators.kronecker_edges(10, 4, seed=8, device="cpu")
+    G = wg.Graph.from_edges(src, dst, num_vertices=n)
+    G = wg.Graph(G.indptr, G.indices.astype(np.int64), directed=True, validate=False)
+    for method in WEAK_METHODS[device]:
+        for cfg in (None, {"reverse": True}) if method == "afforest" else (None,):
+            check(G, n, src, dst, "weak", method=method, device=device, config=cfg)
+
+
 @pytest.mark.gpu
 def test_gpu_renumber_arbitrary_labels():
     import cupy as cp

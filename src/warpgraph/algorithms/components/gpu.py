@@ -180,6 +180,10 @@ def afforest_labels(
         launch(link, n, (indptr, indices, n, label, r))
         compress(label)
     use_reverse = rindptr is not None and not symmetric
+    if use_reverse and rindices.dtype != indices.dtype:
+        # the reverse CSR takes the narrowest id type (int32 below 2**31 vertices) while the
+        # forward one may be int64: the kernels need one id type
+        rindices = rindices.astype(indices.dtype)
     skip = -1
     if samples > 0 and (symmetric or use_reverse):
         skip = most_frequent_label(label, samples)
