@@ -2,7 +2,9 @@
 
 Oracles: a NumPy reference built from a stable lexsort (below, obviously correct, slow), SciPy's
 ``coo -> csr`` with ``sum_duplicates`` for ``merge="sum"``, and the CPU builder (same semantics
-required: the two backends must give identical arrays).
+required: the two backends must give identical arrays, NaN rules and float sums included).
+Graphs are shaped to reach every sorting path of the counting-sort build: rows of 2-32 arcs
+(registers), up to 8192 (shared memory) and beyond (batched radix sort, rows sorted alone).
 """
 
 from __future__ import annotations
@@ -281,3 +283,91 @@ def test_estimate_bytes_is_an_upper_bound(cp, weighted, merge):
     bound = estimate_bytes(2 * m, n, 4 if weighted else 0, 4)
     result = sum(a.nbytes for a in out if a is not None)
     assert result <= peak[0] <= bound, (peak[0] / 2**20, bound / 2**20)
+
+
+# rows for every sorting bin of the counting-sort build and both sides of each bin boundary
+ROW_LENGTHS = [*range(1, 41), 100, 256, 257, 600, 2048, 2049, 4096, 4097, 8192, 8193, 20000]
+
+
+def rows_of_lengths(rng, lengths, n, dup_fraction=0.1):
+    """Edges whose sources have the given out-degrees (plus ~10% repeated edges), shuffled."""
+    src = np.repeat(rng.permutation(n)[: len(lengths)], lengths)
+    dst = rng.integers(0, n, src.size)
+    pick = rng.integers(0, src.size, int(dup_fraction * src.size))
+    src, dst = np.concatenate([src, src[pick]]), np.concatenate([dst, dst[pick]])
+    perm = rng.permutation(src.size)
+    return src[perm], dst[perm]
+
+
+@pytest.mark.parametrize("merge", MERGES)
+@pytest.mark.parametrize("directed", [True, False])
+def test_rows_of_every_length(cp, directed, merge):
+    rng = np.random.default_rng(8)
+    n = 50_000
+    src, dst = rows_of_lengths(rng, ROW_LENGTHS, n)
+    w = rng.random(src.size).astype(np.float32)
+    w[rng.integers(0, w.size, 200)] = np.nan  # NaN rules must match the CPU builder's
+    got = build(cp, src, dst, w, n, directed, False, merge)
+    want = cpu_csr.build_csr(
+        src, dst, w, n, undirected=not directed, drop_loops=False, merge=merge,
+        id_dtype=np.dtype(np.int32),
+    )  # fmt: skip
+    assert_same(got, want)  # float sums too: both add each run in input order
+    got = build(cp, src, dst, None, n, directed, True, merge, index_dtype="int64")
+    assert got[1].dtype == np.int64
+    assert_same(got, reference_csr(src, dst, None, n, directed, True, merge))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_long_rows_in_small_batches(cp, monkeypatch, weighted):
+    """Tiny radix-sort batches: rows sorted alone, several rows per batch, the per-batch row
+    limit, 32-bit (unweighted) and 64-bit (weighted) batch keys."""
+    from warpgraph.gpu import csr
+
+    monkeypatch.setattr(csr, "_BATCH_MIN", 1)
+    monkeypatch.setattr(csr, "_BATCH_MAX_ROWS", 3)
+    rng = np.random.default_rng(9)
+    n = 60_000
+    lengths = [9000, 8500, 30000, 10000, 12000, 9500, 100_000, 8300, 8200]
+    src, dst = rows_of_lengths(rng, lengths, n)
+    w = rng.integers(-1000, 1000, src.size) if weighted else None
+    for directed, merge in ((True, None), (False, None), (False, "sum"), (True, "last")):
+        got = build(cp, src, dst, w, n, directed, False, merge)
+        assert_same(got, reference_csr(src, dst, w, n, directed, False, merge))
+
+
+def _pool_peak(cp, fn):
+    """(result, peak bytes in use above the starting level) with CuPy's default pool."""
+    pool = cp.get_default_memory_pool()
+    cp.cuda.Device().synchronize()
+    pool.free_all_blocks()
+    base = pool.used_bytes()
+    peak = [0]
+
+    def tracking(size):
+        mem = pool.malloc(size)
+        peak[0] = max(peak[0], pool.used_bytes() - base)
+        return mem
+
+    cp.cuda.set_allocator(tracking)
+    try:
+        out = fn()
+    finally:
+        cp.cuda.set_allocator(pool.malloc)
+    return out, peak[0]
+
+
+@pytest.mark.parametrize(("directed", "merge"), [(True, None), (False, "first"), (False, None)])
+def test_peak_memory_below_three_times_the_csr(cp, directed, merge):
+    """The issue's bound on a skewed Kronecker graph (hubs of several thousand arcs)."""
+    from warpgraph.generators import kronecker_edges
+    from warpgraph.gpu.csr import build_csr
+
+    src, dst = kronecker_edges(17, 16, seed=3, device="gpu")
+    out, peak = _pool_peak(cp, lambda: build_csr(src, dst, None, None, directed, False, merge))
+    csr_bytes = sum(a.nbytes for a in out if a is not None)
+    assert peak < 3 * csr_bytes, (peak / csr_bytes, peak, csr_bytes)
+    w = cp.random.default_rng(1).random(src.size, dtype=cp.float32)
+    out, peak = _pool_peak(cp, lambda: build_csr(src, dst, w, None, directed, False, merge))
+    csr_bytes = sum(a.nbytes for a in out if a is not None)
+    assert peak < 3 * csr_bytes, ("weighted", peak / csr_bytes, peak, csr_bytes)
