@@ -44,7 +44,7 @@ BIG_DEG = 256  # sssp_core.cuh
 CHUNK = 256
 PACK, PACK_PRED, WIDE, WIDE_PRED = range(4)
 (C_N, C_QCAP, C_CCAP, C_FCAP, C_METHOD, C_FILTER, C_CLASSIFY, C_DELTA, C_LOW, C_NEGB, C_HASNEG,
- C_MAXOPS) = range(12)  # fmt: skip
+ C_MAXOPS, C_FORCE) = range(13)  # fmt: skip
 C_WORDS, CTL_WORDS = 16, 48
 ST_DONE, ST_NEGCYCLE, ST_LIMIT, ST_OVERFLOW = 1, 2, 3, 4
 STAT_NAMES = ("status", "negv", "ops", "iterations", "splits", "heavy", "regenerations", "farscans")
@@ -172,6 +172,8 @@ def sssp_gpu(
     classify: bool | None = None,
     blocks_per_sm: int | None = None,
     stats: list | None = None,
+    _force_regen: bool = False,
+    _far_capacity: int | None = None,
 ) -> tuple[Any, Any]:
     """Shortest-path distances from each of ``sources`` on the GPU (internal backend).
 
@@ -198,6 +200,9 @@ def sssp_gpu(
         Persistent blocks per SM (default: as many as fit).
     stats : list, optional
         Receives one dict per source (operations, expand iterations, splits, ...).
+    _force_regen, _far_capacity
+        Tests only: rebuild every expanded frontier from the stamps (the queue-overflow path);
+        a smaller far pile (the far-overflow path, which rescans all vertices).
 
     Returns
     -------
@@ -297,6 +302,8 @@ def sssp_gpu(
     near_far = method != "hbf"
     qcap, ccap = max(n, 1), 2 * (m // CHUNK) + 2
     fcap = 2 * max(n, 1) if near_far else 1
+    if near_far and _far_capacity is not None:
+        fcap = max(1, min(fcap, int(_far_capacity)))
     words = 2 * n if mode == WIDE_PRED else n
     need = 8 * words + 2 * qcap * V.itemsize + 16 * ccap + 2 * fcap * V.itemsize
     need += 4 * n * ((mode != PACK or near_far) + (method == "delta"))
@@ -327,6 +334,7 @@ def sssp_gpu(
     # H-BF needs at most n + 1 expand operations without a negative cycle; near-far and
     # delta-stepping end in far fewer than this bound, which only guards against a bug
     cfg[C_MAXOPS] = 4 * n + 64 if method == "hbf" else 2**31 - 16
+    cfg[C_FORCE] = int(bool(_force_regen))
     cfg_d = cp.asarray(cfg)
 
     # 4. kernels and grid

@@ -96,7 +96,9 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
         tk = key_of<W>(thr, r.low);
     }
     long long k = 0, g = 0, iters = 0, splits = 0, heavies = 0, regens = 0, farscans = 0;
-    bool heavy_done = false;
+    const bool force_regen = cfg[C_FORCE] != 0;
+    bool heavy_done = false, last_expand = false;
+    unsigned regen_want = 0u;  // near stamp of the last operation that was not a regeneration
     unsigned bucket = 1u;
     int status = ST_DONE;
     u64 negv = 0;
@@ -122,30 +124,36 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
             u64* z = ctl + Q_SLOTS + ((k + 2) % 3) * 4;
             z[0] = z[1] = z[2] = z[3] = 0ull;
         }
-        if (ns > r.qcap || nc > r.ccap) {
-            r.regen(2u * (unsigned)k + 1u);  // the near stamp of operation k - 1
+        const bool regen = ns > r.qcap || nc > r.ccap || (force_regen && last_expand);
+        last_expand = false;
+        if (regen) {  // REGEN
+            r.regen(regen_want);
             ++regens;
-        } else if (ns + nc > 0) {
+        } else if (ns + nc > 0) {  // EXPAND
+            regen_want = 2u * r.epoch + 1u;
             if (r.hasneg && iters >= n) {  // Bellman-Ford bound: a negative cycle
                 status = ST_NEGCYCLE;
                 negv = 1ull + (ns > 0 ? (u64)ldcg((k & 1) ? q1 : q0)
                                       : (ldcg((k & 1) ? c1 : c0) >> CHUNK_SHIFT));
                 break;
             }
-            r.expand((k & 1) ? q1 : q0, ns, (k & 1) ? c1 : c0, nc, delta_stepping ? ARCS_LIGHT : ARCS_ALL, tk,
-                     delta_stepping, bucket);
+            r.expand((k & 1) ? q1 : q0, ns, (k & 1) ? c1 : c0, nc,
+                     delta_stepping ? ARCS_LIGHT : ARCS_ALL, tk, delta_stepping, bucket);
             ++iters;
             heavy_done = false;
+            last_expand = true;
         } else {
-            const long long rs = delta_stepping && !heavy_done ? (long long)*(volatile u64*)(ctl + R_SMALL) : 0;
-            const long long rcn = delta_stepping && !heavy_done ? (long long)*(volatile u64*)(ctl + R_CHUNK) : 0;
+            regen_want = 2u * r.epoch + 1u;
+            const bool heavy_next = delta_stepping && !heavy_done;
+            const long long rs = heavy_next ? (long long)*(volatile u64*)(ctl + R_SMALL) : 0;
+            const long long rcn = heavy_next ? (long long)*(volatile u64*)(ctl + R_CHUNK) : 0;
             const volatile u64* fs = ctl + F_SLOTS + (g % 3) * 4;
-            if (rs + rcn > 0) {
+            if (rs + rcn > 0) {  // HEAVY
                 r.expand(rq, rs < n ? rs : n, rc, rcn < r.ccap ? rcn : r.ccap, ARCS_HEAVY, tk,
                          false, bucket);
                 heavy_done = true;
                 ++heavies;
-            } else if (!hbf && fs[0] > 0) {
+            } else if (!hbf && fs[0] > 0) {  // SPLIT
                 const long long fc = (long long)fs[0];
                 const u64 fmin_key = ~fs[1];
                 const bool scan = fc > r.fcap;
@@ -182,7 +190,7 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
                 farscans += scan;
                 heavy_done = false;
                 ++bucket;
-            } else {
+            } else {  // DONE
                 break;
             }
         }
@@ -332,7 +340,8 @@ WG_SSSP_OUT(double, 2, double)
 WG_SSSP_OUT(double, 3, double)
 template __global__ void sssp_indegree<int>(const int*, long long, int*);
 template __global__ void sssp_weight_stats<int>(const int*, long long, unsigned long long*);
-template __global__ void sssp_weight_stats<long long>(const long long*, long long, unsigned long long*);
+template __global__ void sssp_weight_stats<long long>(const long long*, long long,
+                                                      unsigned long long*);
 template __global__ void sssp_weight_stats<float>(const float*, long long, unsigned long long*);
 template __global__ void sssp_weight_stats<double>(const double*, long long, unsigned long long*);
 template __global__ void sssp_indegree<long long>(const long long*, long long, int*);

@@ -59,6 +59,7 @@ enum Cfg : int {
     C_NEGB = 9,      // -B: a distance below it proves a negative cycle (int64 or double bits)
     C_HASNEG = 10,
     C_MAXOPS = 11,   // safety bound on operations
+    C_FORCE = 12,    // tests: rebuild every expanded frontier from the stamps (the overflow path)
     C_WORDS = 16,
 };
 
