@@ -367,7 +367,7 @@ def test_peak_memory_below_three_times_the_csr(cp, directed, merge):
     out, peak = _pool_peak(cp, lambda: build_csr(src, dst, None, None, directed, False, merge))
     csr_bytes = sum(a.nbytes for a in out if a is not None)
     assert peak < 3 * csr_bytes, (peak / csr_bytes, peak, csr_bytes)
-    w = cp.random.default_rng(1).random(src.size, dtype=cp.float32)
+    w = cp.asarray(np.random.default_rng(1).random(src.size, dtype=np.float32))
     out, peak = _pool_peak(cp, lambda: build_csr(src, dst, w, None, directed, False, merge))
     csr_bytes = sum(a.nbytes for a in out if a is not None)
     assert peak < 3 * csr_bytes, ("weighted", peak / csr_bytes, peak, csr_bytes)

@@ -111,7 +111,7 @@ def estimate_bytes(
     base = kb * m + 8 * (n + 1)
     scatter = 16 * (n + 1)
     sort = 4 * n + 128 + max(kb * m, 16 * max(m // 8, min(m, _BATCH_MIN))) + m // 4
-    merge = 20 * words + 8 + (ib + wb) * m
+    merge = 32 * words + 8 + (ib + wb) * m  # run bits, word counts and offsets (+ scan)
     return base + max(scatter, sort, merge) + (1 << 20)
 
 
@@ -384,8 +384,9 @@ def _plan_batches(lens: np.ndarray, budget: int, max_rows: int) -> list[tuple[in
 def _sort_long_rows(cp, keys, indptr, rows, total: int, kb: int) -> None:
     """Rows too long for shared memory: CuPy's radix sort on batches of ``(rank << kb) | key``;
     a row of more than half a batch is sorted alone, in place."""
-    begins = cp.asnumpy(indptr[rows])
-    lens = cp.asnumpy(indptr[rows + 1]) - begins
+    at = rows.astype(cp.int64)
+    begins = cp.asnumpy(indptr[at])
+    lens = cp.asnumpy(indptr[at + 1]) - begins
     budget = max(total // 8, _BATCH_MIN)
     alone = lens > budget // 2
     for b, ln in zip(begins[alone], lens[alone], strict=True):  # at most 16 such rows
