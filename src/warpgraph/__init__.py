@@ -38,6 +38,7 @@ _LAZY = {
     "k_truss": "warpgraph.algorithms.ktruss",
     "truss_decomposition": "warpgraph.algorithms.ktruss",
     "triadic_census": "warpgraph.algorithms.triads",
+    "sssp": "warpgraph.algorithms.sssp",
     "connected_components": "warpgraph.algorithms.components",
     "weakly_connected_components": "warpgraph.algorithms.components",
     "strongly_connected_components": "warpgraph.algorithms.components",
