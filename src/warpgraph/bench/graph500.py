@@ -142,7 +142,13 @@ def default_sssp_kernel(device: str) -> BfsKernel:
             "SSSP not available yet (kernel 3 needs warpgraph.sssp, which arrives with issue 4); "
             "run without --sssp for the BFS benchmark"
         )
-    return lambda G, root: sssp(G, root, predecessors=True, device=device)
+
+    def kernel(G: Any, root: int):
+        dist, pred = sssp(G, root, predecessors=True, device=device)
+        pred[root] = root  # Graph500's convention; warpgraph.sssp marks the source with -1
+        return dist, pred
+
+    return kernel
 
 
 def scipy_bfs_kernel(G: Any, root: int) -> tuple[np.ndarray, np.ndarray]:
