@@ -21,6 +21,11 @@ Choices made here, per call:
   which at least a tenth of the vertices are sinks (out-degree 0); the marking costs one pass
   over the arcs, which undirected graphs rarely win back (their only class is the degree-1
   vertex, saving under one arc per vertex).
+* **Persistent grid** (``blocks_per_sm``): as many blocks as fit (4 per SM), except near-far and
+  delta-stepping on sparse graphs (under 8 arcs per vertex: roads, grids), which run thousands
+  of small operations and get 1 block per SM: a cheaper grid barrier. Measured on an H100 on a
+  2048 x 2048 grid: near-far 46 -> 31 ms, delta-stepping 52 -> 36 ms (H-BF, whose frontiers
+  are larger, is faster with the full grid: 110 vs 121 ms).
 
 Importing this module does not import CuPy.
 """
@@ -42,6 +47,7 @@ METHODS = {"hbf": 0, "near_far": 1, "delta": 2}
 BLOCK = 256
 BIG_DEG = 256  # sssp_core.cuh
 CHUNK = 256
+SPARSE_DEGREE = 8  # arcs per vertex below which near-far / delta-stepping use 1 block per SM
 PACK, PACK_PRED, WIDE, WIDE_PRED = range(4)
 (C_N, C_QCAP, C_CCAP, C_FCAP, C_METHOD, C_FILTER, C_CLASSIFY, C_DELTA, C_LOW, C_NEGB, C_HASNEG,
  C_MAXOPS, C_FORCE) = range(13)  # fmt: skip
@@ -197,7 +203,7 @@ def sssp_gpu(
     classify : bool, optional
         Mark H-BF's edge classes in the destination ids (``None``: the rule in the module doc).
     blocks_per_sm : int, optional
-        Persistent blocks per SM (default: as many as fit).
+        Persistent blocks per SM (default: the rule in the module doc).
     stats : list, optional
         Receives one dict per source (operations, expand iterations, splits, ...).
     _force_regen, _far_capacity
@@ -342,6 +348,8 @@ def sssp_gpu(
     ot = _OUT[wt]
     outk = get_kernel(SOURCE, f"sssp_output<{wt}, {mode}, {ot}>")
     limit = max_cooperative_blocks(run, BLOCK)
+    if blocks_per_sm is None and near_far and m < SPARSE_DEGREE * n:
+        blocks_per_sm = 1
     blocks = limit if blocks_per_sm is None else max(1, min(limit, blocks_per_sm * sm_count()))
     odt = np.dtype(_W[ot] if ot != "long long" else np.int64)
     dist_k = dist if odt == out_dtype else cp.empty((k, n), dtype=odt)
