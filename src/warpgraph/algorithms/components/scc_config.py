@@ -24,6 +24,12 @@ Each reachability phase has a traversal strategy (thesis §9.3):
 ``"linear"`` (L)
     frontier queues: only the vertices reached at the previous step are expanded; linear work,
     best on high-diameter graphs.
+``"hybrid"``
+    linear, plus direction optimization (Beamer): once the frontier's arcs exceed 1/15 of all
+    arcs, steps become bottom-up sweeps in which every unreached vertex of a group looks for
+    a reached predecessor along the reversed arcs and stops at the first one (far fewer arcs
+    on scale-free graphs); push steps resume when a sweep reaches under n/24 vertices. Not in
+    the thesis; an extension. Coloring's max propagation runs linear under this choice.
 
 Trimming always uses the quadratic thread-per-vertex pass (as in the thesis).
 
@@ -79,7 +85,7 @@ SCC_METHODS = ("multistep", "fb", "coloring", "tarjan")
 GPU_SCC_METHODS = ("multistep", "fb", "coloring")
 """Methods the GPU backend runs (Tarjan is inherently sequential: CPU only)."""
 
-TRAVERSALS = ("quadratic", "virtual_warp", "linear")
+TRAVERSALS = ("quadratic", "virtual_warp", "linear", "hybrid")
 """Traversal strategies of the reachability phases (module docstring)."""
 
 PIVOTS = ("max_degree_product", "max_out_degree", "min_id")
@@ -227,17 +233,19 @@ def auto_scc_config(indptr: Any, indices: Any, n: int, device: str) -> SCCConfig
     """The configuration chosen from the out-degree distribution and size of a graph.
 
     The rule follows the best parametrizations of the thesis (Table 9.3), re-checked on
-    Kronecker, uniform and grid graphs (docs/COMPONENTS.md):
+    directed Kronecker graphs (docs/COMPONENTS.md):
 
-    * trimming pays when many vertices have no out- (or in-) arcs: ``zero_out`` > 30 %: 5
-      passes, > 5 %: 3, > 0: 1, none: 0 (road networks, meshes); trim-2 runs whenever
-      trimming does;
+    * trimming pays when many vertices have no out-arcs (``zero_out``): > 30 %: 2 passes
+      (on directed Kronecker graphs the first pass removes 99.9 % of the trivial SCCs, the
+      second the rest), > 0: 1 pass, none: 0 (road networks, meshes, circuits); trim-2 is
+      off (it removed nothing on Kronecker graphs and costs about two trim-1 passes);
     * one FB round from the max in×out-degree pivot (peels the giant SCC of scale-free graphs);
     * sparse, regular graphs (average out-degree <= 4 and maximum <= 16: road-like, high
-      diameter) use linear traversals everywhere; skewed graphs (degree standard deviation
-      above the mean) use ``virtual_warp`` for FB on the GPU, with a group size near the
-      average degree; everything else uses ``quadratic`` FB on the GPU; the CPU always uses
-      ``linear`` (queue work is cheap there, full sweeps are not); coloring is ``linear``.
+      diameter) use linear traversals; on the CPU every other graph uses ``hybrid`` FB
+      closures (bottom-up sweeps cut the arcs examined about 5-fold on Kronecker graphs); on
+      the GPU skewed graphs (degree standard deviation above the mean) use ``virtual_warp``
+      FB closures with a group size of the average degree rounded up to a power of two, the
+      others ``quadratic``; coloring is ``linear``.
 
     Parameters
     ----------
@@ -263,10 +271,12 @@ def auto_scc_config(indptr: Any, indices: Any, n: int, device: str) -> SCCConfig
         raise InvalidArgumentError(f"device must be 'cpu' or 'gpu', got {device!r}")
     s = scc_graph_stats(indptr, n)
     z = s["zero_out"]
-    trim = 5 if z > 0.30 else 3 if z > 0.05 else 1 if z > 0 else 0
+    trim = 2 if z > 0.30 else 1 if z > 0 else 0
     road_like = s["avg_degree"] <= 4 and s["max_degree"] <= 16
-    if device == "cpu" or road_like:
+    if road_like:
         fb = "linear"
+    elif device == "cpu":
+        fb = "hybrid"
     elif s["std_degree"] > s["avg_degree"]:
         fb = "virtual_warp"
     else:
@@ -276,7 +286,7 @@ def auto_scc_config(indptr: Any, indices: Any, n: int, device: str) -> SCCConfig
         vw *= 2
     return SCCConfig(
         trim_iterations=trim,
-        trim2=trim > 0,
+        trim2=False,
         fb_iterations=1,
         pivot="max_degree_product",
         fb_traversal=fb,

@@ -47,6 +47,9 @@ from .scc_config import SCC_METHODS, SCCConfig, auto_scc_config, method_config
 __all__ = ["scc_cpu", "tarjan_scc", "transpose_csr"]
 
 _LOCAL = 1024  # per-thread queue buffer, flushed with one atomic fetch-add
+PARALLEL_MIN_WORK = 1 << 16
+"""Graphs with fewer vertices + arcs run on one thread (many tiny steps: a parallel region's
+wake-up would cost more than the step)."""
 _DONE = 3  # quadratic reachability: expanded
 
 
@@ -70,31 +73,67 @@ def _bounds(indptr: np.ndarray, n: int, nchunks: int, by_arcs: bool) -> np.ndarr
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
-def _transpose(indptr, indices, n, nthreads):
-    """In-arc CSR by per-thread histograms (no atomics); rows come out sorted by source."""
+def _transpose(indptr, indices, n, nthreads, shift):
+    """In-arc CSR in cache-friendly passes (a one-digit radix sort); rows sorted by source.
+
+    Targets are grouped in blocks of ``2**shift`` vertices ("buckets"):
+
+    1. every thread counts the arcs of its source range per bucket (a small table);
+    2. every arc goes, as a (target, source) pair, to its bucket (sequential appends to a few
+       thousand streams; threads write disjoint slices of each bucket, in source order);
+    3. per bucket: in-degrees of its block, their prefix sum (the block's ``rindptr``), and the
+       scatter into the block's rows, a window that stays in cache.
+    """
+    m = indptr[n]
+    nbk = (n >> shift) + 1
     cuts = np.empty(nthreads + 1, dtype=np.int64)
-    for t in range(nthreads + 1):
-        cuts[t] = (n * t) // nthreads
-    counts = np.zeros((nthreads, n + 1), dtype=np.int64)
+    for t in range(nthreads + 1):  # source ranges with about equal arc counts
+        cuts[t] = np.searchsorted(indptr, (m * t) // nthreads)
+    cuts[0] = 0
+    cuts[nthreads] = n
+    bcount = np.zeros((nthreads, nbk), dtype=np.int64)
     for t in nb.prange(nthreads):
-        for u in range(cuts[t], cuts[t + 1]):
-            for p in range(indptr[u], indptr[u + 1]):
-                counts[t, indices[p]] += 1
-    rindptr = np.zeros(n + 1, dtype=np.int64)
-    for v in range(n):  # column sums, then turn counts into per-thread write offsets
-        s = rindptr[v]
+        for p in range(indptr[cuts[t]], indptr[cuts[t + 1]]):
+            bcount[t, indices[p] >> shift] += 1
+    bstart = np.empty(nbk + 1, dtype=np.int64)
+    cursor = np.empty((nthreads, nbk), dtype=np.int64)
+    pos = 0
+    for b in range(nbk):
+        bstart[b] = pos
         for t in range(nthreads):
-            c = counts[t, v]
-            counts[t, v] = s
-            s += c
-        rindptr[v + 1] = s
-    rindices = np.empty(indptr[n], dtype=indices.dtype)
+            cursor[t, b] = pos
+            pos += bcount[t, b]
+    bstart[nbk] = pos
+    tgt = np.empty(m, dtype=indices.dtype)
+    src = np.empty(m, dtype=indices.dtype)
     for t in nb.prange(nthreads):
         for u in range(cuts[t], cuts[t + 1]):
             for p in range(indptr[u], indptr[u + 1]):
                 v = indices[p]
-                rindices[counts[t, v]] = u
-                counts[t, v] += 1
+                b = v >> shift
+                q = cursor[t, b]
+                tgt[q] = v
+                src[q] = u
+                cursor[t, b] = q + 1
+    rindptr = np.empty(n + 1, dtype=np.int64)
+    rindptr[0] = 0
+    rindices = np.empty(m, dtype=indices.dtype)
+    for b in nb.prange(nbk):
+        lo = b << shift
+        hi = min(n, (b + 1) << shift)
+        if lo >= hi:
+            continue
+        fill = np.zeros(hi - lo + 1, dtype=np.int64)
+        for q in range(bstart[b], bstart[b + 1]):
+            fill[tgt[q] - lo + 1] += 1
+        fill[0] = bstart[b]
+        for i in range(hi - lo):
+            fill[i + 1] += fill[i]
+            rindptr[lo + i + 1] = fill[i + 1]
+        for q in range(bstart[b], bstart[b + 1]):
+            i = tgt[q] - lo
+            rindices[fill[i]] = src[q]
+            fill[i] += 1
     return rindptr, rindices
 
 
@@ -107,8 +146,12 @@ def transpose_csr(indptr: np.ndarray, indices: np.ndarray, n: int) -> tuple[np.n
     >>> rp.tolist(), ri.tolist()
     ([0, 0, 1, 3], [0, 0, 1])
     """
-    t = max(1, min(_threads(), (1 << 25) // max(1, n)))
-    return _transpose(indptr, indices, n, t)
+    t = _threads()
+    m = int(indptr[n])
+    # target blocks of about 16K arcs (a 64 KB window of int32), but at most 4096 buckets
+    shift = int(np.log2(max(1.0, (1 << 14) * n / max(1, m))))
+    shift = min(30, max(4, shift, n.bit_length() - 12))
+    return _transpose(indptr, indices, n, t, shift)
 
 
 # ---- trimming ---------------------------------------------------------------------------------
@@ -233,40 +276,87 @@ def _flush(buf, k, out, counter):
 
 @nb.njit(parallel=True, cache=True, nogil=True)
 def _expand(ptr, idx, group, mark, front, nf, out, counter, nthreads):
-    """One linear step: expand ``front[:nf]``, claim unseen same-group neighbours into ``out``."""
+    """One linear (push) step: expand ``front[:nf]``, claim unseen same-group neighbours into
+    ``out``. Returns the arcs of the claimed vertices (Beamer's scout count)."""
     nch = max(1, min(nf // 64 + 1, 8 * nthreads))
+    scout = np.zeros(nch, dtype=np.int64)
     for c in nb.prange(nch):
         buf = np.empty(_LOCAL, dtype=out.dtype)
         k = 0
+        sc = 0
         for i in range((nf * c) // nch, (nf * (c + 1)) // nch):
             v = front[i]
             g = group[v]
             for p in range(ptr[v], ptr[v + 1]):
                 w = idx[p]
                 if mark[w] == 0 and group[w] == g and cas(mark, w, 0, 1) == 0:
+                    sc += ptr[w + 1] - ptr[w]
                     buf[k] = w
                     k += 1
                     if k == _LOCAL:
                         _flush(buf, k, out, counter)
                         k = 0
         _flush(buf, k, out, counter)
+        scout[c] = sc
+    return scout.sum()
 
 
-def _reach(ptr, idx, group, mark, sources, traversal, bounds, bal_bounds) -> None:
-    """Mark (non-zero) everything reachable from ``sources`` inside their groups."""
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _pull(rptr, ridx, group, mark, bounds, out, counter):
+    """One bottom-up (pull) sweep, asynchronous: an unseen vertex with a marked predecessor of
+    its group (arcs of ``rptr``/``ridx`` lead to it) is marked and queued in ``out``."""
+    nch = bounds.shape[0] - 1
+    for c in nb.prange(nch):
+        buf = np.empty(_LOCAL, dtype=out.dtype)
+        k = 0
+        for v in range(bounds[c], bounds[c + 1]):
+            if mark[v] != 0:
+                continue
+            g = group[v]
+            if g < 0:
+                continue
+            for p in range(rptr[v], rptr[v + 1]):
+                u = ridx[p]
+                if mark[u] != 0 and group[u] == g:
+                    mark[v] = 1
+                    buf[k] = v
+                    k += 1
+                    if k == _LOCAL:
+                        _flush(buf, k, out, counter)
+                        k = 0
+                    break
+        _flush(buf, k, out, counter)
+
+
+ALPHA = 15  # hybrid: pull once the frontier's arcs exceed 1/ALPHA of all arcs (Beamer)
+BETA = 24  # hybrid: push again once a pull sweep marks fewer than n/BETA vertices
+
+
+def _reach(ptr, idx, rptr, ridx, group, mark, sources, traversal, bounds, bal_bounds) -> None:
+    """Mark (non-zero) everything reachable from ``sources`` inside their groups along the arcs
+    of ``ptr``/``idx``; ``rptr``/``ridx`` hold the same arcs reversed (for pull sweeps)."""
     if sources.size == 0:
         return
-    if traversal == "linear":
+    if traversal in ("linear", "hybrid"):
+        n = group.shape[0]
+        m = int(ptr[n])
         mark[sources] = 1
-        front = np.empty(group.shape[0], dtype=group.dtype)
+        front = np.empty(n, dtype=group.dtype)
         out = np.empty_like(front)
         front[: sources.size] = sources
         nf = sources.size
         counter = np.zeros(1, dtype=np.int64)
         t = _threads()
+        pulling = False
+        scout = int((ptr[sources + 1] - ptr[sources]).sum())
         while nf > 0:
             counter[0] = 0
-            _expand(ptr, idx, group, mark, front, nf, out, counter, t)
+            if traversal == "hybrid" and (scout * ALPHA > m if not pulling else nf * BETA >= n):
+                pulling = True
+                _pull(rptr, ridx, group, mark, bal_bounds, out, counter)
+            else:
+                pulling = False
+                scout = _expand(ptr, idx, group, mark, front, nf, out, counter, t)
             front, out = out, front
             nf = int(counter[0])
         return
@@ -351,8 +441,8 @@ def _fb_round(G, part, label, fmark, bmark, score, cfg: SCCConfig) -> int:
     best = np.empty(n, dtype=np.int64)
     pivot = np.full(n, -1, dtype=part.dtype)
     pivots = _pick_pivots(part, score, best, pivot)
-    _reach(indptr, indices, part, fmark, pivots, cfg.fb_traversal, bounds, bal)
-    _reach(rindptr, rindices, part, bmark, pivots, cfg.fb_traversal, bounds, bal)
+    _reach(indptr, indices, rindptr, rindices, part, fmark, pivots, cfg.fb_traversal, bounds, bal)
+    _reach(rindptr, rindices, indptr, indices, part, bmark, pivots, cfg.fb_traversal, bounds, bal)
     newid = np.full((3, n), -1, dtype=part.dtype)
     _fb_new_ids(part, fmark, bmark, newid)
     return _fb_update(part, label, fmark, bmark, pivot, newid, bounds)
@@ -429,7 +519,9 @@ def _color_expand(indptr, indices, part, color, inq, front, nf, out, counter, nt
         k = 0
         for i in range((nf * c) // nch, (nf * (c + 1)) // nch):
             v = front[i]
-            inq[v] = 0  # cleared before reading the colour: a later raise re-queues v
+            # cleared before the colour is read, by a locked instruction (a plain store could
+            # pass the load on x86): a raise this step does not see re-queues v
+            cas(inq, v, 1, 0)
             r = part[v]
             cv = color[v]
             for p in range(indptr[v], indptr[v + 1]):
@@ -470,7 +562,7 @@ def _coloring(G, part, label, bmark, cfg: SCCConfig) -> None:
     n = part.shape[0]
     color = np.empty(n, dtype=part.dtype)
     stamp = np.empty(n, dtype=np.int32)
-    linear = cfg.coloring_traversal == "linear"
+    linear = cfg.coloring_traversal in ("linear", "hybrid")
     sweep_bounds = bal if cfg.coloring_traversal == "virtual_warp" else bounds
     t = _threads()
     front = out = inq = None
@@ -498,7 +590,8 @@ def _coloring(G, part, label, bmark, cfg: SCCConfig) -> None:
             while _color_sweep(indptr, indices, part, color, stamp, step, sweep_bounds) > 0:
                 step += 1
         roots = active[color[active] == active]
-        _reach(rindptr, rindices, color, bmark, roots, cfg.coloring_traversal, bounds, bal)
+        trav = cfg.coloring_traversal
+        _reach(rindptr, rindices, indptr, indices, color, bmark, roots, trav, bounds, bal)
         if _color_update(part, label, color, bmark, bounds) == 0:
             return
 
@@ -645,11 +738,17 @@ def scc_cpu(
     if method == "tarjan":
         return tarjan_scc(indptr, indices, n)
     cfg = auto_scc_config(indptr, indices, n, "cpu") if config is None else config
-    if rindptr is None or rindices is None:
-        rindptr, rindices = transpose_csr(indptr, indices, n)
-    else:
-        rindptr, rindices = _as_csr(rindptr, rindices, n, "reverse ")
-    return _multistep(indptr, indices, rindptr, rindices, n, method, cfg)
+    threads = nb.get_num_threads()
+    if n + int(indptr[n]) < PARALLEL_MIN_WORK:
+        nb.set_num_threads(1)  # this thread's parallel regions only; waking workers costs more
+    try:
+        if rindptr is None or rindices is None:
+            rindptr, rindices = transpose_csr(indptr, indices, n)
+        else:
+            rindptr, rindices = _as_csr(rindptr, rindices, n, "reverse ")
+        return _multistep(indptr, indices, rindptr, rindices, n, method, cfg)
+    finally:
+        nb.set_num_threads(threads)
 
 
 def _multistep(indptr, indices, rindptr, rindices, n, method, cfg: SCCConfig) -> np.ndarray:

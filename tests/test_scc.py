@@ -1,0 +1,585 @@
+"""Strongly connected components (multi-step SCC, FB, coloring, Tarjan) against SciPy.
+
+Every method runs with every configuration in ``CONFIGS`` (together they take every value of
+every option) on random graphs (hypothesis) and on the hard cases: long chains in both id
+orders, long cycles, one big SCC, DAGs (all singletons), self-loops, isolated vertices, many
+small SCCs. Partitions are compared canonically (each label mapped to the smallest vertex of its
+class). The CPU runs everywhere; the same cases run on the GPU (``gpu`` marker). The GPU driver
+(``scc_gpu``) also runs on the CPU with NumPy and a sequential emulation of the kernels of
+``scc.cu`` in random vertex order, so its host logic is checked where no GPU is.
+"""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.sparse.csgraph import connected_components
+
+from warpgraph.algorithms.components import scc_gpu as scc_gpu_module
+from warpgraph.algorithms.components.scc_config import (
+    GPU_SCC_METHODS,
+    TRIM_FULL,
+    SCCConfig,
+    auto_scc_config,
+    method_config,
+)
+from warpgraph.algorithms.components.scc_cpu import scc_cpu, tarjan_scc, transpose_csr
+from warpgraph.errors import InvalidArgumentError
+
+CONFIGS = {
+    "default": SCCConfig(),
+    "plain_quadratic": SCCConfig(
+        trim_iterations=0,
+        trim2=False,
+        fb_traversal="quadratic",
+        coloring_traversal="quadratic",
+        pivot="min_id",
+        sync_interval=1,
+    ),
+    "full_trim_vw4": SCCConfig(
+        trim_iterations=TRIM_FULL,
+        fb_traversal="virtual_warp",
+        coloring_traversal="virtual_warp",
+        pivot="max_out_degree",
+        virtual_warp=4,
+        sync_interval=2,
+    ),
+    "hybrid": SCCConfig(
+        trim_iterations=1, fb_traversal="hybrid", coloring_traversal="hybrid", sync_interval=3
+    ),
+    "fb3_linear_q": SCCConfig(
+        trim_iterations=1,
+        trim2=False,
+        fb_iterations=3,
+        fb_traversal="linear",
+        coloring_traversal="quadratic",
+    ),
+    "vw32_vw1": SCCConfig(
+        trim_iterations=2,
+        fb_iterations=0,
+        fb_traversal="virtual_warp",
+        coloring_traversal="virtual_warp",
+        virtual_warp=32,
+    ),
+    "vw1_hybrid": SCCConfig(
+        fb_iterations=2, fb_traversal="virtual_warp", coloring_traversal="linear", virtual_warp=1
+    ),
+}
+METHODS = ("multistep", "fb", "coloring")
+CASES = [(m, c) for m in METHODS for c in CONFIGS]
+CASE_IDS = [f"{m}-{c}" for m, c in CASES]
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def csr(n: int, src, dst) -> tuple[np.ndarray, np.ndarray]:
+    """CSR (indptr int64, indices int32) of the arcs, repeated arcs and self-loops kept."""
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
+    order = np.lexsort((dst, src))
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+    return indptr, dst[order].astype(np.int32)
+
+
+def canonical(labels) -> np.ndarray:
+    """Each vertex's label replaced by the smallest vertex with the same label."""
+    labels = np.asarray(labels)
+    if labels.size == 0:
+        return labels.astype(np.int64)
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    return first[inverse]
+
+
+def oracle(n: int, indptr, indices) -> np.ndarray:
+    A = sp.csr_matrix((np.ones(indices.size), indices.copy(), indptr.copy()), shape=(n, n))
+    A.sum_duplicates()  # SciPy's strong components go wrong on repeated entries (SciPy 1.17)
+    return canonical(connected_components(A, directed=True, connection="strong")[1])
+
+
+def host(x) -> np.ndarray:
+    return x.get() if hasattr(x, "get") else np.asarray(x)
+
+
+def run(device: str, n, indptr, indices, method, config, reverse: bool = True):
+    rp = ri = None
+    if reverse:
+        rp, ri = transpose_csr(indptr, indices, n)
+    if device == "cpu":
+        return scc_cpu(indptr, indices, n, method=method, config=config, rindptr=rp, rindices=ri)
+    import cupy as cp
+
+    dev = (cp.asarray(a) if a is not None else None for a in (indptr, indices, rp, ri))
+    ip, ix, rp, ri = dev
+    out = scc_gpu_module.scc_gpu(ip, ix, n, method=method, config=config, rindptr=rp, rindices=ri)
+    assert out.dtype == cp.int64
+    return out.get()
+
+
+def check(device, n, src, dst, method, config, reverse=True):
+    indptr, indices = csr(n, src, dst)
+    got = run(device, n, indptr, indices, method, config, reverse)
+    assert got.dtype == np.int64 and got.shape == (n,)
+    np.testing.assert_array_equal(canonical(got), oracle(n, indptr, indices))
+
+
+# ---- graphs -----------------------------------------------------------------------------------
+
+
+def chain(n, reverse=False):
+    s = np.arange(n - 1)
+    return (s + 1, s) if reverse else (s, s + 1)
+
+
+def permuted(n, src, dst, seed):
+    p = np.random.default_rng(seed).permutation(n)
+    return p[np.asarray(src, dtype=np.int64)], p[np.asarray(dst, dtype=np.int64)]
+
+
+def cycle(n):
+    s = np.arange(n)
+    return s, (s + 1) % n
+
+
+def big_scc(n, seed):
+    rng = np.random.default_rng(seed)
+    s, d = cycle(n)
+    extra = rng.integers(0, n, (2, 3 * n))
+    return np.concatenate([s, extra[0]]), np.concatenate([d, extra[1]])
+
+
+def dag(n, seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, n, (2, 4 * n))
+    keep = a != b
+    return permuted(n, np.minimum(a, b)[keep], np.maximum(a, b)[keep], seed)
+
+
+def many_small(k, seed):
+    """k cycles of sizes 1..6 (size 1: a self-loop or nothing), linked by DAG arcs between them."""
+    rng = np.random.default_rng(seed)
+    src, dst, base, starts = [], [], 0, []
+    for _ in range(k):
+        size = int(rng.integers(1, 7))
+        s = np.arange(size) + base
+        if size > 1 or rng.random() < 0.5:
+            src.append(s)
+            dst.append(base + (np.arange(size) + 1) % size)
+        starts.append(base)
+        base += size
+    starts = np.array(starts)
+    i, j = rng.integers(0, k, (2, 3 * k))
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    keep = lo != hi
+    src.append(starts[lo[keep]])
+    dst.append(starts[hi[keep]] + 0)
+    return (*permuted(base, np.concatenate(src), np.concatenate(dst), seed), base)
+
+
+def named_graphs():
+    n = 200
+    g = {
+        "chain_up": (n, *chain(n)),
+        "chain_down": (n, *chain(n, reverse=True)),
+        "chain_permuted": (n, *permuted(n, *chain(n), seed=1)),
+        "cycle": (500, *cycle(500)),
+        "cycle_permuted": (500, *permuted(500, *cycle(500), seed=2)),
+        "two_cycles_bridged": (
+            200,
+            np.r_[np.arange(100), np.arange(100, 200), 5],
+            np.r_[(np.arange(100) + 1) % 100, 100 + (np.arange(100) + 1) % 100, 150],
+        ),
+        "big_scc": (400, *big_scc(400, 3)),
+        "dag": (300, *dag(300, 4)),
+        "self_loops": (50, np.r_[np.arange(0, 50, 2), 3, 4], np.r_[np.arange(0, 50, 2), 4, 3]),
+        "isolated": (30, np.array([2, 3]), np.array([3, 2])),
+        "empty_arcs": (7, np.zeros(0, np.int64), np.zeros(0, np.int64)),
+        "one_vertex_loop": (1, np.array([0]), np.array([0])),
+    }
+    s, d, nn = many_small(120, 5)
+    g["many_small"] = (nn, s, d)
+    return g
+
+
+GRAPHS = named_graphs()
+
+
+# ---- CPU --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method,config", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("graph", sorted(GRAPHS))
+def test_cpu_named_graphs(graph, method, config):
+    n, s, d = GRAPHS[graph]
+    check("cpu", n, s, d, method, CONFIGS[config])
+
+
+@st.composite
+def digraphs(draw, max_n: int = 24):
+    n = draw(st.integers(1, max_n))
+    m = draw(st.integers(0, 3 * n))
+    ids = st.lists(st.integers(0, n - 1), min_size=m, max_size=m)
+    return n, np.array(draw(ids), np.int64), np.array(draw(ids), np.int64)
+
+
+@settings(max_examples=30)
+@given(case=digraphs())
+def test_cpu_random_all_configs(case):
+    n, s, d = case
+    indptr, indices = csr(n, s, d)
+    ref = oracle(n, indptr, indices)
+    rp, ri = transpose_csr(indptr, indices, n)
+    np.testing.assert_array_equal(canonical(tarjan_scc(indptr, indices, n)), ref)
+    for method, cfg in CASES:
+        got = scc_cpu(
+            indptr, indices, n, method=method, config=CONFIGS[cfg], rindptr=rp, rindices=ri
+        )
+        np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {cfg}")
+
+
+@pytest.mark.parametrize("graph", sorted(GRAPHS))
+def test_cpu_tarjan_and_auto(graph):
+    n, s, d = GRAPHS[graph]
+    check("cpu", n, s, d, "tarjan", None)
+    check("cpu", n, s, d, "multistep", None, reverse=False)  # auto config, own transpose
+
+
+def test_cpu_kronecker_auto():
+    from warpgraph.generators import kronecker
+
+    G = kronecker(12, seed=7, directed=True, device="cpu")
+    n = G.num_vertices
+    ref = oracle(n, G.indptr, G.indices)
+    for method in (*METHODS, "tarjan"):
+        got = scc_cpu(G.indptr, G.indices, n, method=method)
+        np.testing.assert_array_equal(canonical(got), ref)
+
+
+def test_transpose_matches_scipy():
+    rng = np.random.default_rng(0)
+    for n in (1, 5, 64, 1000):
+        s, d = rng.integers(0, n, (2, 5 * n))
+        indptr, indices = csr(n, s, d)
+        rp, ri = transpose_csr(indptr, indices, n)
+        A = sp.csr_matrix((np.ones(indices.size), indices, indptr), shape=(n, n)).T.tocsr()
+        A.has_sorted_indices = False
+        A.sort_indices()
+        np.testing.assert_array_equal(rp, A.indptr)
+        np.testing.assert_array_equal(np.sort(ri), np.sort(np.repeat(A.indices, 1)))
+
+
+def test_empty_graph():
+    out = scc_cpu(np.zeros(1, np.int64), np.zeros(0, np.int32), 0)
+    assert out.dtype == np.int64 and out.size == 0
+
+
+def test_int64_indices():
+    n, s, d = GRAPHS["big_scc"]
+    indptr, indices = csr(n, s, d)
+    got = scc_cpu(indptr, indices.astype(np.int64), n)
+    np.testing.assert_array_equal(canonical(got), oracle(n, indptr, indices))
+
+
+# ---- configuration ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"trim_iterations": -2}, "trim_iterations must be an int >= -1"),
+        ({"trim_iterations": 1.5}, "trim_iterations must be an int"),
+        ({"fb_iterations": -1}, "fb_iterations must be an int >= 0"),
+        ({"trim2": 1}, "trim2 must be a bool"),
+        ({"pivot": "random"}, "pivot must be one of"),
+        ({"fb_traversal": "bfs"}, "fb_traversal must be one of"),
+        ({"coloring_traversal": None}, "coloring_traversal must be one of"),
+        ({"virtual_warp": 64}, "virtual_warp must be one of"),
+        ({"sync_interval": 0}, "sync_interval must be an int >= 1"),
+    ],
+)
+def test_config_rejects(kwargs, match):
+    with pytest.raises(InvalidArgumentError, match=match):
+        SCCConfig(**kwargs)
+
+
+def test_bad_method_and_arrays():
+    indptr, indices = csr(3, [0, 1], [1, 0])
+    with pytest.raises(InvalidArgumentError, match="method must be one of"):
+        scc_cpu(indptr, indices, 3, method="kosaraju")
+    with pytest.raises(InvalidArgumentError, match="config must be an SCCConfig"):
+        scc_cpu(indptr, indices, 3, config={"trim_iterations": 1})
+    with pytest.raises(InvalidArgumentError, match="indptr must have n \\+ 1 = 5 entries"):
+        scc_cpu(indptr, indices, 4)
+    with pytest.raises(InvalidArgumentError, match="method must be one of"):
+        method_config("tarjan", SCCConfig())
+    with pytest.raises(InvalidArgumentError, match="GPU method must be one of"):
+        scc_gpu_module.scc_gpu(indptr, indices, 3, method="tarjan")
+
+
+def test_auto_config_rules():
+    # a directed 3-cycle: no vertex without out-arcs -> no trimming; sparse -> linear
+    cfg = auto_scc_config(np.array([0, 1, 2, 3]), None, 3, "gpu")
+    assert (cfg.trim_iterations, cfg.trim2, cfg.fb_traversal) == (0, False, "linear")
+    # a skewed graph with many sinks: trimming, virtual warps on the GPU, hybrid on the CPU
+    deg = np.r_[np.full(10, 200), np.full(990, 0), np.full(1000, 6)]
+    indptr = np.r_[0, np.cumsum(deg)]
+    gpu = auto_scc_config(indptr, None, deg.size, "gpu")
+    cpu = auto_scc_config(indptr, None, deg.size, "cpu")
+    assert gpu.trim_iterations == 2 and gpu.fb_traversal == "virtual_warp"
+    assert gpu.virtual_warp == 4
+    assert cpu.fb_traversal == "hybrid"
+    with pytest.raises(InvalidArgumentError, match="device must be"):
+        auto_scc_config(indptr, None, deg.size, "tpu")
+
+
+# ---- GPU driver, emulated on the CPU ----------------------------------------------------------
+
+
+class _Emulated:
+    """Sequential emulations of the kernels of scc.cu; every grid-stride loop runs in a random
+    vertex order (any order is a legal schedule of the parallel kernel)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def order(self, n):
+        return self.rng.permutation(int(n))
+
+    @staticmethod
+    def _nbrs(ptr, idx, part, v, r):
+        return [int(w) for w in idx[ptr[v] : ptr[v + 1]] if w != v and part[w] == r]
+
+    def _only(self, ptr, idx, part, v, r):
+        ws = set(self._nbrs(ptr, idx, part, v, r))
+        return ws.pop() if len(ws) == 1 else -1
+
+    @staticmethod
+    def _push(queue, qlen, v):
+        queue[int(qlen[0])] = v
+        qlen[0] += 1
+
+    @staticmethod
+    def _score(indptr, rindptr, v, rule):
+        dout, din = int(indptr[v + 1] - indptr[v]), int(rindptr[v + 1] - rindptr[v])
+        return (dout * din, dout, 0)[rule]
+
+    def trim1(self, ip, ix, rp, ri, n, part, label, flag):
+        for v in self.order(n):
+            r = part[v]
+            if r >= 0 and not (self._nbrs(ip, ix, part, v, r) and self._nbrs(rp, ri, part, v, r)):
+                label[v], part[v], flag[0] = v, -1, 1
+
+    def trim2_decide(self, ip, ix, rp, ri, n, part, label):
+        for v in self.order(n):
+            r = part[v]
+            if r < 0:
+                continue
+            w = self._only(ip, ix, part, v, r)
+            if w < 0 or self._only(ip, ix, part, w, r) != v:
+                w = self._only(rp, ri, part, v, r)
+                if w >= 0 and self._only(rp, ri, part, w, r) != v:
+                    w = -1
+            if w >= 0:
+                label[v] = min(v, w)
+
+    def trim2_apply(self, n, part, label):
+        for v in self.order(n):
+            if part[v] >= 0 and label[v] >= 0:
+                part[v] = -1
+
+    def pivot_best(self, ip, rp, n, part, rule, best):
+        for v in self.order(n):
+            if part[v] >= 0:
+                best[part[v]] = max(best[part[v]], self._score(ip, rp, v, rule))
+
+    def pivot_pick(self, ip, rp, n, part, rule, best, pivot):
+        for v in self.order(n):
+            r = part[v]
+            if r >= 0 and self._score(ip, rp, v, rule) == best[r]:
+                pivot[r] = min(pivot[r], v)
+
+    def mark_pivots(self, n, part, pivot, ma, mb, queue, qlen):
+        for v in self.order(n):
+            if part[v] >= 0 and pivot[part[v]] == v:
+                ma[v] = mb[v] = 1
+                self._push(queue, qlen, v)
+
+    def mark_roots(self, n, color, mark, queue, qlen):
+        for v in self.order(n):
+            if color[v] == v:
+                mark[v] = 1
+                self._push(queue, qlen, v)
+
+    def reach_q(self, ptr, idx, n, group, mark, cur, nxt, flag):
+        for v in self.order(n):
+            if mark[v] == cur:
+                mark[v] = 3
+                for w in idx[ptr[v] : ptr[v + 1]]:
+                    if mark[w] == 0 and group[w] == group[v]:
+                        mark[w], flag[0] = nxt, 1
+
+    def reach_push(self, ptr, idx, group, mark, qin, in_len, out, out_len, scout):
+        for i in self.order(in_len[0]):
+            v = qin[i]
+            for w in idx[ptr[v] : ptr[v + 1]]:
+                if mark[w] == 0 and group[w] == group[v]:
+                    mark[w] = 1
+                    self._push(out, out_len, w)
+                    scout[0] += ptr[w + 1] - ptr[w]
+
+    def reach_pull(self, rptr, ridx, n, group, mark, out, out_len):
+        for v in self.order(n):
+            if mark[v] == 0 and group[v] >= 0:
+                if any(mark[u] != 0 and group[u] == group[v] for u in ridx[rptr[v] : rptr[v + 1]]):
+                    mark[v] = 1
+                    self._push(out, out_len, v)
+
+    def fb_newid(self, n, part, fm, bm, newid):
+        for v in self.order(n):
+            code = int(fm[v] != 0) + 2 * int(bm[v] != 0)
+            if part[v] >= 0 and code < 3:
+                k = code * n + part[v]
+                newid[k] = max(newid[k], v)
+
+    def fb_update(self, n, part, label, fm, bm, pivot, newid, left):
+        for v in self.order(n):
+            r = part[v]
+            if r < 0:
+                continue
+            code = int(fm[v] != 0) + 2 * int(bm[v] != 0)
+            fm[v] = bm[v] = 0
+            if code == 3:
+                label[v], part[v] = pivot[r], -1
+            else:
+                part[v] = newid[code * n + r]
+                left[0] += 1
+
+    def color_init(self, n, part, color, stamp, inq, queue, qlen):
+        for v in self.order(n):
+            act = part[v] >= 0
+            color[v], stamp[v] = (v, 0) if act else (-1, -1)
+            if queue is not None:
+                inq[v] = int(act)
+                if act:
+                    self._push(queue, qlen, v)
+
+    def color_q(self, ptr, idx, n, part, color, stamp, step, flag):
+        for v in self.order(n):
+            if stamp[v] >= step - 1:
+                for w in idx[ptr[v] : ptr[v + 1]]:
+                    if part[w] == part[v] and color[w] < color[v]:
+                        color[w], stamp[w], flag[0] = color[v], step, 1
+
+    def color_push(self, ptr, idx, part, color, inq, qin, in_len, out, out_len):
+        for i in self.order(in_len[0]):
+            v = qin[i]
+            inq[v] = 0
+            for w in idx[ptr[v] : ptr[v + 1]]:
+                if part[w] == part[v] and color[w] < color[v]:
+                    color[w] = color[v]
+                    if inq[w] == 0:
+                        inq[w] = 1
+                        self._push(out, out_len, w)
+
+    def color_update(self, n, part, label, color, bmark, left):
+        for v in self.order(n):
+            if part[v] < 0:
+                continue
+            if bmark[v] != 0:
+                label[v], part[v], color[v] = color[v], -1, -1
+            else:
+                part[v] = color[v]
+                left[0] += 1
+
+    def transpose(self, indptr, indices, n, cursor, rindices):
+        for u in self.order(n):
+            for v in indices[indptr[u] : indptr[u + 1]]:
+                rindices[cursor[v]] = u
+                cursor[v] += 1
+
+
+@pytest.fixture
+def emulated_gpu(monkeypatch):
+    kernels = _Emulated(seed=11)
+    fake = types.SimpleNamespace(**{k: getattr(np, k) for k in dir(np) if not k.startswith("__")})
+    fake.asnumpy = np.asarray
+
+    def get_kernel(source, name):
+        base = name.split("<")[0].removeprefix("scc_")
+        return getattr(kernels, "reach_q" if base == "reach_vw" else base)
+
+    monkeypatch.setattr(scc_gpu_module, "cupy", lambda: fake)
+    monkeypatch.setattr(scc_gpu_module, "get_kernel", get_kernel)
+    monkeypatch.setattr(scc_gpu_module, "launch", lambda k, work, args: k(*args))
+    return scc_gpu_module.scc_gpu
+
+
+@pytest.mark.parametrize("graph", ["chain_permuted", "cycle", "dag", "many_small", "self_loops"])
+def test_gpu_driver_emulated_named(emulated_gpu, graph):
+    n, s, d = GRAPHS[graph]
+    indptr, indices = csr(n, s, d)
+    ref = oracle(n, indptr, indices)
+    for method in GPU_SCC_METHODS:
+        for name in ("default", "plain_quadratic", "full_trim_vw4", "hybrid", "fb3_linear_q"):
+            got = emulated_gpu(indptr, indices, n, method=method, config=CONFIGS[name])
+            np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {name}")
+
+
+@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=digraphs(max_n=16))
+def test_gpu_driver_emulated_random(emulated_gpu, case):
+    n, s, d = case
+    indptr, indices = csr(n, s, d)
+    ref = oracle(n, indptr, indices)
+    np.testing.assert_array_equal(canonical(emulated_gpu(indptr, indices, n)), ref)
+    for method, cfg in CASES:
+        got = emulated_gpu(indptr, indices, n, method=method, config=CONFIGS[cfg])
+        np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {cfg}")
+
+
+# ---- GPU --------------------------------------------------------------------------------------
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("method,config", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("graph", sorted(GRAPHS))
+def test_gpu_named_graphs(graph, method, config):
+    n, s, d = GRAPHS[graph]
+    check("gpu", n, s, d, method, CONFIGS[config])
+
+
+@pytest.mark.gpu
+@settings(max_examples=30)
+@given(case=digraphs())
+def test_gpu_random_all_configs(case):
+    n, s, d = case
+    indptr, indices = csr(n, s, d)
+    ref = oracle(n, indptr, indices)
+    for method, cfg in CASES:
+        got = run("gpu", n, indptr, indices, method, CONFIGS[cfg])
+        np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {cfg}")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("graph", sorted(GRAPHS))
+def test_gpu_auto_own_transpose(graph):
+    n, s, d = GRAPHS[graph]
+    check("gpu", n, s, d, "multistep", None, reverse=False)
+
+
+@pytest.mark.gpu
+def test_gpu_kronecker_all_methods():
+    from warpgraph.generators import kronecker
+
+    G = kronecker(14, seed=7, directed=True, device="cpu")
+    n = G.num_vertices
+    ref = oracle(n, G.indptr, G.indices)
+    for method, cfg in [*CASES, ("multistep", None)]:
+        got = run("gpu", n, G.indptr, G.indices, method, None if cfg is None else CONFIGS[cfg])
+        np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {cfg}")
