@@ -607,3 +607,28 @@ def test_harness_runs_the_real_bfs_on_the_cpu(tmp_path):
     for r in ours:
         assert r["status"] == "ok" and r["verified"] is True, r["error"]
         assert r["teps"]["gteps"] > 0
+
+
+FAMILY_ALGORITHMS = ["sssp", "wcc", "scc", "triangles", "kcore", "ktruss", "triads"]
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+def test_every_algorithm_family_runs_verified_beside_its_peers(device):
+    # each family's bench.py adapter: timed, verified, and at least one peer agrees to run
+    recs = run_plan(
+        BenchPlan(
+            algorithms=FAMILY_ALGORITHMS,
+            graphs=["kronecker:7"],
+            devices=[device],
+            peers=["scipy", "networkx"],
+            sources=2,
+            repeat=1,
+            energy_seconds=0,
+        )
+    )
+    ours = {r["algorithm"]: r for r in recs if r["system"] == "warpgraph"}
+    assert sorted(ours) == sorted(FAMILY_ALGORITHMS)
+    for name, rec in ours.items():
+        assert rec["status"] == "ok" and rec["verified"] is True, (name, rec.get("error"))
+    peers = {r["algorithm"] for r in recs if r["system"] != "warpgraph" and r["status"] == "ok"}
+    assert peers >= {"sssp", "wcc", "scc", "triangles", "kcore", "triads"}
