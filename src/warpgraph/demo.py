@@ -129,9 +129,10 @@ def _levels_scipy(ctx: DemoContext):
 
 
 def _wcc(ctx: DemoContext):
-    from .stats import _weak_components
+    from .algorithms.components import connected_components  # noqa: PLC0415
 
-    return _weak_components(ctx.graph)
+    count, labels = connected_components(ctx.graph, connection="weak", device=ctx.device)
+    return count, int(np.bincount(_arrays.to_host(labels)).max())
 
 
 def _wcc_scipy(ctx: DemoContext):
@@ -139,6 +140,70 @@ def _wcc_scipy(ctx: DemoContext):
 
     count, labels = csgraph.connected_components(ctx.extra["A"], directed=False)
     return count, int(np.bincount(labels).max())
+
+
+def _directed(ctx: DemoContext) -> Graph:
+    """The generated edges as a directed graph (built once, on the first, untimed call)."""
+    if "D" not in ctx.extra:
+        ctx.extra["D"] = Graph.from_edges(ctx.src, ctx.dst, merge="first", device=ctx.device)
+        ctx.extra["AD"] = ctx.extra["D"].to("cpu").to_scipy()
+    return ctx.extra["D"]
+
+
+def _scc(ctx: DemoContext):
+    from .algorithms.components import connected_components  # noqa: PLC0415
+
+    return connected_components(_directed(ctx), connection="strong", device=ctx.device)
+
+
+def _scc_scipy(ctx: DemoContext):
+    from scipy.sparse import csgraph
+
+    return csgraph.connected_components(ctx.extra["AD"], directed=True, connection="strong")
+
+
+def _same_partition(ours, theirs, ctx: DemoContext) -> bool:
+    # renumbered by smallest vertex, equal partitions give equal label arrays
+    from .algorithms.components.reference import canonical_numbering  # noqa: PLC0415
+
+    k1, a = canonical_numbering(_arrays.to_host(ours[1]))
+    k2, b = canonical_numbering(np.asarray(theirs[1]))
+    return int(ours[0]) == int(theirs[0]) == k1 == k2 and bool(np.array_equal(a, b))
+
+
+def _weighted(ctx: DemoContext) -> Graph:
+    """The graph with GAP's integer weights in [1, 255] (symmetric), made once, untimed."""
+    if "W" not in ctx.extra:
+        from .bench.graphs import add_weights  # noqa: PLC0415
+
+        W = add_weights(ctx.cpu_graph, "gap", seed=ctx.seed)
+        ctx.extra["AW"] = W.to_scipy()
+        ctx.extra["W"] = W.to(ctx.device)
+    return ctx.extra["W"]
+
+
+def _sssp(ctx: DemoContext):
+    from .algorithms.sssp import sssp  # noqa: PLC0415
+
+    return sssp(_weighted(ctx), ctx.source, predecessors=True, device=ctx.device)
+
+
+def _sssp_scipy(ctx: DemoContext):
+    from scipy.sparse import csgraph
+
+    return csgraph.dijkstra(ctx.extra["AW"], directed=True, indices=ctx.source)
+
+
+def _check_sssp(ours, theirs, ctx: DemoContext) -> bool:
+    from .algorithms.sssp import verify_sssp  # noqa: PLC0415
+
+    dist, pred = (_arrays.to_host(a) for a in ours)
+    verify_sssp(ctx.extra["W"].to("cpu"), ctx.source, dist, pred)  # raises if wrong
+    reached = dist != np.iinfo(dist.dtype).max
+    return bool(
+        np.array_equal(reached, np.isfinite(theirs))
+        and np.array_equal(dist[reached], theirs[reached].astype(np.int64))
+    )
 
 
 def _langford(ctx: DemoContext) -> int:
@@ -226,7 +291,15 @@ TRUSS_RECOUNT_MAX_ARCS = 400_000
 
 TASKS: list[DemoTask] = [
     DemoTask("BFS (direction-optimizing, parent tree)", _bfs, _check_bfs, _levels_scipy),
+    DemoTask(
+        "SSSP (GAP weights 1..255, predecessors)",
+        _sssp,
+        _check_sssp,
+        _sssp_scipy,
+        "SciPy dijkstra",
+    ),
     DemoTask("weak components", _wcc, lambda a, b, c: tuple(a) == tuple(b), _wcc_scipy),
+    DemoTask("strong components (directed)", _scc, _same_partition, _scc_scipy),
     DemoTask(
         "triangles per vertex",
         _triangles,
