@@ -114,18 +114,33 @@ def summarize(times_ms: list[float], edges: list[int]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- warpgraph GPU
-def gpu_plan(G, config: dict | None, direction: str = "auto"):
+def gpu_plan(G, config: dict | None, direction: str = "auto", plan_kwargs: dict | None = None):
+    """The plan the API would use, or (``plan_kwargs``: engine-internal knobs of GpuBfsPlan) a
+    fresh one built from the same configuration."""
     from warpgraph.algorithms.bfs.api import _gpu_plan
     from warpgraph.algorithms.bfs.config import choose_config
 
     cfg, feats, _ = choose_config(G, config, "gpu")
-    return _gpu_plan(G, cfg, direction), cfg, feats
+    if not plan_kwargs:
+        return _gpu_plan(G, cfg, direction), cfg, feats
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+
+    kwargs = dict(
+        direction=direction, rule=cfg.rule, alpha=cfg.alpha, beta=cfg.beta, gamma=cfg.gamma,
+        hub_threshold_=cfg.hub_threshold, hub_cache=bool(cfg.hub_cache),
+        switch_back=bool(cfg.switch_back), bottom_up=cfg.bottom_up or "warp",
+        extreme_degree=cfg.extreme_degree,
+    )  # fmt: skip
+    kwargs.update(plan_kwargs)
+    return GpuBfsPlan(G, cfg.engine, **kwargs), cfg, feats
 
 
-def time_gpu(G, sources, deg_host, config=None, direction="auto") -> dict[str, Any]:
+def time_gpu(
+    G, sources, deg_host, config=None, direction="auto", plan_kwargs=None
+) -> dict[str, Any]:
     import cupy as cp
 
-    plan, cfg, _ = gpu_plan(G, config, direction)
+    plan, cfg, _ = gpu_plan(G, config, direction, plan_kwargs)
     levels = cp.empty(G.num_vertices, np.int32)
     plan.run(int(sources[0]), levels)  # warm-up (compilation, caches)
     cp.cuda.Device().synchronize()
@@ -150,6 +165,8 @@ def time_gpu(G, sources, deg_host, config=None, direction="auto") -> dict[str, A
         plan_bytes=plan.nbytes(),
         barrier=plan.barrier,
         blocks=plan.gen_grid,
+        extreme_degree=getattr(plan, "extreme_degree", None),
+        plan_kwargs=plan_kwargs or {},
     )
     return out
 
@@ -311,6 +328,49 @@ def sweep_configs() -> list[tuple[str, dict, str]]:
     return out
 
 
+def variant_configs() -> list[tuple[str, dict, str, dict]]:
+    """The changes of the second BFS speed round (docs/BFS.md), each alone against the defaults:
+    (name, config, direction, GpuBfsPlan keywords)."""
+    out = [("default", {}, "auto", {})]
+    for bu in ("thread", "unrolled"):
+        out.append((f"bottom_up={bu}", {"bottom_up": bu}, "auto", {}))
+    for pre, coop in ((0, 32), (1, 32), (2, 64), (4, 32)):
+        out.append((f"warp pre={pre} coop={coop}", {}, "auto", {"bu_pre": pre, "bu_coop": coop}))
+    out.append(("degree_status=off", {}, "auto", {"degree_status": False}))
+    old_bins = {"extreme_degree": 65536, "deal_extreme": False}
+    out.append(("extreme=65536 undealt (old)", {}, "auto", old_bins))
+    out.append(("extreme=65536 dealt", {}, "auto", {"extreme_degree": 65536}))
+    for x in (1024, 8192):
+        out.append((f"extreme={x}", {}, "auto", {"extreme_degree": x}))
+    out.append(("load_balance=bins", {"load_balance": "bins"}, "auto", {}))
+    out.append(("load_balance=warp-search", {"load_balance": "warp-search"}, "auto", {}))
+    out.append(("min_blocks=8", {}, "auto", {"min_blocks": 8}))
+    out.append(("top-down", {}, "top-down", {}))
+    out.append(("top-down bins", {"load_balance": "bins"}, "top-down", {}))
+    old_td = {**old_bins, "degree_status": False}
+    out.append(("top-down bins old extreme", {"load_balance": "bins"}, "top-down", old_td))
+    return out
+
+
+def run_variants(G, sources, deg_host, only: str | None) -> list[dict[str, Any]]:
+    rows = []
+    for name, cfg, direction, kw in variant_configs():
+        if only and not any(k in name for k in only.split(",")):
+            continue
+        try:
+            r = time_gpu(G, sources, deg_host, cfg, direction, kw)
+            rows.append({"name": name, "median_ms": r["median_ms"], "gteps": r["gteps_median"],
+                         "us_per_level": r["us_per_level"], "config": r["config"],
+                         "plan_kwargs": kw, "extreme_degree": r["extreme_degree"],
+                         "blocks": r["blocks"]})  # fmt: skip
+        except Exception as exc:  # report and go on
+            rows.append({"name": name, "error": repr(exc)[:300]})
+        print(
+            f"    variant {name:28s} {rows[-1].get('median_ms', rows[-1].get('error'))}", flush=True
+        )
+    return rows
+
+
 def run_sweep(G, sources, deg_host) -> list[dict[str, Any]]:
     rows = []
     for name, cfg, direction in sweep_configs():
@@ -368,6 +428,10 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
         row["gpu_memory"] = device_memory()
         if args.sweep:
             row["sweep"] = run_sweep(G, sources[: args.sweep_sources], deg_host)
+        if args.variants is not None:
+            row["variants"] = run_variants(
+                G, sources[: args.sweep_sources], deg_host, args.variants or None
+            )
     Gc = G.to("cpu") if ("cpu" in devices or args.peers) else None
     if "cpu" in devices:
         row["cpu"] = time_cpu(Gc, sources[: args.cpu_sources], deg_host)
@@ -433,6 +497,12 @@ def main(argv=None) -> int:
     ap.add_argument("--datasets", default=str(DATASETS))
     ap.add_argument("--sweep", action="store_true", help="time every engine strategy")
     ap.add_argument("--sweep-sources", type=int, default=16)
+    ap.add_argument(
+        "--variants",
+        nargs="?",
+        const="",
+        help="time the speed-round variants (docs/BFS.md); optional comma list of name parts",
+    )
     ap.add_argument("--quick", action="store_true", help="auto configuration only")
     ap.add_argument("--out", help="JSON output (default benchmarks/results/bfs.json)")
     args = ap.parse_args(argv)

@@ -168,8 +168,33 @@ def test_bad_arguments():
         bfs(G, 0, config={"load_balance": "merge-path", "sync": "persistent"}, device="cpu")
     with pytest.raises(InvalidArgumentError, match="alpha must be a positive number"):
         BfsConfig(alpha=0)
+    with pytest.raises(InvalidArgumentError, match="bottom_up must be one of"):
+        bfs(G, 0, config={"bottom_up": "sideways"}, device="cpu")
+    with pytest.raises(InvalidArgumentError, match="extreme_degree must be an int >= 256"):
+        BfsConfig(extreme_degree=100)
+    with pytest.raises(InvalidArgumentError, match="extreme_degree must be an int >= 256"):
+        BfsConfig(extreme_degree=True)
     with pytest.raises(InvalidArgumentError, match="no vertex"):
         bfs(wg.Graph(np.array([0]), np.array([], dtype=np.int32)), 0, device="cpu")
+
+
+def test_new_gpu_fields_are_accepted_on_the_cpu(kron):
+    # GPU-only knobs are part of the configuration; the CPU engine ignores them
+    cfg = {"bottom_up": "unrolled", "extreme_degree": 4096}
+    np.testing.assert_array_equal(bfs(kron, 3, config=cfg, device="cpu"), scipy_levels(kron, 3))
+    assert BfsConfig.from_any(cfg).as_dict()["extreme_degree"] == 4096
+
+
+def test_extreme_threshold_from_degrees():
+    from warpgraph.algorithms.bfs.gpu import extreme_threshold
+
+    deg = np.r_[np.full(3000, 5000), np.full(5000, 2000), np.full(10_000, 3)]
+    assert extreme_threshold(deg) == 5001  # 3000 hubs of one degree exceed the cap: none
+    deg = np.r_[np.full(100, 70_000), np.full(5000, 2000), np.full(10_000, 3)]
+    assert extreme_threshold(deg) == 2001  # 100 + 5000 >= 2048 above 2000
+    assert extreme_threshold(np.r_[np.full(10, 10**6), np.full(10_000, 3)]) == 1024  # floor
+    assert extreme_threshold(np.r_[np.full(5000, 10**6)]) == 65536  # ceiling
+    assert extreme_threshold(np.full(10, 7)) == 1024  # small graph
 
 
 def test_explain_cpu(kron):

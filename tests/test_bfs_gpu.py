@@ -148,6 +148,78 @@ def test_blocks_per_sm(cases, blocks_per_sm):
     _check(cases, {"blocks_per_sm": blocks_per_sm, "sync": "persistent"}, "auto")
 
 
+@pytest.mark.parametrize("bottom_up", ["thread", "unrolled", "warp"])
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+@pytest.mark.parametrize("direction", ["bottom-up", "auto"])
+def test_bottom_up_modes(cases, bottom_up, sync, direction):
+    _check(cases, {"bottom_up": bottom_up, "sync": sync}, direction)
+
+
+def _check_plan(cases, options: dict, direction: str = "auto", only=None, **plan_kwargs):
+    """A GpuBfsPlan with engine-internal knobs: levels against the oracle, tree checked."""
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+
+    for name, G, Gg, sources, oracle in cases:
+        if only is not None and name not in only:
+            continue
+        plan = GpuBfsPlan(
+            Gg, TraversalOptions(**options).resolved(), direction=direction, **plan_kwargs
+        )
+        for i, s in enumerate(sources):
+            levels = cp.empty(G.num_vertices, np.int32)
+            parents = cp.empty(G.num_vertices, Gg.indices.dtype)
+            plan.run(int(s), levels, parents)
+            msg = f"graph {name}, source {s}, {options}, {plan_kwargs}, {direction}"
+            np.testing.assert_array_equal(levels.get(), oracle[i], err_msg=msg)
+            verify_bfs(G, int(s), levels.get(), parents.get())
+
+
+@pytest.mark.parametrize("pre,coop", [(0, 1), (0, 32), (1, 4), (3, 64)])
+@pytest.mark.parametrize("hub_cache", [False, True])
+@pytest.mark.parametrize("status", CHOICES["status"])
+def test_bottom_up_warp_thresholds(cases, pre, coop, hub_cache, status):
+    """Warp-cooperative bottom-up: every vertex by the warp (coop 1), after 0..3 lane steps."""
+    _check_plan(
+        cases, {"status": status}, "bottom-up", bottom_up="warp", bu_pre=pre, bu_coop=coop,
+        hub_cache=hub_cache,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("degree_status", [False, True])
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+@pytest.mark.parametrize("lb,dedup", [("node4", "cas"), ("bins", "cas"), ("warp-search", "none")])
+def test_degree_status(cases, degree_status, sync, lb, dedup):
+    """Unvisited = -(degree + 1) or -1: same levels, unreached vertices end at -1 either way."""
+    opts = {"load_balance": lb, "sync": sync, "dedup": dedup}
+    for direction in ("auto", "top-down"):
+        _check_plan(cases, opts, direction, degree_status=degree_status)
+
+
+@pytest.mark.parametrize("extreme", [256, 1024, None])
+@pytest.mark.parametrize("deal", [False, True])
+@pytest.mark.parametrize("sync", CHOICES["sync"])
+def test_extreme_class(cases, extreme, deal, sync):
+    """The grid-wide bin: every vertex of degree >= 256 in it (many per level), or the default."""
+    opts = {"load_balance": "bins", "sync": sync}
+    for direction in ("auto", "top-down"):
+        _check_plan(cases, opts, direction, extreme_degree=extreme, deal_extreme=deal)
+
+
+@pytest.mark.parametrize("update", ["ballot", "status"])
+def test_extreme_class_regenerated(cases, update):
+    """Frontiers rebuilt from the status array sort vertices by the same run-time class bound."""
+    opts = {"load_balance": "bins", "update": update, "dedup": "none"}
+    _check_plan(cases, opts, "top-down", extreme_degree=256, force_regen=update == "ballot")
+
+
+def test_full_occupancy_kernel(cases):
+    """The persistent kernel compiled for 8 blocks per SM (32 registers per thread)."""
+    for lb in ("bins", "node4"):
+        _check_plan(cases, {"load_balance": lb}, "auto", min_blocks=8)
+
+
 # ---------------------------------------------------------------------------- combinations
 def _combinations(count: int, seed: int) -> list[dict]:
     keys = ["load_balance", "gather", "update", "dedup", "status", "sync"]

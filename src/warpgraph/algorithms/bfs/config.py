@@ -29,7 +29,12 @@ from ...graph import Graph
 __all__ = ["BfsConfig", "Explanation", "choose_config", "graph_features"]
 
 RULES = ("beamer", "enterprise")
+BOTTOM_UP = ("thread", "unrolled", "warp")
 WARP, BLOCK, EXTREME = 32, 256, 65536
+BINS_MIN_DEGREE = 16 * BLOCK  # hubs from which the degree bins (grid-wide class) pay
+# GPU bottom-up steps (docs/BFS.md): the choice and why
+DEFAULT_BOTTOM_UP = "warp"
+BOTTOM_UP_REASON = "4 in-arcs per load round, then the warp for long in-arc lists"
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,14 @@ class BfsConfig:
         Hubs have out-degree above this; default: about 1024 hubs (never below 32).
     hub_cache : bool, optional
         GPU bottom-up steps probe a shared-memory cache of the frontier's hubs (Enterprise).
+    bottom_up : {"thread", "unrolled", "warp"}, optional
+        GPU bottom-up steps: one in-arc at a time per lane; four in-arcs per load round per
+        lane; or four per round for two rounds, then the whole warp (32 in-arcs per step,
+        first parent by ballot) for vertices with at least 32 in-arcs left.
+    extreme_degree : int, optional
+        GPU degree bins: out-degree from which a vertex is expanded by the whole grid (its
+        edges dealt to the blocks in equal chunks); default: from the degree distribution (the
+        smallest degree with fewer than 2048 vertices above, within [1024, 65536]).
     engine : TraversalOptions
         GPU frontier-engine strategy (load balancing, frontier, update, dedup, status, sync).
     """
@@ -62,6 +75,8 @@ class BfsConfig:
     switch_back: bool | None = None
     hub_threshold: int | None = None
     hub_cache: bool | None = None
+    bottom_up: str | None = None
+    extreme_degree: int | None = None
     engine: TraversalOptions = field(default_factory=TraversalOptions)
 
     def __post_init__(self) -> None:
@@ -75,6 +90,15 @@ class BfsConfig:
         h = self.hub_threshold
         if h is not None and (isinstance(h, bool) or not isinstance(h, int | np.integer) or h < 0):
             raise InvalidArgumentError(f"hub_threshold must be a non-negative int, got {h!r}")
+        if self.bottom_up is not None and self.bottom_up not in BOTTOM_UP:
+            raise InvalidArgumentError(
+                f"bottom_up must be one of {', '.join(BOTTOM_UP)} (or None), got {self.bottom_up!r}"
+            )
+        x = self.extreme_degree
+        if x is not None and (
+            isinstance(x, bool) or not isinstance(x, int | np.integer) or x < BLOCK
+        ):
+            raise InvalidArgumentError(f"extreme_degree must be an int >= {BLOCK}, got {x!r}")
         if not isinstance(self.engine, TraversalOptions):
             raise InvalidArgumentError(f"engine must be TraversalOptions, got {self.engine!r}")
 
@@ -214,8 +238,9 @@ def choose_config(G: Graph, config: Any, device: str) -> tuple[BfsConfig, dict[s
             reasons[name] = "given"
 
     # Helix Table 7.2, re-derived on Hopper (docs/BFS.md, benchmarks/bfs.py --sweep): node-based
-    # for regular graphs; Enterprise's degree bins when a vertex is big enough for the grid-wide
-    # bin (Kronecker scale 22 on an H200: 0.98 ms against 1.24 ms for warp-search); warp-level
+    # for regular graphs; Enterprise's degree bins when hubs are big enough to serialize a block
+    # (>= 16 block steps; the bins deal them to the whole grid in equal chunks; Kronecker scale
+    # 22 on an H200: 0.98 ms against 1.24 ms for warp-search before the dealing); warp-level
     # search otherwise.
     if avg < 5 and gini < 0.2:
         pick("load_balance", "node4", f"avg degree {avg:.1f} < 5 and Gini {gini:.2f} < 0.2")
@@ -223,8 +248,9 @@ def choose_config(G: Graph, config: Any, device: str) -> tuple[BfsConfig, dict[s
         pick("load_balance", "node32", f"avg degree {avg:.1f} > 64 and Gini {gini:.2f} < 0.3")
     elif avg > WARP and gini < 0.3:
         pick("load_balance", "node16", f"avg degree {avg:.1f} > 32 and Gini {gini:.2f} < 0.3")
-    elif dmax >= EXTREME and e.update != "local":  # bins cannot use per-thread queues
-        pick("load_balance", "bins", f"max degree {dmax} >= {EXTREME}: grid-wide bin for hubs")
+    elif dmax >= BINS_MIN_DEGREE and e.update != "local":  # bins cannot use per-thread queues
+        why = f"max degree {dmax} >= {BINS_MIN_DEGREE}: hubs dealt to the whole grid"
+        pick("load_balance", "bins", why)
     else:
         pick("load_balance", "warp-search", f"irregular degrees (avg {avg:.1f}, Gini {gini:.2f})")
     lb = changes.get("load_balance", e.load_balance)
@@ -259,6 +285,15 @@ def choose_config(G: Graph, config: Any, device: str) -> tuple[BfsConfig, dict[s
         own["hub_cache"] = False
         reasons["hub_cache"] = (
             "off: the status array sits in Hopper's L2 (cache measured 4% slower)"
+        )
+    if cfg.bottom_up is None:
+        own["bottom_up"] = DEFAULT_BOTTOM_UP
+        reasons["bottom_up"] = BOTTOM_UP_REASON
+    if lb == "bins":
+        reasons["extreme_degree"] = (
+            "given"
+            if cfg.extreme_degree is not None
+            else "from the degree distribution: fewer than 2048 vertices in the grid-wide bin"
         )
     reasons["rule"] = "given" if cfg.rule != "beamer" else "Beamer's edge rule (alpha, beta)"
     return dataclasses.replace(cfg, engine=engine, **own), feats, reasons

@@ -78,6 +78,19 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_gen_write(
     gen_write(c, d + 1, bins != 0, d);
 }
 
+// After the last level: unreached vertices -1 (with C_DEGREE_STATUS they hold -(degree + 1)).
+template <typename V>
+__global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_finalize(
+    const long long* indptr, const V* indices, const long long* rindptr, const V* rindices,
+    int* levels, V* parents, unsigned char* vis8, V* q0, V* q1, V* big0, V* big1, V* eu, V* ev,
+    const long long* pre, V* hubs, unsigned long long* ctl, unsigned long long* scratch,
+    const long long* cfg) {
+    Ctx<V> c;
+    load_ctx(c, indptr, indices, rindptr, rindices, levels, parents, vis8, q0, q1, big0, big1, eu,
+             ev, pre, hubs, ctl, scratch, cfg);
+    finalize_levels(c);
+}
+
 // out[i] = out-degree of q[i] (merge-path: the host turns it into an inclusive prefix sum).
 template <typename V>
 __global__ void bfs_frontier_degrees(const long long* __restrict__ indptr, const V* __restrict__ q,
@@ -98,6 +111,7 @@ __global__ void bfs_frontier_degrees(const long long* __restrict__ indptr, const
     template __global__ void bfs_filter_edges<V>(WG_BFS_ARGS(V), int);                   \
     template __global__ void bfs_gen_count<V>(WG_BFS_ARGS(V), int, int);                 \
     template __global__ void bfs_gen_write<V>(WG_BFS_ARGS(V), int, int);                 \
+    template __global__ void bfs_finalize<V>(WG_BFS_ARGS(V));                             \
     template __global__ void bfs_frontier_degrees<V>(const long long*, const V*, long long, \
                                                      long long*);                        \
     WG_BFS_STEP(V, 0) WG_BFS_STEP(V, 1) WG_BFS_STEP(V, 2) WG_BFS_STEP(V, 3) WG_BFS_STEP(V, 4) \

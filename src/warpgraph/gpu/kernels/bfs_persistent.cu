@@ -4,11 +4,14 @@
 // grids) fast, and keeps small-diameter graphs free of launch overhead.
 //
 // Per level: choose the direction (every block computes the same choice from the same
-// counters), expand (top-down with policy LB, or bottom-up), barrier; if the update mode is
+// counters), expand (top-down with policy LB, or bottom-up), barrier, read the new frontier's
+// counters once (they serve the direction rule and the next expansion); if the update mode is
 // "status" or a queue overflowed (duplicates), generate the next queue from the status array
-// (two passes, two barriers). The barrier (frontier_sync.cuh; its two words follow the
-// generation counters in `scratch`) needs every block resident: launch with launch_cooperative
-// (or a plain launch of at most the occupancy limit). Launch with blockDim = BLOCK.
+// (two passes, two barriers). After the last level, unreached vertices get -1
+// (finalize_levels). The barrier (frontier_sync.cuh, the ticket barrier on the word after the
+// generation counters in `scratch`; every launch of a plan has the same grid) needs every block
+// resident: launch with launch_cooperative (or a plain launch of at most the occupancy limit).
+// Launch with blockDim = BLOCK.
 #include "frontier_bfs.cuh"
 #include "frontier_sync.cuh"
 
@@ -29,7 +32,7 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
              ev, pre, hubs, ctl, scratch, cfg);
     unsigned long long* bar = scratch + (long long)GEN_ROWS * gridDim.x;
     init_bfs(c, source, bins);
-    grid_barrier(bar);
+    grid_barrier_ticket(bar);
 
     const int update = (int)c.cfg[C_UPDATE];
     const long long sdeg = wg::ldg(indptr + source + 1) - wg::ldg(indptr + source);
@@ -37,29 +40,39 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
     unsigned long long path = 0;
     long long td = 0, bu = 0, regen = 0;
     const long long max_steps = c.cfg[C_N] + 1;
+    // the words of the frontier being expanded, read once (by one thread, into shared memory)
+    // after the barrier that completed it; they serve the direction rule and the next expansion
+    // (frontier 0, the source, was counted by init_bfs and is read from memory)
+    __shared__ long long s_words[S_EDGES];
+    bool have = false;
     long long d = 0;
     for (; d < max_steps; ++d) {
         choose_direction(st, c.cfg);
-        expand_level<LB>(c, (int)d, st.dir, update, s_hash, s_hc);
+        expand_level<LB>(c, (int)d, st.dir, update, s_hash, s_hc, have ? s_words : nullptr);
         if (st.dir == BOTTOM_UP) {
             ++bu;
             if (d < 64) path |= 1ull << d;
         } else {
             ++td;
         }
-        grid_barrier(bar);
-        if (update == UPDATE_STATUS || overflowed(c, (int)d, bins)) {
+        grid_barrier_ticket(bar);
+        read_slot(c, (int)d, s_words);
+        if (update == UPDATE_STATUS || overflowed_words(c, s_words, bins)) {
             regen += update != UPDATE_STATUS;
             gen_count(c, (int)d + 1, bins, (int)d);
-            grid_barrier(bar);
+            grid_barrier_ticket(bar);
             gen_write(c, (int)d + 1, bins, (int)d);
-            grid_barrier(bar);
+            grid_barrier_ticket(bar);
+            read_slot(c, (int)d, s_words);
         }
-        const volatile unsigned long long* s = slot_of(c.ctl, (int)d);
-        const long long count = slot_count(s, bins);
-        after_step(st, c.cfg, count, (long long)s[S_DEGSUM], (long long)s[S_HUBS]);
+        const long long count = bins ? s_words[S_COUNT] + s_words[S_COUNT + 1] +
+                                           s_words[S_COUNT + 2] + s_words[S_COUNT + 3]
+                                     : s_words[S_COUNT];
+        after_step(st, c.cfg, count, s_words[S_DEGSUM], s_words[S_HUBS]);
+        have = true;
         if (count == 0) break;
     }
+    finalize_levels(c);
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         unsigned long long* g = ctl + CTL_GLOBAL;
         g[G_DEPTH] = (unsigned long long)(d + 1);

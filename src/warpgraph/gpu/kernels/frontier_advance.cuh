@@ -34,29 +34,56 @@ struct Csr {
     const V* indices;
 };
 
+// A functor may report the out-degree of the vertex it accepts: it declares
+// `static constexpr bool REPORTS_DEGREE = true` and `bool operator()(V u, V v, long long& deg)`
+// (deg = -1 when it does not know). The sink then need not read indptr for its counters
+// (Sink::push_known). Functors without the member are called as visit(u, v).
+template <typename T, typename = void>
+struct reports_degree {
+    static constexpr bool value = false;
+};
+template <typename T>
+struct reports_degree<T, decltype((void)T::REPORTS_DEGREE)> {
+    static constexpr bool value = T::REPORTS_DEGREE;
+};
+
 // Visit one candidate arc, filter duplicates, push (warp-collective).
 template <typename V, typename Visit, typename S>
 __device__ __forceinline__ void emit(bool has, V u, V v, const Visit& visit, S& sink, int dedup,
                                      u64* hash) {
-    bool keep = has && visit(u, v);
+    long long deg = -1;
+    bool keep;
+    if constexpr (reports_degree<Visit>::value) {
+        keep = has && visit(u, v, deg);
+    } else {
+        keep = has && visit(u, v);
+    }
     if (dedup == DEDUP_WARP_HASH) {
         keep = hash_filter(keep, v, hash + (threadIdx.x / WARP_SIZE) * WARP_HASH, WARP_HASH - 1);
     } else if (dedup == DEDUP_BLOCK_HASH) {
         keep = hash_filter(keep, v, hash, BLOCK_HASH - 1);
     }
-    sink.push(keep, u, v);
+    if constexpr (reports_degree<Visit>::value) {
+        sink.push_known(keep, u, v, deg);
+    } else {
+        sink.push(keep, u, v);
+    }
 }
 
 // Expand [b, e) of vertex u with `width` threads starting at `first` (warp-uniform trip count).
+// The neighbour of the next step is loaded before this step's visit (one load in flight ahead).
 template <typename V, typename Visit, typename S>
 __device__ __forceinline__ void expand_strided(V u, eid_t b, eid_t e, long long first, long long width,
                                                const Csr<V>& g, const Visit& visit, S& sink,
                                                int dedup, u64* hash) {
+    eid_t j = b + first;
+    V v = j < e ? ldg(g.indices + j) : (V)0;
     for (eid_t jb = b; jb < e; jb += width) {
-        const eid_t j = jb + first;
-        const bool has = j < e;
-        const V v = has ? ldg(g.indices + j) : (V)0;
-        emit(has, u, v, visit, sink, dedup, hash);
+        const eid_t jn = j + width;
+        const V vn = jn < e ? ldg(g.indices + jn) : (V)0;
+        emit(j < e, u, v, visit, sink, dedup, hash);
+        j = jn;
+        v = vn;
     }
 }
 
@@ -306,6 +333,87 @@ __device__ void advance_block_search(const Csr<V>& g, const V* q, long long qn, 
 }
 
 // ---- degree bins -----------------------------------------------------------------------------
+// Block-wide inclusive prefix sum (block-collective); *total receives the block's sum.
+__device__ __forceinline__ eid_t block_inclusive_scan(eid_t x, eid_t* total) {
+    __shared__ eid_t s_wsum[WARPS];
+    const int lane = lane_id();
+    const int w = (int)(threadIdx.x / WARP_SIZE);
+    const eid_t wincl = warp_inclusive_sum(x);
+    if (lane == WARP_SIZE - 1) s_wsum[w] = wincl;
+    __syncthreads();
+    if (w == 0) {
+        eid_t t = lane < WARPS ? s_wsum[lane] : 0;
+        t = warp_inclusive_sum(t);
+        if (lane < WARPS) s_wsum[lane] = t;
+    }
+    __syncthreads();
+    const eid_t incl = wincl + (w > 0 ? s_wsum[w - 1] : 0);
+    *total = s_wsum[WARPS - 1];
+    __syncthreads();  // s_wsum may be reused by the next call
+    return incl;
+}
+
+// The extreme class, dealt: the edges of its vertices are cut into chunks of BLOCK edges,
+// numbered in queue order, and chunk k goes to block k % gridDim.x, so every block gets the same
+// share whatever the degrees (one vertex per block would serialize a hub of 60,000 edges in one
+// block; the whole grid per vertex, one vertex after the other, serializes the vertices). Each
+// block reads the class BLOCK vertices at a time: a block prefix sum of their chunk counts
+// numbers the chunks, the block lists its own in shared memory and expands them one edge per
+// thread. xq[-i] is the i-th extreme vertex (the class fills the big queue from the back).
+template <typename V, typename Visit, typename S>
+__device__ void deal_extreme(const Csr<V>& g, const V* xq, long long count, const Visit& visit,
+                             S& sink, int dedup, u64* hash) {
+    __shared__ V s_u[BLOCK];
+    __shared__ eid_t s_first[BLOCK];
+    __shared__ eid_t s_end[BLOCK];
+    __shared__ int s_n;
+    const long long nblocks = gridDim.x;
+    const eid_t stride = (eid_t)nblocks * BLOCK;
+    eid_t before = 0;  // chunks of the earlier rounds' vertices
+    for (long long r0 = 0; r0 < count; r0 += BLOCK) {
+        // 1. load: this round's vertices, one per thread, and their chunk counts
+        const long long i = r0 + threadIdx.x;
+        V u = 0;
+        eid_t b = 0, e = 0;
+        if (i < count) {
+            u = xq[-i];
+            b = ldg(g.indptr + u);
+            e = ldg(g.indptr + u + 1);
+        }
+        const eid_t nch = (e - b + BLOCK - 1) / BLOCK;
+        // 2. scan: global number of each vertex's first chunk
+        eid_t total;
+        const eid_t incl = block_inclusive_scan(nch, &total);
+        const eid_t first = before + incl - nch;
+        // 3. list: the vertices with a chunk for this block, and its first such chunk
+        long long k0 = ((long long)blockIdx.x - first) % nblocks;
+        if (k0 < 0) k0 += nblocks;
+        if (threadIdx.x == 0) s_n = 0;
+        __syncthreads();
+        if (k0 < nch) {
+            const int k = atomicAdd(&s_n, 1);
+            s_u[k] = u;
+            s_first[k] = b + (eid_t)k0 * BLOCK;
+            s_end[k] = e;
+        }
+        __syncthreads();
+        // 4. visit: the block's chunks, one edge per thread
+        const int items = s_n;
+        for (int k = 0; k < items; ++k) {
+            const V xu = s_u[k];
+            const eid_t xe = s_end[k];
+            for (eid_t cb = s_first[k]; cb < xe; cb += stride) {
+                const eid_t j = cb + threadIdx.x;
+                const bool has = j < xe;
+                const V v = has ? ldg(g.indices + j) : (V)0;
+                emit(has, xu, v, visit, sink, dedup, hash);
+            }
+        }
+        before += total;
+        __syncthreads();  // the lists are rewritten by the next round
+    }
+}
+
 template <typename V, typename Visit, typename S>
 __device__ void advance_bins(const Csr<V>& g, const FrontierIn<V>& in, const Visit& visit, S& sink,
                              int dedup, u64* hash) {
@@ -338,7 +446,11 @@ __device__ void advance_bins(const Csr<V>& g, const FrontierIn<V>& in, const Vis
         expand_strided(u, ldg(g.indptr + u), ldg(g.indptr + u + 1), (long long)threadIdx.x,
                        (long long)BLOCK, g, visit, sink, dedup, hash);
     }
-    // extreme (>= 65536): the whole grid per vertex
+    // extreme (>= 65536, or the caller's threshold): the whole grid
+    if (in.deal_extreme) {
+        deal_extreme(g, in.big + in.bigcap - 1, in.count[3], visit, sink, dedup, hash);
+        return;
+    }
     const long long first = (long long)blockIdx.x * BLOCK + (threadIdx.x / WARP_SIZE) * WARP_SIZE;
     for (long long i = 0; i < in.count[3]; ++i) {
         const V u = in.big[in.bigcap - 1 - i];

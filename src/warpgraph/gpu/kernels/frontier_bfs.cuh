@@ -2,8 +2,12 @@
 // cache, frontier generation from the status array, direction switching and one whole level.
 // Used by bfs_level.cu (one launch per level) and bfs_persistent.cu (one cooperative launch).
 //
-// The status array is `levels` (int32, -1 = unvisited): it stays authoritative whatever the
+// The status array is `levels` (int32, negative = unvisited): it stays authoritative whatever the
 // duplicate policy, so a vertex pushed twice is only expanded twice, never given a wrong level.
+// With C_DEGREE_STATUS (GAPBS's trick: its parent array starts at minus the degree), an
+// unvisited vertex holds -(out-degree + 1), so whoever claims a vertex learns its degree from
+// the value it replaces: the frontier's degree sum and degree classes need no indptr read at
+// push time (one dependent load less per level). A last pass turns what is left into -1.
 #pragma once
 
 #include "frontier_advance.cuh"
@@ -41,7 +45,13 @@ enum Config : int {
     C_SWITCH_BACK = 17,// 1: bottom-up may return to top-down (Beamer's beta rule)
     C_FRONTIER = 18,   // 0 vertex queue, 1 edge queue (level mode)
     C_FORCE_REGEN = 19,// tests: regenerate every frontier from the status array
-    C_WORDS = 24,
+    C_DEGREE_STATUS = 20, // 1: unvisited = -(out-degree + 1) (see above); 0: unvisited = -1
+    C_BU_MODE = 21,    // bottom-up: 0 one in-arc at a time per lane, 1 BU_UNROLL at a time
+    C_BU_PRE = 22,     // (mode 1) unrolled steps per lane before the warp takes over
+    C_BU_COOP = 23,    // (mode 1) in-arcs left from which the whole warp scans a vertex
+    C_XCLASS = 24,     // (bins) out-degree of the grid-wide class (>= 256)
+    C_XDEAL = 25,      // (bins) 1: extreme class dealt to blocks in equal edge chunks
+    C_WORDS = 32,
 };
 enum Direction : int { TOP_DOWN = 0, BOTTOM_UP = 1 };
 
@@ -90,6 +100,18 @@ __device__ void load_ctx(Ctx<V>& c, const eid_t* indptr, const V* indices, const
     c.cfg = cfg;
 }
 
+// ---- status encoding -------------------------------------------------------------------------
+// Unvisited value of a vertex of out-degree `deg`, and the degree an unvisited value tells
+// (-1: unknown, the status is plain -1).
+__device__ __forceinline__ int unvisited_status(long long deg, bool degree_status) {
+    if (!degree_status) return -1;
+    return -(int)(deg < 0x7ffffffeLL ? deg : 0x7ffffffeLL) - 1;
+}
+
+__device__ __forceinline__ long long status_degree(int old, bool degree_status) {
+    return degree_status ? -(long long)old - 1 : -1;
+}
+
 // ---- the visit functor (top-down) ------------------------------------------------------------
 template <typename V>
 struct Visit {
@@ -99,27 +121,39 @@ struct Visit {
     int next;
     int dedup;
     bool claim;  // false: only pre-filter (edge queue), the filter kernel claims later
+    bool degree_status;
 
-    __device__ __forceinline__ bool operator()(V u, V v) const {
+    static constexpr bool REPORTS_DEGREE = true;
+
+    // deg: out-degree of v when claimed and known from the status array, else -1.
+    __device__ __forceinline__ bool operator()(V u, V v, long long& deg) const {
+        deg = -1;
         const unsigned char bit = (unsigned char)(1u << (v & 7));
         if (vis8 != nullptr && (vis8[v >> 3] & bit)) return false;
-        if (levels[v] != -1) return false;
+        const int old = levels[v];
+        if (old >= 0) return false;
         if (!claim) return true;
         if (dedup == DEDUP_CAS) {
-            if (atomicCAS(levels + v, -1, next) != -1) return false;
+            if (atomicCAS(levels + v, old, next) != old) return false;
         } else {
             levels[v] = next;  // benign race: every writer writes the same level
         }
         if (parents != nullptr) parents[v] = u;  // any writer is a valid parent
         if (vis8 != nullptr) vis8[v >> 3] |= bit;  // a lost bit only costs a levels[] read
+        deg = status_degree(old, degree_status);
         return true;
+    }
+
+    __device__ __forceinline__ bool operator()(V u, V v) const {
+        long long deg;
+        return (*this)(u, v, deg);
     }
 };
 
 template <typename V>
 __device__ __forceinline__ Visit<V> make_visit(const Ctx<V>& c, int d, bool claim) {
     return Visit<V>{c.levels, c.parents, c.at(C_STATUS) == STATUS_BITMASK ? c.vis8 : nullptr, d + 1,
-                    (int)c.at(C_DEDUP), claim};
+                    (int)c.at(C_DEDUP), claim, c.at(C_DEGREE_STATUS) != 0};
 }
 
 template <typename V>
@@ -139,11 +173,14 @@ __device__ __forceinline__ Sink<V> make_sink(const Ctx<V>& c, int d, int mode, b
     s.hubs = c.hubs + (d % 3) * HUB_LIST;
     s.tau = c.at(C_TAU);
     s.init();
+    s.xclass = c.at(C_XCLASS);
     return s;
 }
 
+// Frontier d; `known` (may be null) holds the four count words of its slot, already read.
 template <typename V>
-__device__ __forceinline__ FrontierIn<V> frontier_of(const Ctx<V>& c, int d, bool bins) {
+__device__ __forceinline__ FrontierIn<V> frontier_of(const Ctx<V>& c, int d, bool bins,
+                                                     const long long* known = nullptr) {
     const volatile u64* s = slot_of(c.ctl, d + 2);  // written by the step that built frontier d
     FrontierIn<V> in;
     in.q = c.queue(d & 1);
@@ -151,9 +188,12 @@ __device__ __forceinline__ FrontierIn<V> frontier_of(const Ctx<V>& c, int d, boo
     in.big = c.bigq(d & 1);
     in.bigcap = c.at(C_BIGCAP);
     in.bins = bins;
+    in.deal_extreme = c.at(C_XDEAL) != 0;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) in.count[k] = bins ? (long long)s[S_COUNT + k] : 0;
-    if (!bins) in.count[0] = (long long)s[S_COUNT];
+    for (int k = 0; k < 4; ++k) {
+        const long long x = known != nullptr ? known[k] : (long long)s[S_COUNT + k];
+        in.count[k] = bins || k == 0 ? x : 0;
+    }
     return in;
 }
 
@@ -165,6 +205,128 @@ __device__ __forceinline__ FrontierIn<V> frontier_of(const Ctx<V>& c, int d, boo
 template <typename V>
 __device__ __forceinline__ unsigned hub_slot(V u) {
     return (unsigned)(((u64)u * 0x9E3779B97F4A7C15ull) >> 40) & (HUB_LIST - 1);
+}
+
+// 8-bit visited bitmask after a bottom-up step: one byte per 8 lanes, no lost bits in the warp.
+__device__ __forceinline__ void bu_mark_bitmask(unsigned char* vis8, bool found, long long v,
+                                                long long n) {
+    if (vis8 == nullptr) return;
+    const int lane = lane_id();
+    const unsigned ball = __ballot_sync(FULL_MASK, found);
+    if ((lane & 7) == 0 && v < n) {
+        const unsigned char byte = (unsigned char)((ball >> lane) & 0xffu);
+        if (byte) vis8[v >> 3] |= byte;
+    }
+}
+
+// Bottom-up, unrolled: a lane loads BU_UNROLL in-neighbour ids, then their levels, before it
+// tests any (BU_UNROLL dependent-load chains in flight instead of one: most vertices find a
+// parent among their first few in-arcs, so the scan is latency-bound, not bandwidth-bound).
+// After C_BU_PRE such steps, lanes with at least C_BU_COOP in-arcs left hand their vertex to
+// the whole warp, which tests 32 in-arcs per step (coalesced) and stops at the first parent
+// (ballot); the other lanes finish on their own.
+constexpr int BU_UNROLL = 4;
+
+template <typename V>
+__device__ __forceinline__ bool bu_is_parent(const int* levels, V u, int d, bool use_hc,
+                                             const V* s_hc) {
+    return (use_hc && s_hc[hub_slot(u)] == u) || levels[u] == d;
+}
+
+// One unrolled step over [b, min(b + BU_UNROLL, e)); advances b. True (and par) on a parent.
+template <typename V>
+__device__ __forceinline__ bool bu_step(const Ctx<V>& c, int d, eid_t& b, eid_t e, bool use_hc,
+                                        const V* s_hc, V& par) {
+    V u[BU_UNROLL];
+    int l[BU_UNROLL];
+#pragma unroll
+    for (int k = 0; k < BU_UNROLL; ++k) u[k] = b + k < e ? ldg(c.r.indices + b + k) : (V)0;
+#pragma unroll
+    for (int k = 0; k < BU_UNROLL; ++k) {
+        l[k] = b + k < e ? c.levels[u[k]] : -1;
+        if (use_hc && b + k < e && s_hc[hub_slot(u[k])] == u[k]) l[k] = d;
+    }
+    b += BU_UNROLL;
+#pragma unroll
+    for (int k = 0; k < BU_UNROLL; ++k) {
+        if (l[k] == d) {
+            par = u[k];
+            return true;
+        }
+    }
+    return false;
+}
+
+template <typename V, typename S>
+__device__ void bottom_up_unrolled(const Ctx<V>& c, int d, S& sink, const V* s_hc, bool use_hc) {
+    const long long n = c.at(C_N);
+    const long long pre = c.at(C_BU_PRE);
+    const long long coop = c.at(C_BU_COOP);
+    const bool dstat = c.at(C_DEGREE_STATUS) != 0;
+    int* levels = c.levels;
+    unsigned char* vis8 = c.at(C_STATUS) == STATUS_BITMASK ? c.vis8 : nullptr;
+    const int lane = lane_id();
+    for (long long v0 = warp_base(); v0 < n; v0 += warp_stride()) {
+        const long long v = v0 + lane;
+        const int lv = v < n ? levels[v] : 0;
+        eid_t b = 0, e = 0;
+        if (lv < 0) {
+            b = ldg(c.r.indptr + v);
+            e = ldg(c.r.indptr + v + 1);
+        }
+        bool found = false;
+        V par = 0;
+        // 1. a few unrolled steps per lane
+        for (long long k = 0; k < pre && b < e; ++k) {
+            if (bu_step(c, d, b, e, use_hc, s_hc, par)) {
+                found = true;
+                b = e;
+            }
+        }
+        // 2. long in-arc lists left: the whole warp, 32 in-arcs per step, first parent wins
+        unsigned big = __ballot_sync(FULL_MASK, e - b >= coop && b < e);
+        while (big) {
+            const int o = __ffs(big) - 1;
+            big &= big - 1;
+            const eid_t wb = __shfl_sync(FULL_MASK, b, o);
+            const eid_t we = __shfl_sync(FULL_MASK, e, o);
+            bool got = false;
+            V gp = 0;
+            for (eid_t j0 = wb; j0 < we; j0 += WARP_SIZE) {
+                const eid_t j = j0 + lane;
+                V u = 0;
+                bool hit = false;
+                if (j < we) {
+                    u = ldg(c.r.indices + j);
+                    hit = bu_is_parent(levels, u, d, use_hc, s_hc);
+                }
+                const unsigned h = __ballot_sync(FULL_MASK, hit);
+                if (h != 0) {
+                    gp = __shfl_sync(FULL_MASK, u, __ffs(h) - 1);
+                    got = true;
+                    break;
+                }
+            }
+            if (lane == o) {
+                found = got;
+                par = gp;
+                b = e;
+            }
+        }
+        // 3. the rest, lane by lane
+        while (b < e) {
+            if (bu_step(c, d, b, e, use_hc, s_hc, par)) {
+                found = true;
+                break;
+            }
+        }
+        if (found) {
+            levels[v] = d + 1;
+            if (c.parents != nullptr) c.parents[v] = par;
+        }
+        bu_mark_bitmask(vis8, found, v, n);
+        sink.push_known(found, par, (V)v, found ? status_degree(lv, dstat) : -1);
+    }
 }
 
 template <typename V, typename S>
@@ -183,14 +345,20 @@ __device__ void bottom_up(const Ctx<V>& c, int d, S& sink, V* s_hc) {
         }
         __syncthreads();
     }
+    if (c.at(C_BU_MODE) == 1) {
+        bottom_up_unrolled(c, d, sink, s_hc, use_hc);
+        return;
+    }
     int* levels = c.levels;
     unsigned char* vis8 = c.at(C_STATUS) == STATUS_BITMASK ? c.vis8 : nullptr;
+    const bool dstat = c.at(C_DEGREE_STATUS) != 0;
     const int lane = lane_id();
     for (long long v0 = warp_base(); v0 < n; v0 += warp_stride()) {
         const long long v = v0 + lane;
         bool found = false;
         V par = 0;
-        if (v < n && levels[v] == -1) {
+        const int lv = v < n ? levels[v] : 0;
+        if (lv < 0) {
             const eid_t je = ldg(c.r.indptr + v + 1);
             for (eid_t j = ldg(c.r.indptr + v); j < je; ++j) {
                 const V u = ldg(c.r.indices + j);
@@ -205,14 +373,8 @@ __device__ void bottom_up(const Ctx<V>& c, int d, S& sink, V* s_hc) {
                 if (c.parents != nullptr) c.parents[v] = par;
             }
         }
-        if (vis8 != nullptr) {  // one byte per 8 lanes: no lost bits inside the warp
-            const unsigned ball = __ballot_sync(FULL_MASK, found);
-            if ((lane & 7) == 0 && v < n) {
-                const unsigned char byte = (unsigned char)((ball >> lane) & 0xffu);
-                if (byte) vis8[v >> 3] |= byte;
-            }
-        }
-        sink.push(found, par, (V)v);
+        bu_mark_bitmask(vis8, found, v, n);
+        sink.push_known(found, par, (V)v, found ? status_degree(lv, dstat) : -1);
     }
 }
 
@@ -235,6 +397,7 @@ template <typename V>
 __device__ void gen_count(const Ctx<V>& c, int target, bool bins, int d) {
     const long long n = c.at(C_N);
     const long long tau = c.at(C_TAU);
+    const long long xclass = c.at(C_XCLASS);
     long long lo;
     const long long hi = gen_range(n, &lo);
     u64 cnt[4] = {0, 0, 0, 0};
@@ -242,7 +405,7 @@ __device__ void gen_count(const Ctx<V>& c, int target, bool bins, int d) {
     for (long long v = lo + threadIdx.x; v < hi; v += BLOCK) {
         if (c.levels[v] == target) {
             const long long deg = ldg(c.g.indptr + v + 1) - ldg(c.g.indptr + v);
-            const int k = bins ? degree_class(deg) : 0;
+            const int k = bins ? degree_class(deg, xclass) : 0;
             cnt[0] += k == 0;
             cnt[1] += k == 1;
             cnt[2] += k == 2;
@@ -267,6 +430,7 @@ __device__ void gen_write(const Ctx<V>& c, int target, bool bins, int d) {
     const long long n = c.at(C_N);
     const long long tau = c.at(C_TAU);
     const long long qcap = c.at(C_QCAP), bigcap = c.at(C_BIGCAP);
+    const long long xclass = c.at(C_XCLASS);
     V* q = c.queue((d + 1) & 1);
     V* big = c.bigq((d + 1) & 1);
     u64* slot = slot_of(c.ctl, d);
@@ -301,7 +465,7 @@ __device__ void gen_write(const Ctx<V>& c, int target, bool bins, int d) {
         const bool at = v < hi && c.levels[v] == target;
         long long deg = 0;
         if (at) deg = ldg(c.g.indptr + v + 1) - ldg(c.g.indptr + v);
-        const int k = at ? (bins ? degree_class(deg) : 0) : -1;
+        const int k = at ? (bins ? degree_class(deg, xclass) : 0) : -1;
         if (at && deg > tau) {
             const u64 h = atomicAdd(slot + S_HUBLIST, 1ull);
             if (h < (u64)HUB_LIST) hubs[h] = (V)v;
@@ -333,18 +497,24 @@ __device__ void gen_write(const Ctx<V>& c, int target, bool bins, int d) {
 }
 
 // ---- initialization -------------------------------------------------------------------------
-// levels = -1, parents = -1, bitmask = 0, control block = 0, then the source as frontier 0 (its
-// counters in slot 2 = slot of "level -1"). Each word is written once, by one thread, with its
-// final value, so a single pass needs no barrier.
+// levels = unvisited (-1, or -(out-degree + 1) with C_DEGREE_STATUS), parents = -1, bitmask = 0,
+// control block = 0, then the source as frontier 0 (its counters in slot 2 = slot of "level
+// -1"). Each word is written once, by one thread, with its final value, so a single pass needs
+// no barrier.
 template <typename V>
 __device__ void init_bfs(const Ctx<V>& c, V s, bool bins) {
     const long long n = c.at(C_N);
     const long long tau = c.at(C_TAU);
+    const bool dstat = c.at(C_DEGREE_STATUS) != 0;
     const long long gid = global_thread_id(), stride = grid_threads();
     const long long deg = ldg(c.g.indptr + s + 1) - ldg(c.g.indptr + s);
-    const int cls = bins ? degree_class(deg) : 0;
+    const int cls = bins ? degree_class(deg, c.at(C_XCLASS)) : 0;
     for (long long i = gid; i < n; i += stride) {
-        c.levels[i] = i == (long long)s ? 0 : -1;
+        int lv = 0;
+        if (i != (long long)s) {
+            lv = dstat ? unvisited_status(ldg(c.g.indptr + i + 1) - ldg(c.g.indptr + i), true) : -1;
+        }
+        c.levels[i] = lv;
         if (c.parents != nullptr) c.parents[i] = i == (long long)s ? s : (V)-1;
     }
     if (c.vis8 != nullptr && c.at(C_STATUS) == STATUS_BITMASK) {
@@ -370,10 +540,23 @@ __device__ void init_bfs(const Ctx<V>& c, V s, bool bins) {
     }
 }
 
+// After the last level (C_DEGREE_STATUS): the vertices never reached hold -(degree + 1); make
+// them -1. Needs every write of the search done (after the last grid barrier, or a new launch).
+template <typename V>
+__device__ void finalize_levels(const Ctx<V>& c) {
+    if (c.at(C_DEGREE_STATUS) == 0) return;
+    const long long n = c.at(C_N);
+    for (long long i = global_thread_id(); i < n; i += grid_threads()) {
+        if (c.levels[i] < -1) c.levels[i] = -1;
+    }
+}
+
 // ---- one level -------------------------------------------------------------------------------
 // Expand frontier d (top-down with policy LB, or bottom-up) into frontier d + 1. Block-collective.
+// `known` (may be null): the four count words of frontier d's slot, already read by the caller.
 template <int LB, typename V>
-__device__ void expand_level(const Ctx<V>& c, int d, int dir, int sink_mode, u64* s_hash, V* s_hc) {
+__device__ void expand_level(const Ctx<V>& c, int d, int dir, int sink_mode, u64* s_hash, V* s_hc,
+                             const long long* known = nullptr) {
     constexpr bool bins = LB == LB_BINS;
     if (blockIdx.x == 0 && threadIdx.x < SLOT_WORDS) slot_of(c.ctl, d + 1)[threadIdx.x] = 0;
     if (dir == BOTTOM_UP) {
@@ -384,7 +567,7 @@ __device__ void expand_level(const Ctx<V>& c, int d, int dir, int sink_mode, u64
     } else {
         Sink<V> sink = make_sink(c, d, sink_mode, bins);
         const Visit<V> visit = make_visit(c, d, sink_mode != SINK_EDGE);
-        const FrontierIn<V> in = frontier_of(c, d, bins);
+        const FrontierIn<V> in = frontier_of(c, d, bins, known);
         const int dedup = sink_mode == SINK_EDGE ? DEDUP_NONE : (int)c.at(C_DEDUP);
         advance<LB>(c.g, in, c.pre, visit, sink, (int)c.at(C_GATHER), dedup, s_hash);
         sink.finish();
@@ -420,6 +603,31 @@ __device__ __forceinline__ bool overflowed(const Ctx<V>& c, int d, bool bins) {
     if (s[S_OVERFLOW] || c.at(C_FORCE_REGEN)) return true;
     if (bins) return s[S_COUNT] + s[S_COUNT + 1] > qcap || s[S_COUNT + 2] + s[S_COUNT + 3] > bigcap;
     return s[S_COUNT] > qcap;
+}
+
+// Persistent kernels: words [0, S_EDGES) of slot `level` into shared memory, by one thread after
+// a grid-wide barrier (independent loads: one round trip), visible to the block on return.
+// Block-collective; the block must not read `words` between the barrier and this call.
+template <typename V>
+__device__ __forceinline__ void read_slot(const Ctx<V>& c, int level, long long* words) {
+    if (threadIdx.x == 0) {
+        const volatile u64* s = slot_of(c.ctl, level);
+        long long w[S_EDGES];
+#pragma unroll
+        for (int k = 0; k < S_EDGES; ++k) w[k] = (long long)s[k];
+#pragma unroll
+        for (int k = 0; k < S_EDGES; ++k) words[k] = w[k];
+    }
+    __syncthreads();
+}
+
+// True when frontier d + 1, whose slot words are `w`, overflowed its queue.
+template <typename V>
+__device__ __forceinline__ bool overflowed_words(const Ctx<V>& c, const long long* w, bool bins) {
+    const long long qcap = c.at(C_QCAP), bigcap = c.at(C_BIGCAP);
+    if (w[S_OVERFLOW] || c.at(C_FORCE_REGEN)) return true;
+    if (bins) return w[S_COUNT] + w[S_COUNT + 1] > qcap || w[S_COUNT + 2] + w[S_COUNT + 3] > bigcap;
+    return w[S_COUNT] > qcap;
 }
 
 // ---- direction switching (identical in every block: all read the same counters) ------------

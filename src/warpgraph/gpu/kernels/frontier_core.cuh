@@ -54,6 +54,12 @@ __device__ __forceinline__ int degree_class(long long d) {
     return (int)(d >= CLASS_MIDDLE) + (int)(d >= CLASS_LARGE) + (int)(d >= CLASS_EXTREME);
 }
 
+// The same with a run-time threshold of the grid-wide class (`extreme` >= CLASS_LARGE; BFS picks
+// it from the degree distribution so that only a few thousand vertices are "extreme").
+__device__ __forceinline__ int degree_class(long long d, long long extreme) {
+    return (int)(d >= CLASS_MIDDLE) + (int)(d >= CLASS_LARGE) + (int)(d >= extreme);
+}
+
 // ---- control block ---------------------------------------------------------------------------
 // Three rotating slots of per-level counters: the step that builds frontier d+1 writes slot
 // d % 3, readers of frontier d use slot (d + 2) % 3, and slot (d + 1) % 3 is cleared during step d
@@ -89,6 +95,8 @@ struct FrontierIn {
     long long bigcap;
     long long count[4];  // queue length in count[0]; (bins) the four class sizes
     bool bins;
+    bool deal_extreme;   // (bins) extreme class dealt to blocks in equal edge chunks (false: each
+                         // vertex by the whole grid, one after the other)
 
     __device__ long long total() const { return count[0] + count[1] + count[2] + count[3]; }
 };
@@ -139,6 +147,7 @@ struct Sink {
     u64* slot;              // counters of the frontier being built
     V* hubs;                // hub list of the frontier being built
     long long tau;          // hub threshold (out-degree > tau)
+    long long xclass;       // (bins) out-degree of the extreme class; init() sets CLASS_EXTREME
     u64 degsum;             // per-lane accumulators, flushed by finish()
     u64 nhubs;
     V b0, b1, b2, b3;       // local queue (update = local)
@@ -149,18 +158,22 @@ struct Sink {
         nhubs = 0;
         nb = 0;
         b0 = b1 = b2 = b3 = (V)0;
+        xclass = CLASS_EXTREME;
     }
 
     // Warp-collective: lanes with `keep` append `v` (reached from `u`).
-    __device__ __forceinline__ void push(bool keep, V u, V v) {
+    __device__ __forceinline__ void push(bool keep, V u, V v) { push_known(keep, u, v, -1); }
+
+    // The same when the caller already knows the out-degree of `v` (`deg` >= 0; -1: unknown,
+    // read from indptr). BFS gets it for free from its status array (frontier_bfs.cuh).
+    __device__ __forceinline__ void push_known(bool keep, V u, V v, long long deg) {
         if (mode == SINK_EDGE) {
             push_edge(keep, u, v);
             return;
         }
         if (mode == UPDATE_STATUS) return;  // counters and queue come from the status array
-        long long deg = 0;
         if (keep) {
-            deg = indptr[v + 1] - indptr[v];
+            if (deg < 0) deg = indptr[v + 1] - indptr[v];
             degsum += (u64)deg;
             if (deg > tau) {
                 ++nhubs;
@@ -185,23 +198,31 @@ struct Sink {
         }
     }
 
+    // The four class counters are bumped at once (lane k adds class k's share of the warp), so a
+    // warp that pushes to several classes waits for one atomic round trip, not one per class.
     __device__ __forceinline__ void push_bins(bool keep, V v, long long deg) {
-        const int c = keep ? degree_class(deg) : -1;
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            const bool mine = c == k;
-            if (__ballot_sync(FULL_MASK, mine) == 0) continue;
-            const u64 s = warp_reserve(slot + S_COUNT + k, (u64)mine);
-            if (!mine) continue;
-            if (k == 0) {
-                if (s < (u64)qcap) q[s] = v;
-            } else if (k == 1) {
-                if (s < (u64)qcap) q[qcap - 1 - (long long)s] = v;
-            } else if (k == 2) {
-                if (s < (u64)bigcap) big[s] = v;
-            } else {
-                if (s < (u64)bigcap) big[bigcap - 1 - (long long)s] = v;
-            }
+        const int c = keep ? degree_class(deg, xclass) : -1;
+        const int lane = lane_id();
+        const unsigned m0 = __ballot_sync(FULL_MASK, c == 0);
+        const unsigned m1 = __ballot_sync(FULL_MASK, c == 1);
+        const unsigned m2 = __ballot_sync(FULL_MASK, c == 2);
+        const unsigned m3 = __ballot_sync(FULL_MASK, c == 3);
+        if ((m0 | m1 | m2 | m3) == 0) return;
+        const unsigned mk = lane == 0 ? m0 : lane == 1 ? m1 : lane == 2 ? m2 : m3;
+        u64 base = 0;
+        if (lane < 4 && mk != 0) base = atomicAdd(slot + S_COUNT + lane, (u64)__popc(mk));
+        base = __shfl_sync(FULL_MASK, base, c < 0 ? 0 : c);
+        if (c < 0) return;
+        const unsigned mc = c == 0 ? m0 : c == 1 ? m1 : c == 2 ? m2 : m3;
+        const u64 s = base + (u64)__popc(mc & ((1u << lane) - 1u));
+        if (c == 0) {
+            if (s < (u64)qcap) q[s] = v;
+        } else if (c == 1) {
+            if (s < (u64)qcap) q[qcap - 1 - (long long)s] = v;
+        } else if (c == 2) {
+            if (s < (u64)bigcap) big[s] = v;
+        } else {
+            if (s < (u64)bigcap) big[bigcap - 1 - (long long)s] = v;
         }
     }
 

@@ -32,5 +32,27 @@ __device__ __forceinline__ void grid_barrier(u64* bar) {
     __syncthreads();
 }
 
+// Ticket barrier on one word that only ever grows: barrier k of a launch takes the tickets
+// [k * G, (k + 1) * G) (G = gridDim.x), so a block waits until the word reaches the end of its
+// ticket's group. The last block to arrive releases the others by its arrival alone (no reset,
+// no generation word): one atomic round trip less on the critical path than grid_barrier. Valid
+// when every launch that uses the word has the same grid size and completes every barrier it
+// starts (the word then stays a multiple of G between launches); the word must start at zero.
+__device__ __forceinline__ void grid_barrier_ticket(u64* word) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const u64 g = (u64)gridDim.x;
+        __threadfence();  // publish the block's writes (after its __syncthreads) device-wide
+        const u64 ticket = atomicAdd(word, 1ull);
+        const u64 target = (ticket / g + 1ull) * g;
+        if (ticket + 1ull != target) {
+            const volatile u64* vw = word;
+            while (*vw < target) __nanosleep(20);
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
 }  // namespace fr
 }  // namespace wg
