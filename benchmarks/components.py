@@ -355,6 +355,7 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
     t0 = time.perf_counter()
     name, G = make_graph(spec, "gpu" if "gpu" in devices else "cpu")
     row: dict[str, Any] = {
+        "load_avg_1min": os.getloadavg()[0],  # other processes on the machine skew CPU times
         "graph": name,
         "n": G.num_vertices,
         "edges": G.num_edges,

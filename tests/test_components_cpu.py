@@ -1,4 +1,4 @@
-"""CPU weak components (Shiloach-Vishkin) against SciPy's connected_components."""
+"""CPU weak components (Shiloach-Vishkin, Afforest) against SciPy's connected_components."""
 
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ def test_labels_are_min_ids_of_scipy_components(n, m, seed, directed):
     rng = np.random.default_rng(seed)
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     G = Graph.from_edges(src, dst, num_vertices=n, directed=directed)
-    assert wcc.weak_component_labels(G).tolist() == _min_id_labels(n, src, dst).tolist()
+    want = _min_id_labels(n, src, dst).tolist()
+    assert wcc.weak_component_labels(G).tolist() == want
+    assert wcc.sv_labels(G.indptr, G.indices, n).tolist() == want
 
 
 @pytest.mark.parametrize("parallel_min", [0, 1 << 40])  # force each of the two kernels
@@ -36,7 +38,7 @@ def test_large_graph_both_kernels(monkeypatch, parallel_min):
     src, dst = generators.kronecker_edges(12, 4, seed=5, device="cpu")
     G = Graph.from_edges(src, dst, directed=True)
     n = G.num_vertices
-    assert np.array_equal(wcc.weak_component_labels(G), _min_id_labels(n, src, dst))
+    assert np.array_equal(wcc.sv_labels(G.indptr, G.indices, n), _min_id_labels(n, src, dst))
 
 
 def test_long_chain_reversed_ids():
@@ -45,3 +47,4 @@ def test_long_chain_reversed_ids():
     order = np.arange(n)[::-1]
     G = Graph.from_edges(order[:-1], order[1:], num_vertices=n, directed=True)
     assert set(wcc.weak_component_labels(G).tolist()) == {0}
+    assert set(wcc.sv_labels(G.indptr, G.indices, n).tolist()) == {0}

@@ -119,7 +119,8 @@ def sv_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> np.ndarray:
 def weak_component_labels(G: Graph) -> np.ndarray:
     """Label of every vertex: the smallest vertex id in its weak component (int32 or int64).
 
-    Shiloach-Vishkin (:func:`sv_labels`); used by :mod:`warpgraph.stats`.
+    Afforest (:func:`afforest_labels`; it skips the giant component on undirected graphs and on
+    directed ones whose reverse CSR is cached); used by :mod:`warpgraph.stats`.
 
     Parameters
     ----------
@@ -127,7 +128,12 @@ def weak_component_labels(G: Graph) -> np.ndarray:
         On the CPU (a GPU graph is copied to the host).
     """
     g = G.to("cpu")
-    return sv_labels(g.indptr, g.indices, g.num_vertices)
+    rindptr = rindices = None
+    if g.directed and g._reverse is not None:
+        rindptr, rindices, _ = g.reverse_csr()
+    return afforest_labels(
+        g.indptr, g.indices, g.num_vertices, rindptr, rindices, symmetric=not g.directed
+    )
 
 
 # ---------------------------------------------------------------- Afforest
