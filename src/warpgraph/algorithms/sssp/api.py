@@ -11,6 +11,7 @@ Examples
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 import numpy as np
@@ -28,12 +29,35 @@ _NON_NEGATIVE = ("near_far", "delta", "dijkstra")
 _INT64_SAFE = 2**62
 
 
-def _unit_weights(G: Graph, dev: str):
-    if dev == "gpu":
-        from ...device import cupy
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""Per graph: the unit weights of an unweighted graph and the statistics of ``G.weights``
+(the graph's arrays are treated as immutable, as everywhere in warpgraph)."""
 
-        return cupy().ones(G.num_arcs, dtype=np.int32)
-    return np.ones(G.num_arcs, dtype=np.int32)
+
+def _unit_weights(G: Graph, dev: str):
+    entry = _CACHE.setdefault(G, {})
+    w = entry.get("unit")
+    if w is None or w.shape[0] != G.num_arcs:
+        if dev == "gpu":
+            from ...device import cupy
+
+            w = cupy().ones(G.num_arcs, dtype=np.int32)
+        else:
+            w = np.ones(G.num_arcs, dtype=np.int32)
+        entry["unit"] = w
+    return w
+
+
+def _graph_weight_stats(G: Graph, w) -> tuple[float, float, float, int]:
+    """Statistics of ``w``, cached when ``w`` is the graph's own (or unit) weight array."""
+    entry = _CACHE.setdefault(G, {})
+    own = w is G.weights or w is entry.get("unit")
+    if own and entry.get("stats_of") is w:
+        return entry["stats"]
+    stats = _weight_stats(w)
+    if own:
+        entry["stats_of"], entry["stats"] = w, stats
+    return stats
 
 
 def _check_weights(G: Graph, weights: Any, dev: str):
@@ -219,7 +243,7 @@ def sssp(
         dev = resolve_device(device)
     Gd = G.to(dev)
     w = _check_weights(Gd, weights, dev)
-    lo, hi, mean, bad = _weight_stats(w)
+    lo, hi, mean, bad = _graph_weight_stats(Gd, w)
     if bad:
         raise InvalidArgumentError(f"weights must be finite; {bad} are NaN or infinite")
     negative = lo < 0

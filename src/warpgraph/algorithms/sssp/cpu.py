@@ -49,6 +49,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 from numba import types
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from ...cpu.atomics import cas
@@ -60,6 +61,8 @@ _CHUNK = 4096  # arcs per chunk of a parallel relax step (one output slice each)
 _PAR_MIN_ARCS = 1 << 14  # relax steps with fewer arcs run on one thread
 _PCH = 256  # vertices per chunk of the bucket pool
 _WINDOW = 1024  # bucket slots of delta-stepping (beyond: the overflow pile)
+_SORT_RATIO = 64  # frontiers of at least n / _SORT_RATIO vertices are sorted first
+_U = np.uint64  # hot loops index with unsigned integers: no negative-index wraparound code
 _BIN_CAP = 4.0e18  # bucket numbers are clipped here (float distances / tiny delta)
 
 
@@ -145,8 +148,8 @@ def _frontier_offsets(indptr, dist, settled, F, f, filt, offs):
     expanded at its current distance counts 0 arcs when filtering (and is marked otherwise)."""
     offs[0] = 0
     for i in range(f):
-        u = F[i]
-        d = indptr[u + 1] - indptr[u]
+        u = _U(F[i])
+        d = indptr[u + _U(1)] - indptr[u]
         if filt:
             du = dist[u]
             if settled[u] == du:
@@ -172,16 +175,16 @@ def _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, delta, c
     while a < a1:
         while offs[i + 1] <= a:
             i += 1
-        u = F[i]
+        u = _U(F[i])
         stop = min(a1, offs[i + 1])
         e0 = indptr[u] + (a - offs[i])
         e1 = e0 + (stop - a)
         du = dist[u]
-        for e in range(e0, e1):
-            v = indices[e]
+        for e in range(_U(e0), _U(e1)):
+            v = _U(indices[e])
             nd = du + w[e]
             if nd < dist[v] and _lower(dist, bits, v, nd):
-                out_v[a0 + cnt] = v
+                out_v[a0 + cnt] = indices[e]
                 if bins:
                     rel = _bin(nd, delta) - cur
                     out_b[a0 + cnt] = np.int32(min(rel, 2147483647))
@@ -213,10 +216,37 @@ def _relax_seq(indptr, indices, w, dist, bits, F, nf, offs, total, delta, cur, o
 
 
 @nb.njit(cache=True, nogil=True)
+def _sort_frontier(F, f, bm):
+    """Sort ``F[:f]`` by vertex id and drop duplicates through the bitmap ``bm`` (left zero);
+    returns the new length. O(f + n / 64): worth it for large frontiers, whose adjacency rows
+    are then read in memory order."""
+    one = np.uint64(1)
+    for i in range(f):
+        u = np.uint64(F[i])
+        bm[u >> np.uint64(6)] |= one << (u & np.uint64(63))
+    k = 0
+    for wi in range(bm.shape[0]):
+        x = bm[wi]
+        if x == 0:
+            continue
+        bm[wi] = 0
+        base = wi * 64
+        while x != 0:
+            F[k] = base + np.int64(trailing_zeros(x))
+            k += 1
+            x &= x - one
+    return k
+
+
+@nb.njit(cache=True, nogil=True)
 def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur, buf, pred,
                 flags, lower_bound, par):  # fmt: skip
-    """One relax step over ``F[:f]``; returns ``(out_v, out_b, counts, nchunks)`` (``buf``
-    holds the reusable buffers and is grown here when the frontier has more arcs)."""
+    """One relax step over ``F[:f]``; returns ``(buffers, nchunks, f)``: the buffers
+    ``(offsets, out_v, out_b, counts, bitmap)`` are reused from ``buf`` or grown here, and a
+    large frontier is first sorted and deduplicated in place (``f`` its new length)."""
+    bm = buf[4]
+    if f * _SORT_RATIO >= bm.shape[0] * 64:
+        f = _sort_frontier(F, f, bm)
     offs = buf[0]
     if offs.shape[0] < f + 1:
         offs = np.empty(max(f + 1, 2 * offs.shape[0]), dtype=np.int64)
@@ -237,7 +267,7 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
     else:
         _relax_seq(indptr, indices, w, dist, bits, F, f, offs, total, delta, cur, out_v, out_b,
                    counts, pred, flags, lower_bound)  # fmt: skip
-    return (offs, out_v, out_b, counts), nch
+    return (offs, out_v, out_b, counts, bm), nch, f
 
 
 # ---------------------------------------------------------------------------- bucket pool
@@ -316,6 +346,7 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
     """Delta-stepping (``window`` bucket slots; 1 = near-far) from ``source`` into ``dist``.
 
     Returns the number of relax steps and of arcs relaxed."""
+    n = indptr.shape[0] - 1
     vt = indices.dtype
     F = np.empty(64, dtype=vt)
     nxt = np.empty(64, dtype=vt)
@@ -336,14 +367,21 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
     ovf = np.empty(64, dtype=vt)
     novf = 0
     ovf_min = np.int64(1) << 62
-    buf = (np.empty(64, np.int64), np.empty(64, vt), np.empty(64, np.int32), np.empty(8, np.int64))
+    buf = (
+        np.empty(64, np.int64),
+        np.empty(64, vt),
+        np.empty(64, np.int32),
+        np.empty(8, np.int64),
+        np.zeros((n + 63) // 64, np.uint64),
+    )
     no_pred = np.empty(0, dtype=np.int64)
     flags = np.zeros(1, dtype=np.int64)
     steps = 0
     work = 0
+    total_pushes = 0
     while True:
         while f > 0:
-            buf, nch = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta,
+            buf, nch, f = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta,
                                    cur, buf, no_pred, flags, -np.inf, par)  # fmt: skip
             steps += 1
             work += buf[0][f]
@@ -351,6 +389,7 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
             pushes = 0
             for c in range(nch):
                 pushes += counts[c]
+            total_pushes += pushes
             nxt = _ensure(nxt, pushes)
             ovf = _ensure(ovf, novf + pushes)
             pool, cnext, free = _grow_pool(pool, cnext, free, st, window + pushes // _PCH + 2)
@@ -415,7 +454,7 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
         F = _ensure(F, size[s])
         in_window -= size[s]
         f = _slot_drain(s, F, pool, cnext, free, st, head, tail, fill, size)
-    return steps, work
+    return steps, work, total_pushes
 
 
 # ---------------------------------------------------------------------------- Bellman-Ford
@@ -477,7 +516,13 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
     F[0] = source
     f = np.int64(1)
     dist[source] = 0
-    buf = (np.empty(64, np.int64), np.empty(64, vt), np.empty(1, np.int32), np.empty(8, np.int64))
+    buf = (
+        np.empty(64, np.int64),
+        np.empty(64, vt),
+        np.empty(1, np.int32),
+        np.empty(8, np.int64),
+        np.zeros((n + 63) // 64, np.uint64),
+    )
     flags = np.zeros(1, dtype=np.int64)
     lower_bound = -np.float64(max_abs) * np.float64(max(n - 1, 1)) if negative else -np.inf
     no_cycle = np.empty(0, dtype=np.int64)
@@ -490,7 +535,7 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
         if rounds >= max_rounds:
             return 3, np.int64(F[0]), no_cycle
         rounds += 1
-        buf, nch = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, np.int64(1),
+        buf, nch, f = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, np.int64(1),
                                np.int64(-1), buf, use_pred, flags, lower_bound, par)  # fmt: skip
         out_v, counts = buf[1], buf[3]
         nn = 0
@@ -538,8 +583,8 @@ def _dijkstra_one(indptr, indices, w, dist, source, heap, pos):
             x = heap[size]
             _sift_down(heap, pos, dist, x, 0, size)
         du = dist[u]
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
+        for e in range(_U(indptr[u]), _U(indptr[u + 1])):
+            v = _U(indices[e])
             p = pos[v]
             if p == -2:
                 continue
@@ -621,8 +666,8 @@ def _pred_strict(indptr, indices, w, dist, inf, pred):
         du = dist[u]
         if du == inf:
             continue
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
+        for e in range(_U(indptr[u]), _U(indptr[u + 1])):
+            v = _U(indices[e])
             dv = dist[v]
             if du < dv and du + w[e] == dv:
                 pred[v] = u
@@ -648,8 +693,8 @@ def _pred_bfs(indptr, indices, w, dist, source, pred):
         u = queue[head]
         head += 1
         du = dist[u]
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
+        for e in range(_U(indptr[u]), _U(indptr[u + 1])):
+            v = _U(indices[e])
             if not seen[v] and du + w[e] == dist[v]:
                 seen[v] = True
                 pred[v] = u
@@ -729,11 +774,11 @@ def sssp_cpu(
             delta = default_delta_from(weights, indptr)
         d = np.int64(max(1, int(delta))) if dtype.kind in "iu" else dtype.type(delta)
         window = 1 if method == "near_far" else _WINDOW
-        steps, work = _delta_run(
+        steps, work, pushes = _delta_run(
             indptr, indices, weights, dist, bits, settled, source, d, window, filtering, True
         )
         if stats is not None:
-            stats.update(steps=int(steps), arcs=int(work))
+            stats.update(steps=int(steps), arcs=int(work), pushes=int(pushes))
         return dist
     if method != "hbf":
         raise ValueError(f"unknown CPU method {method!r}")
