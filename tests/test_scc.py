@@ -183,7 +183,7 @@ def many_small(k, seed):
 
 
 def named_graphs():
-    n = 200
+    n = 120
     g = {
         "chain_up": (n, *chain(n)),
         "chain_down": (n, *chain(n, reverse=True)),

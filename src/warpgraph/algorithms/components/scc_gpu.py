@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ...device import cupy
-from ...errors import InvalidArgumentError
+from ...errors import InvalidArgumentError, WarpgraphError
 from ...gpu.launch import launch
 from ...gpu.loader import declare, get_kernel
 from .scc_config import (
@@ -134,12 +134,18 @@ class _Run:
         self.count = cp.zeros(2, dtype=cp.uint64)  # [0]: vertices left / queue length, [1]: arcs
         self.queues = [cp.empty(n, dtype=self.vt) for _ in range(3)]
 
+    def steps(self, what: str):
+        """Batch counter of a fixed-point loop: every batch but the last changes something, so
+        a loop past ``n + 2`` batches is a bug (an error, not a hang)."""
+        yield from range(self.n + 3)
+        raise WarpgraphError(f"internal error: the {what} did not reach a fixed point")
+
     # -- trimming
     def trim(self) -> None:
         cfg, n, k = self.cfg, self.n, self.k
         args = (*self.fw, *self.bw, n, self.part, self.label)
         if cfg.trim_iterations == TRIM_FULL:
-            while True:
+            for _ in self.steps("trim"):
                 self.flags.fill(0)
                 for i in range(cfg.sync_interval):
                     launch(k.trim1, n, (*args, self.flags[i : i + 1]))
@@ -168,7 +174,7 @@ class _Run:
                 vw = self.cfg.virtual_warp
                 kern, work = k.vw(vw), n * vw
             cur, nxt = 1, 2
-            while True:
+            for _ in self.steps("closure"):
                 self.flags.fill(0)
                 for i in range(K):
                     launch(kern, work, (ptr, idx, n, group, mark, cur, nxt, self.flags[i : i + 1]))
@@ -181,7 +187,7 @@ class _Run:
             lens = self.lens
             lens.fill(0)
             lens[0:1] = src_len
-            while True:
+            for _ in self.steps("closure"):
                 for i in range(K):
                     out = outs[j % 2]
                     args = (ptr, idx, group, mark, cur, lens[i : i + 1], out, lens[i + 1 : i + 2])
@@ -199,7 +205,9 @@ class _Run:
         pulling = False
         qlen = self.lens[:1]
         qlen[...] = src_len
-        while nf > 0:
+        for _ in self.steps("closure"):
+            if nf == 0:
+                return
             cnt.fill(0)
             out = outs[j % 2]
             if (nf * BETA >= n) if pulling else (scout * ALPHA > self.m):
@@ -240,7 +248,7 @@ class _Run:
         ptr, idx = self.fw
         if inq is None:
             step = 1
-            while True:
+            for _ in self.steps("propagation"):
                 self.flags.fill(0)
                 for i in range(K):
                     flag = self.flags[i : i + 1]
@@ -251,7 +259,7 @@ class _Run:
         lens = self.lens
         q = self.queues
         cur, a, b = q[0], q[1], q[2]
-        while True:
+        for _ in self.steps("propagation"):
             for i in range(K):
                 args = (
                     ptr,
@@ -278,6 +286,7 @@ class _Run:
         queued = cfg.coloring_traversal in ("linear", "hybrid")
         inq = cp.zeros(n, dtype=cp.uint32) if queued else None
         lens = self.lens
+        before = self.active()
         while True:
             lens.fill(0)
             q0 = self.queues[0] if queued else None
@@ -289,8 +298,12 @@ class _Run:
             left = self.count[:1]
             left.fill(0)
             launch(k.color_update, n, (n, self.part, self.label, color, self.bmark, left))
-            if int(left[0]) == 0:
+            now = int(left[0])
+            if now == 0:
                 return
+            if now >= before:
+                raise WarpgraphError(f"internal error: a coloring round left {now} of {before}")
+            before = now
 
 
 def scc_gpu(

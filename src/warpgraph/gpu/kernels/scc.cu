@@ -337,7 +337,9 @@ __global__ void scc_fb_newid(long long n, const V* __restrict__ part,
         const V r = part[v];
         if (r < 0) continue;
         const int code = (fmark[v] != 0u) + 2 * (bmark[v] != 0u);
-        if (code < 3) wgscc::atomic_max(newid + (long long)code * n + r, (V)v);
+        if (code == 3) continue;
+        V* slot = newid + (long long)code * n + r;
+        if ((V)v > *slot) wgscc::atomic_max(slot, (V)v);  // read first: most threads skip the atomic
     }
 }
 
