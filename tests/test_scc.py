@@ -11,6 +11,7 @@ class). The CPU runs everywhere; the same cases run on the GPU (``gpu`` marker).
 
 from __future__ import annotations
 
+import functools
 import types
 
 import numpy as np
@@ -40,6 +41,7 @@ CONFIGS = {
         coloring_traversal="quadratic",
         pivot="min_id",
         sync_interval=1,
+        hub_degree=0,
     ),
     "full_trim_vw4": SCCConfig(
         trim_iterations=TRIM_FULL,
@@ -48,9 +50,14 @@ CONFIGS = {
         pivot="max_out_degree",
         virtual_warp=4,
         sync_interval=2,
+        hub_degree=2,
     ),
     "hybrid": SCCConfig(
-        trim_iterations=1, fb_traversal="hybrid", coloring_traversal="hybrid", sync_interval=3
+        trim_iterations=1,
+        fb_traversal="hybrid",
+        coloring_traversal="hybrid",
+        sync_interval=3,
+        hub_degree=1,
     ),
     "fb3_linear_q": SCCConfig(
         trim_iterations=1,
@@ -58,6 +65,7 @@ CONFIGS = {
         fb_iterations=3,
         fb_traversal="linear",
         coloring_traversal="quadratic",
+        hub_degree=3,
     ),
     "vw32_vw1": SCCConfig(
         trim_iterations=2,
@@ -199,6 +207,12 @@ def named_graphs():
         "dag": (300, *dag(300, 4)),
         "self_loops": (50, np.r_[np.arange(0, 50, 2), 3, 4], np.r_[np.arange(0, 50, 2), 4, 3]),
         "isolated": (30, np.array([2, 3]), np.array([3, 2])),
+        # a hub of 200 out- and 150 in-arcs (GPU: hub and giant deferral paths)
+        "star": (
+            201,
+            np.r_[np.zeros(200, np.int64), np.arange(1, 151)],
+            np.r_[np.arange(1, 201), np.zeros(150, np.int64)],
+        ),
         "empty_arcs": (7, np.zeros(0, np.int64), np.zeros(0, np.int64)),
         "one_vertex_loop": (1, np.array([0]), np.array([0])),
     }
@@ -301,6 +315,7 @@ def test_int64_indices():
         ({"coloring_traversal": None}, "coloring_traversal must be one of"),
         ({"virtual_warp": 64}, "virtual_warp must be one of"),
         ({"sync_interval": 0}, "sync_interval must be an int >= 1"),
+        ({"hub_degree": -1}, "hub_degree must be an int >= 0"),
     ],
 )
 def test_config_rejects(kwargs, match):
@@ -416,22 +431,53 @@ class _Emulated:
                 mark[v] = 1
                 self._push(queue, qlen, v)
 
-    def reach_q(self, ptr, idx, n, group, mark, cur, nxt, flag):
+    @staticmethod
+    def _defer(ptr, v, hub, n, hubs, cnt):
+        deg = ptr[v + 1] - ptr[v]
+        if hub <= 0 or deg < hub:
+            return False
+        if deg >= 64 * hub:
+            hubs[n - 1 - int(cnt[1])] = v
+            cnt[1] += 1
+        else:
+            hubs[int(cnt[0])] = v
+            cnt[0] += 1
+        return True
+
+    def reach_q(self, ptr, idx, n, group, mark, cur, nxt, flag, hub, hubs, hub_cnt):
         for v in self.order(n):
             if mark[v] == cur:
                 mark[v] = 3
+                if self._defer(ptr, v, hub, n, hubs, hub_cnt):
+                    continue
                 for w in idx[ptr[v] : ptr[v + 1]]:
                     if mark[w] == 0 and group[w] == group[v]:
                         mark[w], flag[0] = nxt, 1
 
-    def reach_push(self, ptr, idx, group, mark, qin, in_len, out, out_len, scout):
+    def _claim(self, ptr, group, mark, v, w, out, out_len, scout):
+        if mark[w] == 0 and group[w] == group[v]:
+            mark[w] = 1
+            self._push(out, out_len, w)
+            scout[0] += ptr[w + 1] - ptr[w]
+
+    def reach_push(self, ptr, idx, n, group, mark, qin, in_len, out, out_len, scout, *hub):
         for i in self.order(in_len[0]):
             v = qin[i]
+            if not self._defer(ptr, v, *hub[:1], n, *hub[1:]):
+                for w in idx[ptr[v] : ptr[v + 1]]:
+                    self._claim(ptr, group, mark, v, w, out, out_len, scout)
+
+    def reach_hubs(self, mode, ptr, idx, n, group, mark, hubs, cnt, nxt, flag, out, ln, sc):
+        listed = [hubs[n - 1 - i] for i in range(int(cnt[1]))] + list(hubs[: int(cnt[0])])
+        for v in listed:
             for w in idx[ptr[v] : ptr[v + 1]]:
-                if mark[w] == 0 and group[w] == group[v]:
-                    mark[w] = 1
-                    self._push(out, out_len, w)
-                    scout[0] += ptr[w + 1] - ptr[w]
+                if mode == 2:
+                    out[ln[w]] = v
+                    ln[w] += 1
+                elif mode == 1:
+                    self._claim(ptr, group, mark, v, w, out, ln, sc)
+                elif mark[w] == 0 and group[w] == group[v]:
+                    mark[w], flag[0] = nxt, 1
 
     def reach_pull(self, rptr, ridx, n, group, mark, out, out_len):
         for v in self.order(n):
@@ -497,11 +543,12 @@ class _Emulated:
                 part[v] = color[v]
                 left[0] += 1
 
-    def transpose(self, indptr, indices, n, cursor, rindices):
+    def transpose(self, indptr, indices, n, cursor, rindices, hub, hubs, hub_cnt):
         for u in self.order(n):
-            for v in indices[indptr[u] : indptr[u + 1]]:
-                rindices[cursor[v]] = u
-                cursor[v] += 1
+            if not self._defer(indptr, u, hub, n, hubs, hub_cnt):
+                for v in indices[indptr[u] : indptr[u + 1]]:
+                    rindices[cursor[v]] = u
+                    cursor[v] += 1
 
 
 @pytest.fixture
@@ -512,15 +559,28 @@ def emulated_gpu(monkeypatch):
 
     def get_kernel(source, name):
         base = name.split("<")[0].removeprefix("scc_")
+        if base == "reach_hubs":
+            return functools.partial(kernels.reach_hubs, int(name[-2]))
         return getattr(kernels, "reach_q" if base == "reach_vw" else base)
 
     monkeypatch.setattr(scc_gpu_module, "cupy", lambda: fake)
     monkeypatch.setattr(scc_gpu_module, "get_kernel", get_kernel)
     monkeypatch.setattr(scc_gpu_module, "launch", lambda k, work, args: k(*args))
+    monkeypatch.setattr(scc_gpu_module, "TRANSPOSE_HUB", 2)  # rows of 2+ (128+) arcs deferred
     return scc_gpu_module.scc_gpu
 
 
-@pytest.mark.parametrize("graph", ["chain_permuted", "cycle", "dag", "many_small", "self_loops"])
+def test_transpose_gpu_emulated(emulated_gpu):
+    n, s, d = GRAPHS["star"]
+    indptr, indices = csr(n, s, d)
+    rp, ri = scc_gpu_module.transpose_gpu(indptr, indices, n)
+    want_p, want_i = transpose_csr(indptr, indices, n)
+    np.testing.assert_array_equal(rp, want_p)
+    rows = np.repeat(np.arange(n), np.diff(rp))
+    np.testing.assert_array_equal(np.sort(ri + rows * n), np.sort(want_i + rows * n))
+
+
+@pytest.mark.parametrize("graph", ["chain_permuted", "cycle", "dag", "many_small", "star"])
 def test_gpu_driver_emulated_named(emulated_gpu, graph):
     n, s, d = GRAPHS[graph]
     indptr, indices = csr(n, s, d)
@@ -571,6 +631,24 @@ def test_gpu_random_all_configs(case):
 def test_gpu_auto_own_transpose(graph):
     n, s, d = GRAPHS[graph]
     check("gpu", n, s, d, "multistep", None, reverse=False)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("hub", [4, 1024])
+def test_gpu_transpose(monkeypatch, hub):
+    import cupy as cp
+
+    from warpgraph.generators import kronecker
+
+    monkeypatch.setattr(scc_gpu_module, "TRANSPOSE_HUB", hub)
+    G = kronecker(14, seed=3, directed=True, device="cpu")
+    n = G.num_vertices
+    rp, ri = scc_gpu_module.transpose_gpu(cp.asarray(G.indptr), cp.asarray(G.indices), n)
+    want_p, want_i = transpose_csr(G.indptr, G.indices, n)
+    np.testing.assert_array_equal(rp.get(), want_p)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(want_p))
+    got_keys = np.sort(rows * n + ri.get())
+    np.testing.assert_array_equal(got_keys, rows * n + want_i)
 
 
 @pytest.mark.gpu

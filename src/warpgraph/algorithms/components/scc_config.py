@@ -124,6 +124,11 @@ class SCCConfig:
     sync_interval : int
         GPU: fixed-point steps launched back to back between two reads of the "changed" flag
         (fewer host synchronisations, at most ``sync_interval - 1`` idle steps at the end).
+    hub_degree : int
+        GPU closures: a frontier vertex with at least this many arcs is expanded after its
+        step by a whole block (by the whole grid from ``64 * hub_degree`` arcs) instead of by
+        its own thread, group or warp, so that one hub does not keep a step waiting; 0 turns
+        this off. The CPU ignores it.
 
     Raises
     ------
@@ -134,7 +139,8 @@ class SCCConfig:
     --------
     >>> SCCConfig()
     SCCConfig(trim_iterations=3, trim2=True, fb_iterations=1, pivot='max_degree_product', \
-fb_traversal='linear', coloring_traversal='linear', virtual_warp=8, sync_interval=4)
+fb_traversal='linear', coloring_traversal='linear', virtual_warp=8, sync_interval=4, \
+hub_degree=512)
     >>> SCCConfig(virtual_warp=3)
     Traceback (most recent call last):
     ...
@@ -149,6 +155,7 @@ fb_traversal='linear', coloring_traversal='linear', virtual_warp=8, sync_interva
     coloring_traversal: str = "linear"
     virtual_warp: int = 8
     sync_interval: int = 4
+    hub_degree: int = 512
 
     def __post_init__(self) -> None:
         def integer(name: str, lo: int) -> None:
@@ -160,6 +167,7 @@ fb_traversal='linear', coloring_traversal='linear', virtual_warp=8, sync_interva
         integer("trim_iterations", TRIM_FULL)
         integer("fb_iterations", 0)
         integer("sync_interval", 1)
+        integer("hub_degree", 0)
         if not isinstance(self.trim2, bool | np.bool_):
             raise InvalidArgumentError(f"trim2 must be a bool, got {self.trim2!r}")
         object.__setattr__(self, "trim2", bool(self.trim2))
@@ -293,4 +301,5 @@ def auto_scc_config(indptr: Any, indices: Any, n: int, device: str) -> SCCConfig
         coloring_traversal="linear",
         virtual_warp=vw,
         sync_interval=4,
+        hub_degree=512,
     )

@@ -67,6 +67,7 @@ _PLAIN = (
 _VW = (1, 2, 4, 8, 16, 32)
 ALPHA = 15  # hybrid: pull once the frontier's arcs exceed 1/ALPHA of all arcs (Beamer)
 BETA = 24  # hybrid: push again once a pull sweep reaches fewer than n/BETA vertices
+TRANSPOSE_HUB = 1024  # transpose: rows of this many arcs are scattered by a block (64x: the grid)
 
 
 def _ctype(dtype) -> str:
@@ -74,7 +75,8 @@ def _ctype(dtype) -> str:
 
 
 def _names(ct: str) -> list[str]:
-    return [f"{k}<{ct}>" for k in _PLAIN] + [f"scc_reach_vw<{ct}, {w}>" for w in _VW]
+    vw = [f"scc_reach_vw<{ct}, {w}>" for w in _VW]
+    return [f"{k}<{ct}>" for k in _PLAIN] + vw + [f"scc_reach_hubs<{ct}, {m}>" for m in (0, 1, 2)]
 
 
 declare(SOURCE, *_names("int"))
@@ -94,6 +96,9 @@ class _Kernels:
     def vw(self, width: int):
         return get_kernel(SOURCE, f"scc_reach_vw<{self.ct}, {int(width)}>")
 
+    def hubs(self, mode: int):
+        return get_kernel(SOURCE, f"scc_reach_hubs<{self.ct}, {int(mode)}>")
+
 
 def transpose_gpu(indptr: Any, indices: Any, n: int) -> tuple[Any, Any]:
     """``(rindptr, rindices)`` of the reversed arcs on the device (rows in no particular order).
@@ -110,7 +115,12 @@ def transpose_gpu(indptr: Any, indices: Any, n: int) -> tuple[Any, Any]:
         cp.cumsum(cp.bincount(indices, minlength=n), out=rindptr[1:])
     cursor = rindptr[:-1].copy()
     rindices = cp.empty(indices.shape[0], dtype=indices.dtype)
-    launch(_Kernels(indices.dtype).transpose, n, (indptr, indices, n, cursor, rindices))
+    k = _Kernels(indices.dtype)
+    hubs, cnt = cp.empty(n, dtype=indices.dtype), cp.zeros(2, dtype=cp.uint64)
+    launch(k.transpose, n, (indptr, indices, n, cursor, rindices, TRANSPOSE_HUB, hubs, cnt))
+    # rows of TRANSPOSE_HUB+ arcs were deferred: one block each, the grid for the longest
+    args = (indptr, indices, n, None, None, hubs, cnt, 0, None, rindices, cursor.view(cp.uint64))
+    launch(k.hubs(2), n, (*args, None))
     return rindptr, rindices
 
 
@@ -133,6 +143,9 @@ class _Run:
         self.lens = cp.zeros(cfg.sync_interval + 1, dtype=cp.uint64)
         self.count = cp.zeros(2, dtype=cp.uint64)  # [0]: vertices left / queue length, [1]: arcs
         self.queues = [cp.empty(n, dtype=self.vt) for _ in range(3)]
+        self.hub = cfg.hub_degree
+        self.hubs = cp.empty(n, dtype=self.vt)  # deferred hubs of one step (scc_reach_hubs)
+        self.hubc = cp.zeros(2 * (cfg.sync_interval + 1), dtype=cp.uint64)
 
     def steps(self, what: str):
         """Batch counter of a fixed-point loop: every batch but the last changes something, so
@@ -176,8 +189,14 @@ class _Run:
             cur, nxt = 1, 2
             for _ in self.steps("closure"):
                 self.flags.fill(0)
+                self.hubc.fill(0)
                 for i in range(K):
-                    launch(kern, work, (ptr, idx, n, group, mark, cur, nxt, self.flags[i : i + 1]))
+                    flag, hc = self.flags[i : i + 1], self.hubc[2 * i : 2 * i + 2]
+                    hubs = (self.hub, self.hubs, hc)
+                    launch(kern, work, (ptr, idx, n, group, mark, cur, nxt, flag, *hubs))
+                    if self.hub:
+                        args = (ptr, idx, n, group, mark, self.hubs, hc, nxt, flag, None, None)
+                        launch(k.hubs(0), n, (*args, None))
                     cur, nxt = nxt, cur
                 if int(self.flags[-1]) == 0:
                     return
@@ -188,10 +207,20 @@ class _Run:
             lens.fill(0)
             lens[0:1] = src_len
             for _ in self.steps("closure"):
+                self.hubc.fill(0)
                 for i in range(K):
                     out = outs[j % 2]
-                    args = (ptr, idx, group, mark, cur, lens[i : i + 1], out, lens[i + 1 : i + 2])
-                    launch(k.reach_push, n, (*args, self.count[1:2]))
+                    self.push_step(
+                        ptr,
+                        idx,
+                        group,
+                        mark,
+                        cur,
+                        lens[i : i + 1],
+                        out,
+                        lens[i + 1 : i + 2],
+                        self.hubc[2 * i : 2 * i + 2],
+                    )
                     cur, j = out, j + 1
                 if int(lens[K]) == 0:
                     return
@@ -215,10 +244,21 @@ class _Run:
                 launch(k.reach_pull, n, (rptr, ridx, n, group, mark, out, cnt[0:1]))
             else:
                 pulling = False
-                launch(k.reach_push, n, (ptr, idx, group, mark, cur, qlen, out, cnt[0:1], cnt[1:2]))
+                self.hubc.fill(0)
+                self.push_step(ptr, idx, group, mark, cur, qlen, out, cnt[0:1], self.hubc[:2])
             nf, scout = (int(x) for x in self.cp.asnumpy(cnt))
             qlen[...] = cnt[0:1]
             cur, j = out, j + 1
+
+    def push_step(self, ptr, idx, group, mark, cur, cur_len, out, out_len, hc) -> None:
+        """One linear step: ``scc_reach_push``, then ``scc_reach_hubs`` for the deferred hubs
+        (arcs of the claimed vertices added to ``count[1]``)."""
+        n, k, scout = self.n, self.k, self.count[1:2]
+        args = (ptr, idx, n, group, mark, cur, cur_len, out, out_len, scout)
+        launch(k.reach_push, n, (*args, self.hub, self.hubs, hc))
+        if self.hub:
+            args = (ptr, idx, n, group, mark, self.hubs, hc, 0, None, out, out_len, scout)
+            launch(k.hubs(1), n, args)
 
     # -- forward-backward
     def fb_round(self) -> int:

@@ -82,6 +82,23 @@ __device__ __forceinline__ unsigned long long score(const long long* indptr,
     return (unsigned long long)dout * (unsigned long long)din;  // max_degree_product
 }
 
+// Hub deferral: a frontier vertex with at least `hub` arcs is not expanded by its own thread,
+// group or warp (one hub of 10^5 arcs would keep a whole step waiting) but listed, and
+// scc_reach_hubs expands it right after the step: one block per listed vertex, or the whole
+// grid for "giants" (at least 64 * hub arcs). hubs[0, cnt[0]) holds hubs, hubs[n - 1 - i] for
+// i < cnt[1] giants. hub == 0 turns deferral off.
+template <typename V>
+__device__ __forceinline__ bool defer_hub(long long deg, long long hub, V v, long long n, V* hubs,
+                                          unsigned long long* cnt) {
+    if (hub <= 0 || deg < hub) return false;
+    if (deg >= 64 * hub) {
+        hubs[n - 1 - (long long)atomicAdd(cnt + 1, 1ull)] = v;
+    } else {
+        hubs[atomicAdd(cnt, 1ull)] = v;
+    }
+    return true;
+}
+
 }  // namespace wgscc
 
 // ---- trimming ---------------------------------------------------------------------------------
@@ -195,13 +212,15 @@ __global__ void scc_mark_roots(long long n, const V* __restrict__ color, unsigne
 template <typename V>
 __global__ void scc_reach_q(const long long* __restrict__ ptr, const V* __restrict__ idx,
                             long long n, const V* __restrict__ group, unsigned int* mark,
-                            unsigned int cur, unsigned int nxt, unsigned int* flag) {
+                            unsigned int cur, unsigned int nxt, unsigned int* flag, long long hub,
+                            V* hubs, unsigned long long* hub_cnt) {
     bool any = false;
     for (long long v = wg::global_thread_id(); v < n; v += wg::grid_threads()) {
         if (mark[v] != cur) continue;
         mark[v] = wgscc::DONE;
         const V g = group[v];
         const long long e = ptr[v + 1];
+        if (wgscc::defer_hub(e - ptr[v], hub, (V)v, n, hubs, hub_cnt)) continue;
         for (long long p = ptr[v]; p < e; ++p) {
             const V w = wg::ldg(idx + p);
             if (mark[w] == 0u && group[w] == g) {
@@ -216,7 +235,8 @@ __global__ void scc_reach_q(const long long* __restrict__ ptr, const V* __restri
 template <typename V, int VW>
 __global__ void scc_reach_vw(const long long* __restrict__ ptr, const V* __restrict__ idx,
                              long long n, const V* __restrict__ group, unsigned int* mark,
-                             unsigned int cur, unsigned int nxt, unsigned int* flag) {
+                             unsigned int cur, unsigned int nxt, unsigned int* flag, long long hub,
+                             V* hubs, unsigned long long* hub_cnt) {
     static_assert(VW >= 1 && VW <= 32 && (VW & (VW - 1)) == 0, "VW: a power of two <= 32");
     const int sub = wg::lane_id() & (VW - 1);
     const long long total = n * VW;
@@ -227,10 +247,15 @@ __global__ void scc_reach_vw(const long long* __restrict__ ptr, const V* __restr
         const bool act = t < total && mark[v] == cur;
         __syncwarp();  // every lane of the group has read mark[v] before it becomes DONE
         if (act) {
-            if (sub == 0) mark[v] = wgscc::DONE;
             const V g = group[v];
             const long long e = ptr[v + 1];
-            for (long long p = ptr[v] + sub; p < e; p += VW) {
+            const long long deg = e - ptr[v];
+            if (sub == 0) {
+                mark[v] = wgscc::DONE;
+                wgscc::defer_hub(deg, hub, (V)v, n, hubs, hub_cnt);
+            }
+            const long long stop = hub > 0 && deg >= hub ? ptr[v] : e;  // deferred: no arcs here
+            for (long long p = ptr[v] + sub; p < stop; p += VW) {
                 const V w = wg::ldg(idx + p);
                 if (mark[w] == 0u && group[w] == g) {
                     mark[w] = nxt;
@@ -259,9 +284,10 @@ __device__ __forceinline__ void push_claim(bool valid, V w, V g, const long long
 
 template <typename V>
 __global__ void scc_reach_push(const long long* __restrict__ ptr, const V* __restrict__ idx,
-                               const V* __restrict__ group, unsigned int* mark,
+                               long long n, const V* __restrict__ group, unsigned int* mark,
                                const V* __restrict__ in, const unsigned long long* in_len, V* out,
-                               unsigned long long* out_len, unsigned long long* scout) {
+                               unsigned long long* out_len, unsigned long long* scout,
+                               long long hub, V* hubs, unsigned long long* hub_cnt) {
     const long long len = (long long)*in_len;
     const int lane = wg::lane_id();
     unsigned long long sc = 0;
@@ -274,6 +300,7 @@ __global__ void scc_reach_push(const long long* __restrict__ ptr, const V* __res
             b = ptr[v];
             e = ptr[(long long)v + 1];
             g = group[v];
+            if (wgscc::defer_hub(e - b, hub, v, n, hubs, hub_cnt)) e = b;
         }
         // lists of 32+ arcs: the whole warp, one list at a time
         unsigned big = __ballot_sync(wg::FULL_MASK, e - b >= wg::WARP_SIZE);
@@ -299,6 +326,61 @@ __global__ void scc_reach_push(const long long* __restrict__ ptr, const V* __res
     }
     sc = wg::warp_sum(sc);
     if (lane == 0 && sc != 0) atomicAdd(scout, sc);
+}
+
+// Expand the vertices deferred by the last step: hubs one block each, giants the whole grid.
+// MODE 0: quadratic marking (unseen -> nxt, `flag`); MODE 1: queue (claim by CAS, append to
+// out, arcs of the claimed to `scout`); MODE 2: the transpose scatter of deferred rows
+// (`out` = rindices, `out_len` = row cursors; group, mark, flag, scout unused).
+template <typename V, int MODE>
+__global__ void scc_reach_hubs(const long long* __restrict__ ptr, const V* __restrict__ idx,
+                               long long n, const V* __restrict__ group, unsigned int* mark,
+                               const V* __restrict__ hubs, const unsigned long long* hub_cnt,
+                               unsigned int nxt, unsigned int* flag, V* out,
+                               unsigned long long* out_len, unsigned long long* scout) {
+    const long long nh = (long long)hub_cnt[0];
+    const long long ng = (long long)hub_cnt[1];
+    const int lane = wg::lane_id();
+    const long long warp_in_block = threadIdx.x / wg::WARP_SIZE;
+    bool any = false;
+    unsigned long long sc = 0;
+    for (long long k = 0; k < ng + (nh + gridDim.x - 1) / gridDim.x; ++k) {  // grid-uniform
+        long long v, first, step;
+        if (k < ng) {  // giant k: every warp of the grid
+            v = (long long)hubs[n - 1 - k];
+            first = (long long)blockIdx.x * blockDim.x + warp_in_block * wg::WARP_SIZE;
+            step = wg::grid_threads();
+        } else {  // hub: one per block
+            const long long h = (k - ng) * gridDim.x + blockIdx.x;
+            if (h >= nh) continue;  // block-uniform
+            v = (long long)hubs[h];
+            first = warp_in_block * wg::WARP_SIZE;
+            step = blockDim.x;
+        }
+        const V g = MODE == 2 ? (V)0 : group[v];
+        const long long b = ptr[v], e = ptr[v + 1];
+        for (long long base = b + first; base < e; base += step) {  // warp-uniform
+            const long long p = base + lane;
+            const bool valid = p < e;
+            const V w = valid ? wg::ldg(idx + p) : (V)0;
+            if (MODE == 2) {  // transpose scatter: out = rindices, out_len = row cursors
+                if (valid) out[(long long)atomicAdd(out_len + w, 1ull)] = (V)v;
+            } else if (MODE == 0) {
+                if (valid && mark[w] == 0u && group[w] == g) {
+                    mark[w] = nxt;
+                    any = true;
+                }
+            } else {
+                push_claim(valid, w, g, ptr, group, mark, out, out_len, sc);
+            }
+        }
+    }
+    if (MODE == 0) {
+        if (any) *flag = 1u;
+    } else if (MODE == 1) {
+        sc = wg::warp_sum(sc);
+        if (lane == 0 && sc != 0) atomicAdd(scout, sc);
+    }
 }
 
 template <typename V>
@@ -492,7 +574,8 @@ __global__ void scc_color_update(long long n, V* part, V* label, V* color,
 // rindices[cursor[v]++] = u for every arc u -> v; cursor starts as the in-CSR row offsets.
 template <typename V>
 __global__ void scc_transpose(const long long* __restrict__ indptr, const V* __restrict__ indices,
-                              long long n, long long* cursor, V* rindices) {
+                              long long n, long long* cursor, V* rindices, long long hub, V* hubs,
+                              unsigned long long* hub_cnt) {
     const int lane = wg::lane_id();
     for (long long base = wg::warp_base(); base < n; base += wg::warp_stride()) {
         const long long u = base + lane;
@@ -500,6 +583,7 @@ __global__ void scc_transpose(const long long* __restrict__ indptr, const V* __r
         if (u < n) {
             b = indptr[u];
             e = indptr[u + 1];
+            if (wgscc::defer_hub(e - b, hub, (V)u, n, hubs, hub_cnt)) e = b;  // scc_reach_hubs<2>
         }
         unsigned big = __ballot_sync(wg::FULL_MASK, e - b >= wg::WARP_SIZE);
         while (big) {
@@ -540,20 +624,32 @@ __global__ void scc_transpose(const long long* __restrict__ indptr, const V* __r
                                                unsigned long long*);                              \
     template __global__ void scc_reach_q<V>(const long long*, const V*, long long, const V*,      \
                                             unsigned int*, unsigned int, unsigned int,            \
-                                            unsigned int*);                                       \
+                                            unsigned int*, long long, V*, unsigned long long*);   \
+    template __global__ void scc_reach_hubs<V, 0>(                                                \
+        const long long*, const V*, long long, const V*, unsigned int*, const V*,                 \
+        const unsigned long long*, unsigned int, unsigned int*, V*, unsigned long long*,          \
+        unsigned long long*);                                                                     \
+    template __global__ void scc_reach_hubs<V, 1>(                                                \
+        const long long*, const V*, long long, const V*, unsigned int*, const V*,                 \
+        const unsigned long long*, unsigned int, unsigned int*, V*, unsigned long long*,          \
+        unsigned long long*);                                                                     \
     template __global__ void scc_reach_vw<V, 1>(const long long*, const V*, long long, const V*,  \
                                                 unsigned int*, unsigned int, unsigned int,        \
-                                                unsigned int*);                                   \
+                                                unsigned int*, long long, V*,                     \
+                                                unsigned long long*);                             \
     template __global__ void scc_reach_vw<V, 8>(const long long*, const V*, long long, const V*,  \
                                                 unsigned int*, unsigned int, unsigned int,        \
-                                                unsigned int*);                                   \
+                                                unsigned int*, long long, V*,                     \
+                                                unsigned long long*);                             \
     template __global__ void scc_reach_vw<V, 32>(const long long*, const V*, long long, const V*, \
                                                  unsigned int*, unsigned int, unsigned int,       \
-                                                 unsigned int*);                                  \
-    template __global__ void scc_reach_push<V>(const long long*, const V*, const V*,              \
+                                                 unsigned int*, long long, V*,                    \
+                                                 unsigned long long*);                            \
+    template __global__ void scc_reach_push<V>(const long long*, const V*, long long, const V*,   \
                                                unsigned int*, const V*,                           \
                                                const unsigned long long*, V*,                     \
-                                               unsigned long long*, unsigned long long*);         \
+                                               unsigned long long*, unsigned long long*,          \
+                                               long long, V*, unsigned long long*);               \
     template __global__ void scc_reach_pull<V>(const long long*, const V*, long long, const V*,   \
                                                unsigned int*, V*, unsigned long long*);           \
     template __global__ void scc_fb_newid<V>(long long, const V*, const unsigned int*,            \
@@ -571,7 +667,11 @@ __global__ void scc_transpose(const long long* __restrict__ indptr, const V* __r
     template __global__ void scc_color_update<V>(long long, V*, V*, V*, const unsigned int*,      \
                                                  unsigned long long*);                            \
     template __global__ void scc_transpose<V>(const long long*, const V*, long long, long long*,  \
-                                              V*);
+                                              V*, long long, V*, unsigned long long*);            \
+    template __global__ void scc_reach_hubs<V, 2>(                                                \
+        const long long*, const V*, long long, const V*, unsigned int*, const V*,                 \
+        const unsigned long long*, unsigned int, unsigned int*, V*, unsigned long long*,          \
+        unsigned long long*);
 SCC_INSTANTIATE(int)
 SCC_INSTANTIATE(long long)
 #endif
