@@ -168,8 +168,6 @@ def test_bad_arguments():
         bfs(G, 0, config={"load_balance": "merge-path", "sync": "persistent"}, device="cpu")
     with pytest.raises(InvalidArgumentError, match="alpha must be a positive number"):
         BfsConfig(alpha=0)
-    with pytest.raises(InvalidArgumentError, match="bottom_up must be one of"):
-        bfs(G, 0, config={"bottom_up": "sideways"}, device="cpu")
     with pytest.raises(InvalidArgumentError, match="extreme_degree must be an int >= 256"):
         BfsConfig(extreme_degree=100)
     with pytest.raises(InvalidArgumentError, match="extreme_degree must be an int >= 256"):
@@ -180,7 +178,7 @@ def test_bad_arguments():
 
 def test_new_gpu_fields_are_accepted_on_the_cpu(kron):
     # GPU-only knobs are part of the configuration; the CPU engine ignores them
-    cfg = {"bottom_up": "unrolled", "extreme_degree": 4096}
+    cfg = {"extreme_degree": 4096}
     np.testing.assert_array_equal(bfs(kron, 3, config=cfg, device="cpu"), scipy_levels(kron, 3))
     assert BfsConfig.from_any(cfg).as_dict()["extreme_degree"] == 4096
 

@@ -148,13 +148,6 @@ def test_blocks_per_sm(cases, blocks_per_sm):
     _check(cases, {"blocks_per_sm": blocks_per_sm, "sync": "persistent"}, "auto")
 
 
-@pytest.mark.parametrize("bottom_up", ["thread", "unrolled", "warp"])
-@pytest.mark.parametrize("sync", CHOICES["sync"])
-@pytest.mark.parametrize("direction", ["bottom-up", "auto"])
-def test_bottom_up_modes(cases, bottom_up, sync, direction):
-    _check(cases, {"bottom_up": bottom_up, "sync": sync}, direction)
-
-
 def _check_plan(cases, options: dict, direction: str = "auto", only=None, **plan_kwargs):
     """A GpuBfsPlan with engine-internal knobs: levels against the oracle, tree checked."""
     import cupy as cp
@@ -174,17 +167,6 @@ def _check_plan(cases, options: dict, direction: str = "auto", only=None, **plan
             msg = f"graph {name}, source {s}, {options}, {plan_kwargs}, {direction}"
             np.testing.assert_array_equal(levels.get(), oracle[i], err_msg=msg)
             verify_bfs(G, int(s), levels.get(), parents.get())
-
-
-@pytest.mark.parametrize("pre,coop", [(0, 1), (0, 32), (1, 4), (3, 64)])
-@pytest.mark.parametrize("hub_cache", [False, True])
-@pytest.mark.parametrize("status", CHOICES["status"])
-def test_bottom_up_warp_thresholds(cases, pre, coop, hub_cache, status):
-    """Warp-cooperative bottom-up: every vertex by the warp (coop 1), after 0..3 lane steps."""
-    _check_plan(
-        cases, {"status": status}, "bottom-up", bottom_up="warp", bu_pre=pre, bu_coop=coop,
-        hub_cache=hub_cache,
-    )  # fmt: skip
 
 
 @pytest.mark.parametrize("degree_status", [False, True])
@@ -212,12 +194,6 @@ def test_extreme_class_regenerated(cases, update):
     """Frontiers rebuilt from the status array sort vertices by the same run-time class bound."""
     opts = {"load_balance": "bins", "update": update, "dedup": "none"}
     _check_plan(cases, opts, "top-down", extreme_degree=256, force_regen=update == "ballot")
-
-
-def test_full_occupancy_kernel(cases):
-    """The persistent kernel compiled for 8 blocks per SM (32 registers per thread)."""
-    for lb in ("bins", "node4"):
-        _check_plan(cases, {"load_balance": lb}, "auto", min_blocks=8)
 
 
 # ---------------------------------------------------------------------------- combinations

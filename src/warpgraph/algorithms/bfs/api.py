@@ -87,7 +87,6 @@ def _gpu_plan(G: Graph, cfg: BfsConfig, direction: str):
             hub_threshold_=cfg.hub_threshold,
             hub_cache=bool(cfg.hub_cache),
             switch_back=bool(cfg.switch_back),
-            bottom_up=cfg.bottom_up or "warp",
             extreme_degree=cfg.extreme_degree,
         )
         plans[key] = plan

@@ -29,12 +29,8 @@ from ...graph import Graph
 __all__ = ["BfsConfig", "Explanation", "choose_config", "graph_features"]
 
 RULES = ("beamer", "enterprise")
-BOTTOM_UP = ("thread", "unrolled", "warp")
 WARP, BLOCK, EXTREME = 32, 256, 65536
 BINS_MIN_DEGREE = 16 * BLOCK  # hubs from which the degree bins (grid-wide class) pay
-# GPU bottom-up steps (docs/BFS.md): the choice and why
-DEFAULT_BOTTOM_UP = "warp"
-BOTTOM_UP_REASON = "4 in-arcs per load round, then the warp for long in-arc lists"
 
 
 @dataclass(frozen=True)
@@ -56,10 +52,6 @@ class BfsConfig:
         Hubs have out-degree above this; default: about 1024 hubs (never below 32).
     hub_cache : bool, optional
         GPU bottom-up steps probe a shared-memory cache of the frontier's hubs (Enterprise).
-    bottom_up : {"thread", "unrolled", "warp"}, optional
-        GPU bottom-up steps: one in-arc at a time per lane; four in-arcs per load round per
-        lane; or four per round for two rounds, then the whole warp (32 in-arcs per step,
-        first parent by ballot) for vertices with at least 32 in-arcs left.
     extreme_degree : int, optional
         GPU degree bins: out-degree from which a vertex is expanded by the whole grid (its
         edges dealt to the blocks in equal chunks); default: from the degree distribution (the
@@ -75,7 +67,6 @@ class BfsConfig:
     switch_back: bool | None = None
     hub_threshold: int | None = None
     hub_cache: bool | None = None
-    bottom_up: str | None = None
     extreme_degree: int | None = None
     engine: TraversalOptions = field(default_factory=TraversalOptions)
 
@@ -90,10 +81,6 @@ class BfsConfig:
         h = self.hub_threshold
         if h is not None and (isinstance(h, bool) or not isinstance(h, int | np.integer) or h < 0):
             raise InvalidArgumentError(f"hub_threshold must be a non-negative int, got {h!r}")
-        if self.bottom_up is not None and self.bottom_up not in BOTTOM_UP:
-            raise InvalidArgumentError(
-                f"bottom_up must be one of {', '.join(BOTTOM_UP)} (or None), got {self.bottom_up!r}"
-            )
         x = self.extreme_degree
         if x is not None and (
             isinstance(x, bool) or not isinstance(x, int | np.integer) or x < BLOCK
@@ -286,9 +273,6 @@ def choose_config(G: Graph, config: Any, device: str) -> tuple[BfsConfig, dict[s
         reasons["hub_cache"] = (
             "off: the status array sits in Hopper's L2 (cache measured 4% slower)"
         )
-    if cfg.bottom_up is None:
-        own["bottom_up"] = DEFAULT_BOTTOM_UP
-        reasons["bottom_up"] = BOTTOM_UP_REASON
     if lb == "bins":
         reasons["extreme_degree"] = (
             "given"

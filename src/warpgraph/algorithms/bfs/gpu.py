@@ -42,14 +42,10 @@ CLASS_LARGE = 256
 # configuration word indices (frontier_bfs.cuh, enum Config)
 (C_N, C_ARCS, C_QCAP, C_BIGCAP, C_ECAP, C_UPDATE, C_DEDUP, C_GATHER, C_STATUS, C_DIRECTION,
  C_RULE, C_ALPHA_M, C_BETA_M, C_GAMMA_M, C_TAU, C_TOTAL_HUBS, C_HUB_CACHE, C_SWITCH_BACK,
- C_FRONTIER, C_FORCE_REGEN, C_DEGREE_STATUS, C_BU_MODE, C_BU_PRE, C_BU_COOP, C_XCLASS,
- C_XDEAL) = range(26)  # fmt: skip
+ C_FRONTIER, C_FORCE_REGEN, C_DEGREE_STATUS, C_XCLASS, C_XDEAL) = range(23)  # fmt: skip
 C_WORDS = 32
 CLASS_EXTREME = 65536
 EXTREME_CAP = 2048  # at most this many vertices in the grid-wide bin (see extreme_threshold)
-BOTTOM_UP = ("thread", "unrolled", "warp")
-NEVER = 2**62  # a bottom-up "in-arcs left" threshold no vertex reaches
-MIN_BLOCKS = (4, 8)  # persistent kernel's resident blocks per SM: 64 / 32 registers per thread
 
 DIRECTIONS = {"auto": 0, "top-down": 1, "bottom-up": 2}
 RULES = {"beamer": 0, "enterprise": 1}
@@ -196,13 +192,6 @@ class GpuBfsPlan:
         Tests: rebuild every frontier from the status array (the overflow path).
     edge_capacity : int, optional
         Tests: a smaller edge-queue capacity (the edge-overflow path).
-    bottom_up : {"thread", "unrolled", "warp"}
-        Bottom-up steps: one in-arc at a time per lane; four at a time per lane (four load
-        chains in flight); or four at a time for ``bu_pre`` steps, then the whole warp for the
-        vertices with at least ``bu_coop`` in-arcs left (32 in-arcs per step, first parent by
-        ballot).
-    bu_pre, bu_coop : int
-        See ``bottom_up="warp"``.
     extreme_degree : int, optional
         Degree bins: out-degree of the grid-wide class (>= 256); ``None``:
         :func:`extreme_threshold` of the degrees.
@@ -212,9 +201,6 @@ class GpuBfsPlan:
     degree_status : bool
         Unvisited vertices hold ``-(out-degree + 1)`` in the status array, so that claiming a
         vertex tells its degree (no indptr read at push time); a last pass writes -1.
-    min_blocks : {4, 8}
-        Persistent kernel compiled for this many resident blocks per SM (64 or 32 registers
-        per thread: half or full occupancy).
     """
 
     def __init__(
@@ -233,13 +219,9 @@ class GpuBfsPlan:
         barrier: str = "auto",
         force_regen: bool = False,
         edge_capacity: int | None = None,
-        bottom_up: str = "warp",
-        bu_pre: int = 2,
-        bu_coop: int = 32,
         extreme_degree: int | None = None,
         deal_extreme: bool = True,
         degree_status: bool = True,
-        min_blocks: int = 4,
     ):
         from ...device import check_device_memory, cupy
         from ...gpu.launch import sm_count
@@ -266,10 +248,6 @@ class GpuBfsPlan:
         tau = hub_threshold(deg) if hub_threshold_ is None else int(hub_threshold_)
         total_hubs = int((deg > tau).sum())
         bigcap = max(1, int((deg >= CLASS_LARGE).sum())) if self.bins else 1
-        if bottom_up not in BOTTOM_UP:
-            raise ValueError(f"bottom_up must be one of {', '.join(BOTTOM_UP)}, got {bottom_up!r}")
-        if min_blocks not in MIN_BLOCKS:
-            raise ValueError(f"min_blocks must be 4 or 8, got {min_blocks!r}")
         if extreme_degree is None:
             xclass = extreme_threshold(deg)
         else:
@@ -307,15 +285,11 @@ class GpuBfsPlan:
         cfg[C_HUB_CACHE], cfg[C_SWITCH_BACK] = int(bool(hub_cache)), int(bool(switch_back))
         cfg[C_FRONTIER] = codes["frontier"]
         cfg[C_DEGREE_STATUS] = int(bool(degree_status))
-        cfg[C_BU_MODE] = 0 if bottom_up == "thread" else 1
-        cfg[C_BU_PRE] = NEVER if bottom_up == "unrolled" else max(0, int(bu_pre))
-        cfg[C_BU_COOP] = max(1, int(bu_coop)) if bottom_up == "warp" else NEVER
         cfg[C_XCLASS], cfg[C_XDEAL] = xclass, int(bool(deal_extreme))
         self.cfg_host = cfg
         self.cfg = cp.asarray(cfg)
         self.tau, self.total_hubs = tau, total_hubs
         self.extreme_degree = xclass
-        self.min_blocks = min_blocks
 
         t = self.ctype
         if t != "int":
@@ -331,9 +305,7 @@ class GpuBfsPlan:
         else:
             from ...gpu.launch import max_cooperative_blocks
 
-            self.k_persistent, self.barrier = self._persistent_kernel(
-                f"{t}, {self.lb}", barrier, min_blocks
-            )
+            self.k_persistent, self.barrier = self._persistent_kernel(f"{t}, {self.lb}", barrier)
             limit = max_cooperative_blocks(self.k_persistent, BLOCK)
             want = limit if options.blocks_per_sm is None else options.blocks_per_sm * self.sms
             self.gen_grid = max(1, min(limit, want))
@@ -343,25 +315,22 @@ class GpuBfsPlan:
         self.scratch = cp.zeros(GEN_ROWS * self.gen_grid + 2, np.uint64)
 
     @staticmethod
-    def _persistent_kernel(targs: str, barrier: str, min_blocks: int = 4):
+    def _persistent_kernel(targs: str, barrier: str):
         """The persistent kernel and how to launch it: ``"cooperative"`` (cuLaunchCooperativeKernel
         guarantees that all blocks are resident) or ``"plain"`` (a normal launch sized by the
         occupancy calculator, used where the cooperative build is unavailable)."""
         from ...gpu.loader import KernelCompileError
 
         name = f"bfs_persistent<{targs}>"
-        source = "bfs_persistent.cu"
-        defines = None if min_blocks == 4 else {"WG_BFS_MIN_BLOCKS": int(min_blocks)}
         if barrier not in ("auto", "cooperative", "plain"):
             raise ValueError(f"barrier must be auto, cooperative or plain, got {barrier!r}")
         if barrier in ("auto", "cooperative"):
             try:
-                kernel = get_kernel(source, name, defines=defines, cooperative=True)
-                return kernel, "cooperative"
+                return get_kernel("bfs_persistent.cu", name, cooperative=True), "cooperative"
             except KernelCompileError:
                 if barrier == "cooperative":
                     raise
-        return get_kernel(source, name, defines=defines), "plain"
+        return get_kernel("bfs_persistent.cu", name), "plain"
 
     # ------------------------------------------------------------------ helpers
     def _args(self, levels, parents) -> list:

@@ -46,11 +46,8 @@ enum Config : int {
     C_FRONTIER = 18,   // 0 vertex queue, 1 edge queue (level mode)
     C_FORCE_REGEN = 19,// tests: regenerate every frontier from the status array
     C_DEGREE_STATUS = 20, // 1: unvisited = -(out-degree + 1) (see above); 0: unvisited = -1
-    C_BU_MODE = 21,    // bottom-up: 0 one in-arc at a time per lane, 1 BU_UNROLL at a time
-    C_BU_PRE = 22,     // (mode 1) unrolled steps per lane before the warp takes over
-    C_BU_COOP = 23,    // (mode 1) in-arcs left from which the whole warp scans a vertex
-    C_XCLASS = 24,     // (bins) out-degree of the grid-wide class (>= 256)
-    C_XDEAL = 25,      // (bins) 1: extreme class dealt to blocks in equal edge chunks
+    C_XCLASS = 21,     // (bins) out-degree of the grid-wide class (>= 256)
+    C_XDEAL = 22,      // (bins) 1: extreme class dealt to blocks in equal edge chunks
     C_WORDS = 32,
 };
 enum Direction : int { TOP_DOWN = 0, BOTTOM_UP = 1 };
@@ -219,116 +216,6 @@ __device__ __forceinline__ void bu_mark_bitmask(unsigned char* vis8, bool found,
     }
 }
 
-// Bottom-up, unrolled: a lane loads BU_UNROLL in-neighbour ids, then their levels, before it
-// tests any (BU_UNROLL dependent-load chains in flight instead of one: most vertices find a
-// parent among their first few in-arcs, so the scan is latency-bound, not bandwidth-bound).
-// After C_BU_PRE such steps, lanes with at least C_BU_COOP in-arcs left hand their vertex to
-// the whole warp, which tests 32 in-arcs per step (coalesced) and stops at the first parent
-// (ballot); the other lanes finish on their own.
-constexpr int BU_UNROLL = 4;
-
-template <typename V>
-__device__ __forceinline__ bool bu_is_parent(const int* levels, V u, int d, bool use_hc,
-                                             const V* s_hc) {
-    return (use_hc && s_hc[hub_slot(u)] == u) || levels[u] == d;
-}
-
-// One unrolled step over [b, min(b + BU_UNROLL, e)); advances b. True (and par) on a parent.
-template <typename V>
-__device__ __forceinline__ bool bu_step(const Ctx<V>& c, int d, eid_t& b, eid_t e, bool use_hc,
-                                        const V* s_hc, V& par) {
-    V u[BU_UNROLL];
-    int l[BU_UNROLL];
-#pragma unroll
-    for (int k = 0; k < BU_UNROLL; ++k) u[k] = b + k < e ? ldg(c.r.indices + b + k) : (V)0;
-#pragma unroll
-    for (int k = 0; k < BU_UNROLL; ++k) {
-        l[k] = b + k < e ? c.levels[u[k]] : -1;
-        if (use_hc && b + k < e && s_hc[hub_slot(u[k])] == u[k]) l[k] = d;
-    }
-    b += BU_UNROLL;
-#pragma unroll
-    for (int k = 0; k < BU_UNROLL; ++k) {
-        if (l[k] == d) {
-            par = u[k];
-            return true;
-        }
-    }
-    return false;
-}
-
-template <typename V, typename S>
-__device__ void bottom_up_unrolled(const Ctx<V>& c, int d, S& sink, const V* s_hc, bool use_hc) {
-    const long long n = c.at(C_N);
-    const long long pre = c.at(C_BU_PRE);
-    const long long coop = c.at(C_BU_COOP);
-    const bool dstat = c.at(C_DEGREE_STATUS) != 0;
-    int* levels = c.levels;
-    unsigned char* vis8 = c.at(C_STATUS) == STATUS_BITMASK ? c.vis8 : nullptr;
-    const int lane = lane_id();
-    for (long long v0 = warp_base(); v0 < n; v0 += warp_stride()) {
-        const long long v = v0 + lane;
-        const int lv = v < n ? levels[v] : 0;
-        eid_t b = 0, e = 0;
-        if (lv < 0) {
-            b = ldg(c.r.indptr + v);
-            e = ldg(c.r.indptr + v + 1);
-        }
-        bool found = false;
-        V par = 0;
-        // 1. a few unrolled steps per lane
-        for (long long k = 0; k < pre && b < e; ++k) {
-            if (bu_step(c, d, b, e, use_hc, s_hc, par)) {
-                found = true;
-                b = e;
-            }
-        }
-        // 2. long in-arc lists left: the whole warp, 32 in-arcs per step, first parent wins
-        unsigned big = __ballot_sync(FULL_MASK, e - b >= coop && b < e);
-        while (big) {
-            const int o = __ffs(big) - 1;
-            big &= big - 1;
-            const eid_t wb = __shfl_sync(FULL_MASK, b, o);
-            const eid_t we = __shfl_sync(FULL_MASK, e, o);
-            bool got = false;
-            V gp = 0;
-            for (eid_t j0 = wb; j0 < we; j0 += WARP_SIZE) {
-                const eid_t j = j0 + lane;
-                V u = 0;
-                bool hit = false;
-                if (j < we) {
-                    u = ldg(c.r.indices + j);
-                    hit = bu_is_parent(levels, u, d, use_hc, s_hc);
-                }
-                const unsigned h = __ballot_sync(FULL_MASK, hit);
-                if (h != 0) {
-                    gp = __shfl_sync(FULL_MASK, u, __ffs(h) - 1);
-                    got = true;
-                    break;
-                }
-            }
-            if (lane == o) {
-                found = got;
-                par = gp;
-                b = e;
-            }
-        }
-        // 3. the rest, lane by lane
-        while (b < e) {
-            if (bu_step(c, d, b, e, use_hc, s_hc, par)) {
-                found = true;
-                break;
-            }
-        }
-        if (found) {
-            levels[v] = d + 1;
-            if (c.parents != nullptr) c.parents[v] = par;
-        }
-        bu_mark_bitmask(vis8, found, v, n);
-        sink.push_known(found, par, (V)v, found ? status_degree(lv, dstat) : -1);
-    }
-}
-
 template <typename V, typename S>
 __device__ void bottom_up(const Ctx<V>& c, int d, S& sink, V* s_hc) {
     const long long n = c.at(C_N);
@@ -344,10 +231,6 @@ __device__ void bottom_up(const Ctx<V>& c, int d, S& sink, V* s_hc) {
             s_hc[hub_slot(h)] = h;
         }
         __syncthreads();
-    }
-    if (c.at(C_BU_MODE) == 1) {
-        bottom_up_unrolled(c, d, sink, s_hc, use_hc);
-        return;
     }
     int* levels = c.levels;
     unsigned char* vis8 = c.at(C_STATUS) == STATUS_BITMASK ? c.vis8 : nullptr;
