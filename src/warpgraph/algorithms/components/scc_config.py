@@ -249,11 +249,13 @@ def auto_scc_config(indptr: Any, indices: Any, n: int, device: str) -> SCCConfig
       off (it removed nothing on Kronecker graphs and costs about two trim-1 passes);
     * one FB round from the max in×out-degree pivot (peels the giant SCC of scale-free graphs);
     * sparse, regular graphs (average out-degree <= 4 and maximum <= 16: road-like, high
-      diameter) use linear traversals; on the CPU every other graph uses ``hybrid`` FB
-      closures (bottom-up sweeps cut the arcs examined about 5-fold on Kronecker graphs); on
-      the GPU skewed graphs (degree standard deviation above the mean) use ``virtual_warp``
-      FB closures with a group size of the average degree rounded up to a power of two, the
-      others ``quadratic``; coloring is ``linear``.
+      diameter) use linear traversals; every other graph uses ``hybrid`` FB closures on the
+      CPU (bottom-up sweeps cut the arcs examined about 5-fold on Kronecker graphs), and on
+      the GPU skewed graphs (degree standard deviation above the mean) too (directed Kronecker
+      scale 22 on an H100: hybrid 3.9 ms, virtual warps 5.0-6.0 ms, quadratic 6.2 ms, linear
+      6.3 ms; benchmarks/results/scc_gpu_2026-11-21.json), the others ``quadratic``; the
+      ``virtual_warp`` group size is the average degree rounded up to a power of two;
+      coloring is ``linear``.
 
     Parameters
     ----------
@@ -283,10 +285,8 @@ def auto_scc_config(indptr: Any, indices: Any, n: int, device: str) -> SCCConfig
     road_like = s["avg_degree"] <= 4 and s["max_degree"] <= 16
     if road_like:
         fb = "linear"
-    elif device == "cpu":
+    elif device == "cpu" or s["std_degree"] > s["avg_degree"]:
         fb = "hybrid"
-    elif s["std_degree"] > s["avg_degree"]:
-        fb = "virtual_warp"
     else:
         fb = "quadratic"
     vw = 1
