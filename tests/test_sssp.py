@@ -349,3 +349,12 @@ def test_gpu_negative_cycle_and_unweighted():
         sssp(G, 0, device="gpu")
     H = wg.Graph.from_edges([0, 1, 2], [1, 2, 3], num_vertices=5)
     assert sssp(H, 0, device="gpu").get().tolist() == [0, 1, 2, 3, INF]
+
+
+def test_int32_weights_too_large_for_int32_distances():
+    """int32 weights whose path sums need int64 (delta-stepping's int32 path is not taken)."""
+    G = random_graph(11, 300, 2000, True, np.int32, 2**24, 2**27)
+    for method in ("delta", "near_far"):
+        dist = sssp(G, 0, method=method, device="cpu")
+        assert_matches(dist, sssp_reference(G, 0))
+        assert dist.max() > 2**31 or (dist[dist < INF].max() > 2**28)
