@@ -18,6 +18,7 @@
 // (B = max|w| n bounds every simple path) flags its vertex; with negative weights a frontier
 // still non-empty after n expand operations flags its first vertex. Both vertices lie on, or
 // lead through predecessors to, a negative cycle (the host walks it).
+#include "common.cuh"
 #include "sssp_core.cuh"
 
 #ifndef WG_SSSP_MIN_BLOCKS
