@@ -156,8 +156,9 @@ def test_batch_sources_and_unreachable():
 
 
 def test_auto_method_and_delta_rule():
-    assert choose_delta(128.0, 255.0, 32.0, True) == 4.0
-    assert choose_delta(0.5, 1.0, 32.0, False) == pytest.approx(0.5 / 32)
+    assert choose_delta(128.0, 255.0, 32.0, True) == 4.0  # Kronecker, GAP weights
+    assert choose_delta(128.0, 255.0, 4.0, True) == 1027.0  # grid: wide buckets
+    assert choose_delta(0.5, 1.0, 32.0, False) == pytest.approx(0.0140, rel=0.01)
     assert choose_delta(0.0, 0.0, 4.0, True) == 1.0  # all-zero weights
     G = wg.Graph.from_edges([0, 1], [1, 2], weights=[2, -1])
     assert sssp(G, 0, device="cpu").tolist() == [0, 2, 1]  # auto picks hbf

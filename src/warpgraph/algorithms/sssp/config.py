@@ -2,16 +2,25 @@
 
 Delta-stepping trades work for parallelism through ``delta``: a bucket of width ``delta``
 holds vertices whose order inside it does not matter, so a wider bucket gives larger frontiers
-(more parallelism, fewer steps) but more vertices relaxed before their distance is final
-(wasted work). Meyer and Sanders's analysis gives ``delta = Theta(1 / d)`` for random weights
-in ``[0, 1]`` and average degree ``d``: about one light arc per vertex. The rule here is that
-one, scaled to the measured mean weight: ``delta = c * mean_weight / avg_degree`` with ``c``
-set from measurements (benchmarks/sssp.py, docs/SSSP.md), at least 1 for integer weights.
+(fewer steps) but more vertices relaxed before their distance is final (wasted work). Meyer and
+Sanders's analysis gives ``delta = Theta(1 / d)`` for random weights in ``[0, 1]`` and degree
+``d``. Measured here (benchmarks/sssp.py sweeps, docs/SSSP.md), the best width falls faster than
+``1 / d`` with the average degree: about ``mean / 30`` on Kronecker graphs (30 arcs per vertex;
+GAPBS uses ``-d 2`` for weights in [1, 255]), but ``8`` to ``30`` times the mean weight on grids
+and road-like graphs (2.5 to 4 arcs per vertex), whose few arcs per vertex waste little work in
+wide buckets while their thousands of levels make every extra step cost. The rule fitted to
+those measurements is
+
+    delta = mean_weight * (DELTA_DEGREE / avg_degree) ** DELTA_POWER
+
+at least 1 (and whole) for integer weights.
 
 Examples
 --------
->>> choose_delta(mean_weight=128.0, max_weight=255.0, avg_degree=32.0, integer=True)
+>>> choose_delta(mean_weight=128.0, max_weight=255.0, avg_degree=30.0, integer=True)
 4.0
+>>> choose_delta(mean_weight=100.0, max_weight=171.0, avg_degree=2.5, integer=True)
+2880.0
 >>> choose_method(negative=True, device="cpu")
 'hbf'
 """
@@ -20,10 +29,12 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["DELTA_SCALE", "choose_delta", "choose_method"]
+__all__ = ["DELTA_DEGREE", "DELTA_POWER", "choose_delta", "choose_method"]
 
-DELTA_SCALE = 1.0
-"""``c`` of ``delta = c * mean_weight / avg_degree``."""
+DELTA_DEGREE = 8.6
+"""Average degree at which the automatic ``delta`` equals the mean weight."""
+DELTA_POWER = 2.72
+"""How fast the automatic ``delta`` falls with the average degree."""
 
 
 def choose_delta(mean_weight: float, max_weight: float, avg_degree: float, integer: bool) -> float:
@@ -43,7 +54,7 @@ def choose_delta(mean_weight: float, max_weight: float, avg_degree: float, integ
     float
     """
     d = max(avg_degree, 1.0)
-    delta = DELTA_SCALE * mean_weight / d
+    delta = mean_weight * (DELTA_DEGREE / d) ** DELTA_POWER
     if not math.isfinite(delta) or delta <= 0:
         delta = max_weight if max_weight > 0 else 1.0
     if integer:
