@@ -1,0 +1,671 @@
+"""``scipy.sparse.csgraph`` on warpgraph: change one import, keep your code.
+
+::
+
+    from warpgraph import csgraph          # was: from scipy.sparse import csgraph
+    dist = csgraph.dijkstra(A, indices=0)
+
+Same names, arguments, return types and sentinels as SciPy: distances are float64 with ``inf``
+for unreachable nodes, predecessors int32 with ``-9999``, labels int32, and a reachable negative
+cycle raises :class:`NegativeCycleError` (a subclass of SciPy's, so ``except`` clauses written
+for SciPy keep working, and of :class:`warpgraph.errors.NegativeCycleError`). The input is read
+as SciPy reads it: a sparse matrix's stored entries are the edges, explicit zeros included
+(weight 0) and duplicates of a CSR kept (a COO matrix's are summed by the CSR conversion); in a
+dense array, ``0``, ``inf`` and ``NaN`` mean "no edge". ``directed=False`` follows
+``A[i, j]`` and ``A[j, i]`` both ways (the lighter one counts). CuPy arrays and
+``cupyx.scipy.sparse`` matrices are accepted too; results then come back as CuPy arrays.
+
+Every function also takes ``device=`` (``"auto"``, ``"cpu"``, ``"gpu"``): where warpgraph computes.
+
+What equals SciPy exactly: ``breadth_first_order`` (node order and tree: the same queue-based
+scan of each row in stored order, undirected rows followed by the transpose's),
+``connected_components`` labels (weak: numbered by smallest node; strong: in the order SciPy's
+depth-first search completes them), all distances for integer weights. Float distances are
+sums along a shortest path (equal to SciPy's up to rounding where several paths tie), and among
+several shortest paths the predecessors may name another one (SciPy says its own choice "may
+vary").
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import NegativeCycleError as _ScipyNegativeCycleError
+
+from . import errors
+from ._arrays import id_dtype_for, is_cupy, to_host
+from .device import resolve_device
+from .errors import InvalidArgumentError
+from .graph import Graph
+
+__all__ = [
+    "NegativeCycleError",
+    "bellman_ford",
+    "breadth_first_order",
+    "connected_components",
+    "dijkstra",
+    "johnson",
+    "shortest_path",
+]
+
+NULL = -9999  # SciPy's "no predecessor"
+METHODS = ("auto", "FW", "D", "BF", "J")
+
+
+class NegativeCycleError(_ScipyNegativeCycleError, errors.NegativeCycleError):
+    """A negative cycle was found: SciPy's exception type and message, warpgraph's fields
+    (``vertex``: a node on the cycle; ``cycle``: its nodes when known)."""
+
+    def __init__(self, message: str, vertex: int = -1, cycle: list[int] | None = None):
+        Exception.__init__(self, message)
+        self.vertex = int(vertex)
+        self.cycle = cycle
+
+    def __reduce__(self):
+        return (NegativeCycleError, (str(self), self.vertex, self.cycle))
+
+
+# ---------------------------------------------------------------- input, as SciPy reads it
+@dataclass
+class _Csr:
+    """The input graph in CSR form (NumPy, or CuPy for CuPy input), float64 data."""
+
+    n: int
+    indptr: Any
+    indices: Any
+    data: Any
+    cupy: bool
+
+    def xp(self):
+        if self.cupy:
+            import cupy
+
+            return cupy
+        return np
+
+
+def _square(shape: tuple) -> int:
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise InvalidArgumentError("compressed-sparse graph must be shape (N, N)")
+    return int(shape[0])
+
+
+def _from_dense(A: Any, xp) -> tuple:
+    """CSR of a dense matrix: entries that are 0, inf or NaN (or masked) are not edges."""
+    n = _square(A.shape)
+    mask = (A != 0) & xp.isfinite(A)
+    if np.ma.isMaskedArray(A):
+        mask &= ~np.ma.getmaskarray(A)
+        A = A.filled(0)
+    rows, cols = xp.nonzero(mask)
+    indptr = xp.zeros(n + 1, dtype=np.int64)
+    if rows.size:
+        xp.cumsum(xp.bincount(rows, minlength=n), out=indptr[1:])
+    return n, indptr, cols.astype(np.int64), xp.asarray(A)[rows, cols]
+
+
+def _read(csgraph: Any) -> _Csr:
+    if is_cupy(csgraph) or type(csgraph).__module__.startswith("cupyx"):
+        import cupy
+        from cupyx.scipy import sparse as csp
+
+        if csp.issparse(csgraph):
+            A = csgraph.tocsr().astype(np.float64)
+            n = _square(A.shape)
+            return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, True)
+        n, indptr, indices, data = _from_dense(cupy.asarray(csgraph, dtype=np.float64), cupy)
+        return _Csr(n, indptr, indices, data, True)
+    if sp.issparse(csgraph):
+        _square(csgraph.shape)
+        A = sp.csr_array(csgraph, dtype=np.float64)  # what SciPy does (a COO's duplicates sum)
+        n = A.shape[0]
+        return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, False)
+    if np.ma.isMaskedArray(csgraph):
+        A = np.ma.asarray(csgraph, dtype=np.float64)
+    else:
+        A = np.asarray(csgraph, dtype=np.float64)
+    n, indptr, indices, data = _from_dense(A, np)
+    return _Csr(n, indptr, indices, data, False)
+
+
+def _arcs(A: _Csr, directed: bool) -> tuple:
+    """``(indptr, heads, data)`` in SciPy's scan order: each row as stored; undirected, each
+    row of ``A`` followed by the same row of ``A.T`` (sources in increasing order)."""
+    if directed:
+        return A.indptr, A.indices, A.data
+    xp = A.xp()
+    n = A.n
+    rows = xp.repeat(xp.arange(n), xp.diff(A.indptr))
+    by_col = xp.argsort(A.indices, kind="stable")  # the transpose's rows, sources ascending
+    t_indptr = xp.zeros(n + 1, dtype=np.int64)
+    if by_col.size:
+        xp.cumsum(xp.bincount(A.indices, minlength=n), out=t_indptr[1:])
+    indptr = A.indptr + t_indptr
+    m = int(A.indices.shape[0])
+    heads = xp.empty(2 * m, dtype=np.int64)
+    data = xp.empty(2 * m, dtype=np.float64)
+    own = xp.arange(m) + t_indptr[rows]  # row r: A's arcs first ...
+    heads[own] = A.indices
+    data[own] = A.data
+    t_rows = A.indices[by_col]
+    other = xp.arange(m) + A.indptr[t_rows + 1]  # ... then the transpose's
+    heads[other] = rows[by_col]
+    data[other] = A.data[by_col]
+    return indptr, heads, data
+
+
+_SMALL = 1 << 16  # below this many arcs NumPy sorts the rows faster than a parallel kernel
+
+
+def _graph(indptr, heads, weights) -> Graph:
+    """A directed warpgraph Graph over these arcs (parallel arcs kept; rows get sorted)."""
+    n = int(indptr.shape[0]) - 1
+    heads = heads.astype(id_dtype_for(n))
+    if is_cupy(heads) or heads.size >= _SMALL:
+        return Graph(indptr, heads, weights, directed=True)
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    order = np.lexsort((heads, rows))  # stable: parallel arcs keep their order
+    weights = None if weights is None else weights[order]
+    return Graph(indptr, heads[order], weights, directed=True, validate=False)
+
+
+def _out(x: Any, A: _Csr):
+    """The result in the input's array module."""
+    if A.cupy:
+        import cupy
+
+        return cupy.asarray(x)
+    return to_host(x)
+
+
+def _check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_ | int):
+        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+# ---------------------------------------------------------------- traversal
+def breadth_first_order(
+    csgraph: Any,
+    i_start: int,
+    directed: bool = True,
+    return_predecessors: bool = True,
+    *,
+    device: str = "auto",
+):
+    """Breadth-first ordering from ``i_start``, as ``scipy.sparse.csgraph.breadth_first_order``.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse matrix
+        The N x N graph (sparse: stored entries, explicit zeros included, are edges).
+    i_start : int
+        Start node.
+    directed : bool
+        False: follow ``csgraph[i, j]`` and ``csgraph[j, i]`` both ways.
+    return_predecessors : bool
+        Also return the BFS tree.
+    device : {"auto", "cpu", "gpu"}
+        Where the BFS levels are computed (the order is then rebuilt on the host).
+
+    Returns
+    -------
+    node_array : ndarray of int32
+        Reached nodes in SciPy's BFS order (``i_start`` first).
+    predecessors : ndarray of int32
+        Only with ``return_predecessors``: each node's BFS parent, -9999 for ``i_start`` and
+        unreached nodes.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A non-square graph or ``i_start`` out of range.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from warpgraph import csgraph
+    >>> A = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> order, pred = csgraph.breadth_first_order(A, 0, device="cpu")
+    >>> order.tolist(), pred.tolist()
+    ([0, 1, 2, 3], [-9999, 0, 0, 1])
+    """
+    from .algorithms.bfs.api import bfs
+    from .nx.traversal import ordered_layers
+
+    A = _read(csgraph)
+    directed = _check_bool("directed", directed)
+    if isinstance(i_start, bool) or not isinstance(i_start, int | np.integer):
+        raise InvalidArgumentError(f"i_start must be a node index, got {i_start!r}")
+    if not 0 <= int(i_start) < A.n:
+        raise InvalidArgumentError(f"i_start {i_start} is out of range (N = {A.n})")
+    start = int(i_start)
+    indptr, heads, _ = (to_host(a) for a in _arcs(A, directed))
+    dev = resolve_device(device)
+    levels = to_host(bfs(_graph(indptr, heads, None), start, device=dev))
+    ids = np.array([start], dtype=np.int64)
+    pieces = [ids]
+    pred = np.full(A.n, NULL, dtype=np.int32)
+    for layer, parents in ordered_layers(indptr, heads, ids, levels):
+        pieces.append(layer)
+        pred[layer] = parents
+    order = np.concatenate(pieces).astype(np.int32)
+    if return_predecessors:
+        return _out(order, A), _out(pred, A)
+    return _out(order, A)
+
+
+# ---------------------------------------------------------------- components
+def connected_components(
+    csgraph: Any,
+    directed: bool = True,
+    connection: str = "weak",
+    return_labels: bool = True,
+    *,
+    device: str = "auto",
+):
+    """Connected components, as ``scipy.sparse.csgraph.connected_components``.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse matrix
+        The N x N graph.
+    directed : bool
+        False: edges are undirected (weak and strong components coincide).
+    connection : {"weak", "strong"}
+        For directed graphs: weak (direction ignored) or strong components.
+    return_labels : bool
+        Also return the label of each node.
+    device : {"auto", "cpu", "gpu"}
+        Where weak components are computed (strong ones: one sequential pass on the CPU, which
+        numbers them in SciPy's order).
+
+    Returns
+    -------
+    n_components : int
+    labels : ndarray of int32
+        Component of each node, ``0..n_components-1``, numbered as SciPy numbers them.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from warpgraph import csgraph
+    >>> A = sp.csr_array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
+    >>> n, labels = csgraph.connected_components(A, connection="strong", device="cpu")
+    >>> n, labels.tolist()
+    (3, [0, 0, 2, 1])
+    """
+    from .algorithms.components import connected_components as _cc
+
+    if not isinstance(connection, str) or connection.lower() not in ("weak", "strong"):
+        raise InvalidArgumentError("connection must be 'weak' or 'strong'")
+    A = _read(csgraph)
+    strong = _check_bool("directed", directed) and connection.lower() == "strong"
+    if A.n == 0:
+        labels = np.zeros(0, dtype=np.int32)
+        count = 0
+    elif strong:
+        count, labels = _scipy_strong_labels(to_host(A.indptr), to_host(A.indices), A.n)
+    else:
+        dev = resolve_device(device)
+        graph = _graph(A.indptr, A.indices, None)
+        count, labels = _cc(graph, connection="weak", device=dev)
+    labels = labels.astype(np.int32, copy=False)
+    return (int(count), _out(labels, A)) if return_labels else int(count)
+
+
+def _scipy_strong_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> tuple[int, Any]:
+    """SciPy numbers strong components in the order its depth-first search completes them; its
+    search scans each row from the last stored entry back, which is Tarjan's search over the
+    rows reversed."""
+    from .nx.components import _nx_scc
+
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    mirrored = indptr[rows] + indptr[rows + 1] - 1 - np.arange(indices.size)
+    reversed_rows = np.empty_like(indices)
+    reversed_rows[mirrored] = indices
+    _, starts, labels = _nx_scc(indptr, reversed_rows.astype(np.int64), n)
+    return int(starts.size - 1), labels
+
+
+# ---------------------------------------------------------------- shortest paths
+def _sources(indices: Any, n: int) -> tuple[np.ndarray, tuple]:
+    """Source nodes (flat, negatives wrapped as SciPy does) and the output's leading shape."""
+    if indices is None:
+        return np.arange(n, dtype=np.int64), (n,)
+    idx = np.array(indices, dtype=np.int64, copy=True)
+    if idx.size and (bool((idx < -n).any()) or bool((idx >= n).any())):
+        raise InvalidArgumentError("indices out of range 0...N")
+    idx[idx < 0] += n
+    return idx.reshape(-1), idx.shape
+
+
+def _run(
+    graph: Graph, sources: np.ndarray, method: str, dev: str, cycle_message, want_pred: bool
+) -> tuple:
+    from .algorithms.sssp import sssp
+
+    try:
+        out = sssp(graph, sources, method=method, predecessors=want_pred, device=dev)
+    except errors.NegativeCycleError as exc:
+        raise NegativeCycleError(cycle_message(exc), exc.vertex, exc.cycle) from None
+    dist, pred = out if want_pred else (out, np.zeros(np.shape(out), dtype=np.int64))
+    dist, pred = to_host(dist), to_host(pred)
+    if dist.dtype.kind in "iu":  # integer weights or hop counts: exact, then SciPy's float64
+        far = dist == np.iinfo(dist.dtype).max
+        dist = dist.astype(np.float64)
+        dist[far] = np.inf
+    return dist.astype(np.float64, copy=False), pred
+
+
+def _shortest(
+    csgraph: Any,
+    *,
+    method: str,
+    directed: bool,
+    indices: Any,
+    return_predecessors: bool,
+    unweighted: bool,
+    device: str,
+    limit: float = np.inf,
+    min_only: bool = False,
+):
+    A = _read(csgraph)
+    n = A.n
+    directed = _check_bool("directed", directed)
+    sources, shape = _sources(indices, n)
+    indptr, heads, data = (to_host(a) for a in _arcs(A, directed))
+    if np.isnan(data).any():
+        raise InvalidArgumentError("the graph has NaN weights")
+    keep = np.isfinite(data)  # an infinite weight never shortens a path: no edge
+    if not keep.all():
+        indptr, heads, data = _drop(indptr, heads, data, keep)
+    weights = None if unweighted else data
+    negative = weights is not None and weights.size and weights.min() < 0
+    if method == "D" and negative:
+        warnings.warn(
+            "Graph has negative weights: dijkstra will give inaccurate results if the graph "
+            "contains negative cycles. Consider johnson or bellman_ford.",
+            UserWarning,
+            stacklevel=3,
+        )
+    sssp_method = "hbf" if negative else "auto"
+    dev = resolve_device(device)
+
+    def message(exc):
+        if method == "FW":
+            return f"Negative cycle in nodes {np.array(exc.cycle or [exc.vertex])}"
+        return f"Negative cycle detected on node {exc.vertex}"
+
+    if method == "BF":  # SciPy names the source it was searching from
+
+        def message(exc):  # noqa: F811
+            return f"Negative cycle detected on node {_first_reaching(graph, sources, exc)}"
+
+    graph = _graph(indptr, heads, weights)
+    if min_only:
+        dist, pred, origin = _min_only(graph, sources, sssp_method, dev, message)
+    elif sources.size:
+        dist, pred = _run(graph, sources, sssp_method, dev, message, return_predecessors)
+    else:
+        dist = np.zeros((0, n), dtype=np.float64)
+        pred = np.zeros((0, n), dtype=np.int64)
+    if limit != np.inf:
+        beyond = dist > limit
+        dist[beyond] = np.inf
+        pred[beyond] = -1
+        if min_only:
+            origin[beyond] = -1
+    pred = np.where(pred < 0, NULL, pred).astype(np.int32)
+    if min_only:
+        if return_predecessors:
+            origin = np.where(origin < 0, NULL, origin).astype(np.int32)
+            return _out(dist, A), _out(pred, A), _out(origin, A)
+        return _out(dist, A)
+    dist = dist.reshape((*shape, n))  # indices' shape + (N,); (N, N) for all nodes
+    pred = pred.reshape(dist.shape)
+    if return_predecessors:
+        return _out(dist, A), _out(pred, A)
+    return _out(dist, A)
+
+
+def _drop(indptr, heads, data, keep):
+    rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+    new = np.zeros_like(indptr)
+    np.cumsum(np.bincount(rows[keep], minlength=indptr.size - 1), out=new[1:])
+    return new, heads[keep], data[keep]
+
+
+def _first_reaching(graph: Graph, sources: np.ndarray, exc) -> int:
+    """The first source (in order) from which the negative cycle through ``exc.vertex`` is
+    reachable: the node SciPy's Bellman-Ford names."""
+    from .algorithms.bfs.api import bfs
+
+    for s in sources.tolist():
+        if to_host(bfs(graph, s, device="cpu"))[exc.vertex] >= 0:
+            return s
+    return exc.vertex
+
+
+def _min_only(graph: Graph, sources: np.ndarray, method: str, dev: str, message) -> tuple:
+    """Distances from the nearest source: one search from a new node ``n`` with 0-weight arcs
+    to every source; ``origin[v]`` is the source at the root of ``v``'s tree."""
+    n = graph.num_vertices
+    if not sources.size:
+        empty = np.full(n, -1, dtype=np.int64)
+        return np.full(n, np.inf), empty, empty.copy()
+    starts = np.unique(sources)
+    w = graph.weights
+    indptr = np.concatenate((to_host(graph.indptr), [graph.num_arcs + starts.size]))
+    indices = np.concatenate((to_host(graph.indices), starts)).astype(id_dtype_for(n + 1))
+    weights = None
+    if w is not None:
+        weights = np.concatenate((to_host(w), np.zeros(starts.size, dtype=w.dtype)))
+    aug = Graph(indptr, indices, weights, directed=True, validate=False)
+    dist, pred = _run(aug, np.array([n]), method, dev, message, True)
+    dist, pred = dist[0, :n], pred[0, :n].copy()
+    is_root = pred == n
+    pred[is_root] = -1
+    origin = np.where(is_root, np.arange(n), pred)  # pointer jumping to each tree's root
+    origin[~np.isfinite(dist)] = -1
+    while True:
+        hop = np.where(origin >= 0, origin, 0)
+        nxt = np.where((origin >= 0) & ~is_root[hop], origin[hop], origin)
+        nxt = np.where(origin >= 0, nxt, -1)
+        if np.array_equal(nxt, origin):
+            break
+        origin = nxt
+    return dist, pred, origin
+
+
+def shortest_path(
+    csgraph: Any,
+    method: str = "auto",
+    directed: bool = True,
+    return_predecessors: bool = False,
+    unweighted: bool = False,
+    overwrite: bool = False,
+    indices: Any = None,
+    *,
+    device: str = "auto",
+):
+    """Shortest-path distances, as ``scipy.sparse.csgraph.shortest_path``.
+
+    Every ``method`` (``"auto"``, ``"FW"``, ``"D"``, ``"BF"``, ``"J"``) computes the same
+    distances with warpgraph's SSSP (Bellman-Ford frontier search when a weight is negative,
+    delta-stepping otherwise), one search per source of ``indices``; ``overwrite`` is
+    accepted and ignored.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse matrix
+        The N x N graph of edge weights.
+    method : {"auto", "FW", "D", "BF", "J"}
+        SciPy's method names; ``"D"`` warns about negative weights as SciPy does.
+    directed : bool
+        False: follow each edge both ways (the lighter of ``A[i, j]``, ``A[j, i]``).
+    return_predecessors : bool
+        Also return the predecessor matrix (-9999: none).
+    unweighted : bool
+        Count hops instead of weights.
+    overwrite : bool
+        Ignored.
+    indices : int or array_like of int, optional
+        Sources (default every node); an int gives 1-D results.
+    device : {"auto", "cpu", "gpu"}
+        Where to compute.
+
+    Returns
+    -------
+    dist_matrix : ndarray of float64
+        ``inf`` where unreachable; shape ``indices.shape + (N,)`` (``(N, N)`` by default).
+    predecessors : ndarray of int32
+        Only with ``return_predecessors``.
+
+    Raises
+    ------
+    NegativeCycleError
+        A negative cycle is reachable from a source.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from warpgraph import csgraph
+    >>> A = sp.csr_array([[0, 0, 7, 0], [0, 0, 8, 5], [7, 8, 0, 0], [0, 5, 0, 0]])
+    >>> csgraph.shortest_path(A, directed=False, indices=[0, 2], device="cpu").tolist()
+    [[0.0, 15.0, 7.0, 20.0], [7.0, 8.0, 0.0, 13.0]]
+    """
+    if method not in METHODS:
+        raise InvalidArgumentError(f"unrecognized method '{method}'")
+    if method == "FW" and indices is not None:
+        raise InvalidArgumentError("Cannot specify indices with method == 'FW'.")
+    return _shortest(
+        csgraph,
+        method=method,
+        directed=directed,
+        indices=indices,
+        return_predecessors=return_predecessors,
+        unweighted=unweighted,
+        device=device,
+    )
+
+
+def dijkstra(
+    csgraph: Any,
+    directed: bool = True,
+    indices: Any = None,
+    return_predecessors: bool = False,
+    unweighted: bool = False,
+    limit: float = np.inf,
+    min_only: bool = False,
+    *,
+    device: str = "auto",
+):
+    """Shortest paths from ``indices``, as ``scipy.sparse.csgraph.dijkstra``.
+
+    Parameters as :func:`shortest_path`, plus:
+
+    limit : float
+        Distances above ``limit`` are reported as ``inf`` (predecessor -9999).
+    min_only : bool
+        One 1-D result: the distance from the nearest source; with ``return_predecessors``
+        also the source each node is reached from (``sources``, -9999 if none).
+
+    Returns
+    -------
+    dist_matrix, [predecessors, [sources]] : ndarrays, as SciPy.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from warpgraph import csgraph
+    >>> A = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [0, 0, 0, 3], [0, 0, 0, 0]])
+    >>> dist, pred = csgraph.dijkstra(A, directed=False, indices=0, return_predecessors=True,
+    ...                               device="cpu")
+    >>> dist.tolist(), pred.tolist()
+    ([0.0, 1.0, 2.0, 2.0], [-9999, 0, 0, 1])
+    """
+    try:
+        limit = float(limit)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(f"limit must be a number, got {limit!r}") from None
+    if limit < 0:
+        raise InvalidArgumentError("limit must be >= 0")
+    return _shortest(
+        csgraph,
+        method="D",
+        directed=directed,
+        indices=indices,
+        return_predecessors=return_predecessors,
+        unweighted=unweighted,
+        device=device,
+        limit=limit,
+        min_only=_check_bool("min_only", min_only),
+    )
+
+
+def bellman_ford(
+    csgraph: Any,
+    directed: bool = True,
+    indices: Any = None,
+    return_predecessors: bool = False,
+    unweighted: bool = False,
+    *,
+    device: str = "auto",
+):
+    """Shortest paths with negative weights allowed, as ``scipy.sparse.csgraph.bellman_ford``.
+
+    Raises :class:`NegativeCycleError` ("Negative cycle detected on node i", ``i`` the first
+    source reaching the cycle) as SciPy does. Parameters and returns as :func:`shortest_path`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from warpgraph import csgraph
+    >>> A = np.array([[0, 1, 0], [0, 0, -2], [1, 0, 0]])
+    >>> csgraph.bellman_ford(A, indices=0, device="cpu").tolist()
+    [0.0, 1.0, -1.0]
+    """
+    return _shortest(
+        csgraph,
+        method="BF",
+        directed=directed,
+        indices=indices,
+        return_predecessors=return_predecessors,
+        unweighted=unweighted,
+        device=device,
+    )
+
+
+def johnson(
+    csgraph: Any,
+    directed: bool = True,
+    indices: Any = None,
+    return_predecessors: bool = False,
+    unweighted: bool = False,
+    *,
+    device: str = "auto",
+):
+    """Shortest paths with negative weights allowed, as ``scipy.sparse.csgraph.johnson``
+    (computed as :func:`bellman_ford`; parameters and returns as :func:`shortest_path`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from warpgraph import csgraph
+    >>> csgraph.johnson(np.array([[0, 4], [-1, 0]]), device="cpu").tolist()
+    [[0.0, 4.0], [-1.0, 0.0]]
+    """
+    return _shortest(
+        csgraph,
+        method="J",
+        directed=directed,
+        indices=indices,
+        return_predecessors=return_predecessors,
+        unweighted=unweighted,
+        device=device,
+    )

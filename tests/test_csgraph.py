@@ -1,0 +1,268 @@
+"""warpgraph.csgraph against scipy.sparse.csgraph on random matrices (the oracle is SciPy)."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.sparse import csgraph as scipy_cg
+
+from warpgraph import csgraph as wg_cg
+from warpgraph import errors
+from warpgraph.errors import InvalidArgumentError
+
+CPU = {"device": "cpu"}
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FORMS = ("csr", "csr_unsorted", "csr_duplicates", "coo", "dense", "list")
+
+
+@st.composite
+def matrices(draw, negative: bool = False, integer: bool = True):
+    """A random graph matrix in one of SciPy's input forms: explicit zeros, unsorted rows,
+    duplicate entries, self-loops, isolated nodes."""
+    n = draw(st.integers(1, 24))
+    m = draw(st.integers(0, 3 * n))
+    rows = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    cols = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    low = -3 if negative else 0
+    if integer:
+        values = draw(st.lists(st.integers(low, 9), min_size=m, max_size=m))
+    else:
+        values = draw(
+            st.lists(st.sampled_from([0.0, 0.5, 1.25, 2.0, 3.75]), min_size=m, max_size=m)
+        )
+    form = draw(st.sampled_from(FORMS))
+    rows, cols = np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
+    vals = np.array(values, dtype=np.float64)
+    seed = draw(st.integers(0, 2**16))
+    if form in ("dense", "list"):
+        A = np.zeros((n, n))
+        A[rows, cols] = vals
+        return A if form == "dense" else A.tolist()
+    if form == "coo":
+        return sp.coo_array((vals, (rows, cols)), shape=(n, n))  # duplicates are summed
+    if form == "csr_duplicates":  # a CSR holding duplicates: each is an edge
+        order = np.lexsort((cols, rows))
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        return sp.csr_array((vals[order], cols[order], indptr), shape=(n, n))
+    A = sp.csr_array((vals, (rows, cols)), shape=(n, n))
+    A.sum_duplicates()
+    if form == "csr_unsorted":
+        rng = np.random.default_rng(seed)
+        for r in range(n):
+            lo, hi = A.indptr[r], A.indptr[r + 1]
+            p = rng.permutation(hi - lo) + lo
+            A.indices[lo:hi], A.data[lo:hi] = A.indices[p], A.data[p]
+        A.has_sorted_indices = False
+    return A
+
+
+def as_scipy(A, method: str = "auto"):
+    """The same input as SciPy's functions take it (some take no lists; FW takes no COO)."""
+    if isinstance(A, list):
+        return np.asarray(A)
+    return A.tocsr() if isinstance(A, sp.coo_array) and method == "FW" else A
+
+
+def min_weights(A, directed: bool) -> np.ndarray:
+    """The lightest arc i -> j as SciPy reads the input (inf: none)."""
+    if sp.issparse(A):
+        B = sp.csr_array(A, dtype=np.float64)
+        rows = np.repeat(np.arange(B.shape[0]), np.diff(B.indptr))
+        cols, vals = B.indices, B.data
+    else:
+        D = np.asarray(A, dtype=np.float64)
+        rows, cols = np.nonzero((D != 0) & np.isfinite(D))
+        vals = D[rows, cols]
+    n = np.shape(A)[0]
+    W = np.full((n, n), np.inf)
+    np.minimum.at(W, (rows, cols), vals)
+    if not directed:
+        W = np.minimum(W, W.T)
+    return W
+
+
+def check_predecessors(A, directed, sources, dist, pred):
+    """Every tree arc is an arc of the graph on a shortest path; sources and unreached -9999."""
+    W = min_weights(A, directed)
+    rows = zip(np.atleast_1d(sources), np.atleast_2d(dist), np.atleast_2d(pred), strict=True)
+    for s, d, p in rows:
+        assert p.dtype == np.int32
+        assert p[s] == -9999
+        for v in range(len(d)):
+            if v == s or not np.isfinite(d[v]):
+                assert p[v] == -9999 or (v == s)
+                continue
+            u = p[v]
+            assert u != -9999
+            assert np.isclose(d[u] + W[u, v], d[v]), (s, u, v)
+
+
+# ---------------------------------------------------------------- traversal
+@SETTINGS
+@given(A=matrices(), directed=st.booleans(), data=st.data())
+def test_breadth_first_order_equals_scipy(A, directed, data):
+    start = data.draw(st.integers(0, np.shape(A)[0] - 1))
+    order, pred = wg_cg.breadth_first_order(A, start, directed=directed, **CPU)
+    s_order, s_pred = scipy_cg.breadth_first_order(as_scipy(A), start, directed=directed)
+    assert order.dtype == s_order.dtype == np.int32 and pred.dtype == np.int32
+    np.testing.assert_array_equal(order, s_order)
+    np.testing.assert_array_equal(pred, s_pred)
+    only = wg_cg.breadth_first_order(A, start, directed, return_predecessors=False, **CPU)
+    np.testing.assert_array_equal(only, s_order)
+
+
+def test_breadth_first_order_of_a_long_path():
+    n = 1200  # more than 256 thin layers: the sequential pass
+    A = sp.csr_array((np.ones(n - 1), (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
+    for directed in (True, False):
+        got = wg_cg.breadth_first_order(A, 5, directed=directed, **CPU)
+        want = scipy_cg.breadth_first_order(A, 5, directed=directed)
+        for x, y in zip(got, want, strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+# ---------------------------------------------------------------- components
+@SETTINGS
+@given(A=matrices(), directed=st.booleans(), connection=st.sampled_from(["weak", "strong"]))
+def test_connected_components_equal_scipy(A, directed, connection):
+    count, labels = wg_cg.connected_components(A, directed, connection, **CPU)
+    s_count, s_labels = scipy_cg.connected_components(as_scipy(A), directed, connection)
+    assert count == s_count and type(count) is int
+    assert labels.dtype == np.int32
+    np.testing.assert_array_equal(labels, s_labels)
+    assert wg_cg.connected_components(A, directed, connection, False, **CPU) == s_count
+
+
+# ---------------------------------------------------------------- shortest paths
+@SETTINGS
+@given(
+    A=matrices(integer=False),
+    directed=st.booleans(),
+    unweighted=st.booleans(),
+    method=st.sampled_from(["auto", "D", "BF", "J", "FW"]),
+)
+def test_shortest_path_equals_scipy(A, directed, unweighted, method):
+    n = np.shape(A)[0]
+    S = as_scipy(A, method)
+    for indices in (None,) if method == "FW" else (0, [n - 1, 0], [[0], [-1]]):
+        kw = {"directed": directed, "unweighted": unweighted, "indices": indices}
+        want = scipy_cg.shortest_path(S, method=method, **kw)
+        dist, pred = wg_cg.shortest_path(A, method=method, return_predecessors=True, **kw, **CPU)
+        assert dist.dtype == np.float64 and dist.shape == want.shape
+        np.testing.assert_allclose(dist, want)
+        sources = np.arange(n) if indices is None else np.array(indices).reshape(-1) % n
+        W = A if not unweighted else _unit(A)
+        check_predecessors(W, directed, sources, dist.reshape(-1, n), pred.reshape(-1, n))
+
+
+def _unit(A):
+    """The same edges with weight 1 (for checking unweighted predecessors)."""
+    if sp.issparse(A):
+        B = sp.csr_array(A, dtype=np.float64)
+        B.data[:] = 1
+        return B
+    D = np.asarray(A, dtype=np.float64)
+    return ((D != 0) & np.isfinite(D)).astype(np.float64)
+
+
+@SETTINGS
+@given(A=matrices(), directed=st.booleans(), data=st.data())
+def test_dijkstra_limit_and_min_only_equal_scipy(A, directed, data):
+    n = np.shape(A)[0]
+    indices = data.draw(st.lists(st.integers(0, n - 1), min_size=0, max_size=3))
+    limit = data.draw(st.sampled_from([np.inf, 0, 2, 5.5]))
+    want = scipy_cg.dijkstra(as_scipy(A), directed, indices, limit=limit)
+    dist, pred = wg_cg.dijkstra(A, directed, indices, True, limit=limit, **CPU)
+    np.testing.assert_array_equal(dist, want)  # integer weights: exact
+    check_predecessors(A, directed, indices, dist, pred)
+    if indices:
+        kw = {"min_only": True, "limit": limit}
+        want, _, s_origin = scipy_cg.dijkstra(as_scipy(A), directed, indices, True, **kw)
+        dist, pred, origin = wg_cg.dijkstra(
+            A, directed, indices, True, min_only=True, limit=limit, **CPU
+        )
+        np.testing.assert_array_equal(dist, want)
+        assert origin.dtype == np.int32
+        np.testing.assert_array_equal(origin == -9999, s_origin == -9999)
+        full = scipy_cg.dijkstra(as_scipy(A), directed, limit=limit)
+        r = np.flatnonzero(origin >= 0)  # each origin is a source at the minimum distance
+        assert set(origin[r].tolist()) <= set(indices)
+        np.testing.assert_array_equal(full[origin[r], r], dist[r])
+
+
+@SETTINGS
+@given(A=matrices(negative=True), directed=st.booleans(), data=st.data())
+def test_bellman_ford_and_negative_cycles_as_scipy(A, directed, data):
+    n = np.shape(A)[0]
+    indices = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3))
+    try:
+        want = scipy_cg.bellman_ford(as_scipy(A), directed, indices)
+    except scipy_cg.NegativeCycleError as exc:
+        with pytest.raises(scipy_cg.NegativeCycleError) as info:
+            wg_cg.bellman_ford(A, directed, indices, **CPU)
+        assert str(info.value) == str(exc)  # the same first source named
+        with pytest.raises(errors.NegativeCycleError, match="Negative cycle"):
+            wg_cg.johnson(A, directed, indices, **CPU)
+        return
+    dist, pred = wg_cg.bellman_ford(A, directed, indices, True, **CPU)
+    np.testing.assert_array_equal(dist, want)
+    check_predecessors(A, directed, indices, dist, pred)
+    np.testing.assert_array_equal(wg_cg.johnson(A, directed, indices, **CPU), want)
+
+
+def test_negative_cycle_error_is_scipy_s_and_warpgraph_s():
+    A = np.array([[0, 1, 0], [0, 0, -3], [1, 0, 0]])
+    with pytest.raises(wg_cg.NegativeCycleError) as info:
+        wg_cg.shortest_path(A, method="FW", **CPU)
+    exc = info.value
+    assert isinstance(exc, scipy_cg.NegativeCycleError)
+    assert isinstance(exc, errors.NegativeCycleError) and exc.vertex in (0, 1, 2)
+    assert str(exc).startswith("Negative cycle in nodes")
+    again = pickle.loads(pickle.dumps(exc))
+    assert type(again) is wg_cg.NegativeCycleError and str(again) == str(exc)
+
+
+def test_dijkstra_warns_about_negative_weights_as_scipy():
+    A = np.array([[0, 2, 0], [0, 0, -1], [0, 0, 0]])
+    with pytest.warns(UserWarning, match="negative weights"):
+        dist = wg_cg.dijkstra(A, indices=0, **CPU)
+    assert dist.tolist() == [0.0, 2.0, 1.0]
+
+
+def test_explicit_zeros_are_edges_in_sparse_input_only():
+    A = sp.csr_array((np.array([0.0, 2.0]), np.array([1, 2]), np.array([0, 1, 2, 2])), shape=(3, 3))
+    assert wg_cg.dijkstra(A, indices=0, **CPU).tolist() == [0.0, 0.0, 2.0]
+    assert wg_cg.dijkstra(A.toarray(), indices=0, **CPU).tolist() == [0.0, np.inf, np.inf]
+    dense = np.array([[0, np.inf, 3], [1, 0, np.nan], [0, 0, 0]])  # inf, NaN: no edge
+    assert wg_cg.shortest_path(dense, indices=0, **CPU).tolist() == [0.0, np.inf, 3.0]
+
+
+def test_bad_arguments_raise_scipy_s_messages():
+    A = sp.csr_array(np.eye(3))
+    with pytest.raises(InvalidArgumentError, match=r"must be shape \(N, N\)"):
+        wg_cg.dijkstra(np.ones((2, 3)), **CPU)
+    with pytest.raises(InvalidArgumentError, match="Cannot specify indices with method == 'FW'"):
+        wg_cg.shortest_path(A, method="FW", indices=0, **CPU)
+    with pytest.raises(InvalidArgumentError, match="unrecognized method 'X'"):
+        wg_cg.shortest_path(A, method="X", **CPU)
+    with pytest.raises(InvalidArgumentError, match="connection must be 'weak' or 'strong'"):
+        wg_cg.connected_components(A, connection="both", **CPU)
+    with pytest.raises(InvalidArgumentError, match="limit must be >= 0"):
+        wg_cg.dijkstra(A, limit=-1, **CPU)
+    with pytest.raises(InvalidArgumentError, match="indices out of range"):
+        wg_cg.dijkstra(A, indices=5, **CPU)
+    with pytest.raises(InvalidArgumentError, match="out of range"):
+        wg_cg.breadth_first_order(A, 3, **CPU)
+    assert isinstance(InvalidArgumentError("x"), ValueError)  # SciPy raises ValueError
+
+
+def test_empty_graph():
+    A = sp.csr_array((0, 0))
+    assert wg_cg.connected_components(A, **CPU)[0] == 0
+    assert wg_cg.dijkstra(A, **CPU).shape == (0, 0)
