@@ -27,6 +27,7 @@ from warpgraph.algorithms.components.scc_config import (
     TRIM_FULL,
     SCCConfig,
     auto_scc_config,
+    auto_scc_method,
     method_config,
 )
 from warpgraph.algorithms.components.scc_cpu import scc_cpu, tarjan_scc, transpose_csr
@@ -354,6 +355,12 @@ def test_auto_config_rules():
     assert auto_scc_config(indptr, None, 100, "cpu").fb_traversal == "hybrid"
     with pytest.raises(InvalidArgumentError, match="device must be"):
         auto_scc_config(indptr, None, deg.size, "tpu")
+    grid = np.arange(0, 4 * 101, 4)
+    assert auto_scc_method(grid, 100, "cpu") == "tarjan"
+    assert auto_scc_method(grid, 100, "gpu") == "multistep"
+    assert auto_scc_method(indptr, 100, "cpu") == "multistep"
+    with pytest.raises(InvalidArgumentError, match="device must be"):
+        auto_scc_method(grid, 100, "tpu")
 
 
 # ---- GPU driver, emulated on the CPU ----------------------------------------------------------

@@ -328,6 +328,33 @@ def _pull(rptr, ridx, group, mark, bounds, out, counter):
         _flush(buf, k, out, counter)
 
 
+@nb.njit(cache=True, nogil=True)
+def _expand_serial(ptr, idx, group, mark, front, nf, out, limit):
+    """Sequential FIFO expansion of ``front[:nf]`` while at most ``limit`` vertices are pending
+    (high-diameter graphs: thousands of thin levels, no parallel region each). Leaves the
+    pending vertices in ``front``; returns their number and arcs (scout count)."""
+    for i in range(nf):
+        out[i] = front[i]
+    head, tail = 0, nf
+    while head < tail and tail - head <= limit:
+        v = out[head]
+        head += 1
+        g = group[v]
+        for p in range(ptr[v], ptr[v + 1]):
+            w = idx[p]
+            if mark[w] == 0 and group[w] == g:
+                mark[w] = 1
+                out[tail] = w
+                tail += 1
+    scout = 0
+    for i in range(tail - head):
+        v = out[head + i]
+        front[i] = v
+        scout += ptr[v + 1] - ptr[v]
+    return tail - head, scout
+
+
+SERIAL_FRONTIER = 4096  # linear closures: frontiers up to this size are expanded sequentially
 ALPHA = 15  # hybrid: pull once the frontier's arcs exceed 1/ALPHA of all arcs (Beamer)
 BETA = 24  # hybrid: push again once a pull sweep marks fewer than n/BETA vertices
 
@@ -351,6 +378,10 @@ def _reach(ptr, idx, rptr, ridx, group, mark, sources, traversal, bounds, bal_bo
         scout = int((ptr[sources + 1] - ptr[sources]).sum())
         while nf > 0:
             counter[0] = 0
+            if nf <= SERIAL_FRONTIER and not (traversal == "hybrid" and scout * ALPHA > m):
+                pulling = False
+                nf, scout = _expand_serial(ptr, idx, group, mark, front, nf, out, SERIAL_FRONTIER)
+                continue
             if traversal == "hybrid" and (scout * ALPHA > m if not pulling else nf * BETA >= n):
                 pulling = True
                 _pull(rptr, ridx, group, mark, bal_bounds, out, counter)
