@@ -1,0 +1,349 @@
+"""NetworkX backend speed: ``nx.f(G, backend="warpgraph")`` against plain NetworkX, end to end.
+
+Every dispatched function runs on the same NetworkX graph (1M+ edges by default) three ways:
+plain NetworkX (one run: it is slow), warpgraph **cold** (the graph's conversion cache cleared
+first, so the time includes converting the NetworkX graph) and warpgraph **cached** (the
+converted graph reused from ``G.__networkx_cache__``, as every call after the first on an
+unchanged graph; median of ``--repeat`` runs), on each ``--devices`` entry (set through
+``nx.config.backends.warpgraph.device``). Times include turning the result into NetworkX's
+Python objects (dicts, sets, graphs) and consuming generators. Each warpgraph result is compared
+with NetworkX's (equal values; dicts and graphs compared as NetworkX's types compare). Numba
+compilation and GPU module loading are excluded by one warm-up pass on a small graph.
+
+A NetworkX call slower than ``--nx-timeout`` seconds is stopped (SIGALRM): its time is then a
+lower bound and so are the speedups (marked ``>`` in the table).
+
+Graphs: ``urand:S`` (2**S nodes, 8 * 2**S uniform random edges), ``kron:S`` (Graph500
+Kronecker, edge factor 16, duplicates merged), ``grid:R`` (R x R lattice). Undirected functions
+use the graph with an int ``weight`` (1..100) on every edge, self-loops removed; directed ones
+the same edges as arcs, oriented as generated.
+
+Usage::
+
+    python benchmarks/networkx.py --graphs urand:17 grid:708 --devices cpu
+    python benchmarks/networkx.py --graphs urand:17 grid:708 --devices cpu gpu \\
+        --out benchmarks/results/networkx_h100.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import signal
+import statistics
+import sys
+import time
+import traceback
+import warnings
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+# This file is named networkx.py: keep its folder off the path while NetworkX itself is imported.
+_HERE = Path(__file__).resolve().parent
+_SAVED = list(sys.path)
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+import networkx as nx  # noqa: E402
+
+sys.path[:] = _SAVED
+import numpy as np  # noqa: E402
+from _common import write_json  # noqa: E402
+
+import warpgraph as wg  # noqa: E402
+from warpgraph.nx import FUNCTIONS  # noqa: E402
+from warpgraph.nx.interface import backend_interface  # noqa: E402
+
+BACKEND = "warpgraph"
+
+
+# ---------------------------------------------------------------------------- graphs
+def edges_for(spec: str) -> tuple[int, np.ndarray, np.ndarray]:
+    kind, _, arg = spec.partition(":")
+    size = int(arg)
+    gen = wg.generators
+    if kind == "urand":
+        n = 2**size
+        s, d = gen.uniform_edges(n, 8 * n, seed=1, device="cpu")
+    elif kind == "kron":
+        n = 2**size
+        s, d = gen.kronecker_edges(size, 16, seed=1, device="cpu")
+    elif kind == "grid":
+        n = size * size
+        s, d = gen.grid_2d_edges(size, size, device="cpu")
+    else:
+        raise SystemExit(f"unknown graph {spec!r} (urand:S, kron:S, grid:R)")
+    s, d = wg._arrays.to_host(s).astype(np.int64), wg._arrays.to_host(d).astype(np.int64)
+    keep = s != d
+    return n, s[keep], d[keep]
+
+
+def build(spec: str) -> dict[str, Any]:
+    """The undirected (weighted) and directed NetworkX graphs of a spec, built once."""
+    t0 = time.perf_counter()
+    n, s, d = edges_for(spec)
+    w = np.random.default_rng(7).integers(1, 101, s.size)
+    U = nx.Graph()
+    U.add_nodes_from(range(n))
+    U.add_weighted_edges_from(zip(s.tolist(), d.tolist(), w.tolist(), strict=True))
+    D = nx.DiGraph()
+    D.add_nodes_from(range(n))
+    D.add_edges_from(zip(s.tolist(), d.tolist(), strict=True))
+    rng = random.Random(3)
+    nodes = list(U)
+    source = next(v for v in iter(lambda: rng.choice(nodes), None) if U.degree(v) > 0)
+    info = {
+        "spec": spec,
+        "nodes": U.number_of_nodes(),
+        "edges": U.number_of_edges(),
+        "arcs_directed": D.number_of_edges(),
+        "build_s": time.perf_counter() - t0,
+        "source": source,
+    }
+    return {"U": U, "D": D, "source": source, "info": info}
+
+
+# ---------------------------------------------------------------------------- the calls
+Call = Callable[[Any, Any, dict], Any]
+
+
+def _list(f):
+    return lambda G, s, kw: list(f(G, s, **kw))
+
+
+CASES: dict[str, tuple[str, Call]] = {
+    "bfs_layers": ("U", _list(nx.bfs_layers)),
+    "bfs_edges": ("U", _list(nx.bfs_edges)),
+    "bfs_tree": ("U", lambda G, s, kw: nx.bfs_tree(G, s, **kw)),
+    "bfs_predecessors": ("U", _list(nx.bfs_predecessors)),
+    "bfs_successors": ("U", _list(nx.bfs_successors)),
+    "descendants_at_distance": ("U", lambda G, s, kw: nx.descendants_at_distance(G, s, 3, **kw)),
+    "single_source_shortest_path_length": (
+        "U",
+        lambda G, s, kw: nx.single_source_shortest_path_length(G, s, **kw),
+    ),
+    "connected_components": ("U", lambda G, s, kw: list(nx.connected_components(G, **kw))),
+    "number_connected_components": ("U", lambda G, s, kw: nx.number_connected_components(G, **kw)),
+    "is_connected": ("U", lambda G, s, kw: nx.is_connected(G, **kw)),
+    "node_connected_component": ("U", lambda G, s, kw: nx.node_connected_component(G, s, **kw)),
+    "weakly_connected_components": (
+        "D",
+        lambda G, s, kw: list(nx.weakly_connected_components(G, **kw)),
+    ),
+    "number_weakly_connected_components": (
+        "D",
+        lambda G, s, kw: nx.number_weakly_connected_components(G, **kw),
+    ),
+    "is_weakly_connected": ("D", lambda G, s, kw: nx.is_weakly_connected(G, **kw)),
+    "strongly_connected_components": (
+        "D",
+        lambda G, s, kw: list(nx.strongly_connected_components(G, **kw)),
+    ),
+    "number_strongly_connected_components": (
+        "D",
+        lambda G, s, kw: nx.number_strongly_connected_components(G, **kw),
+    ),
+    "is_strongly_connected": ("D", lambda G, s, kw: nx.is_strongly_connected(G, **kw)),
+    "triangles": ("U", lambda G, s, kw: nx.triangles(G, **kw)),
+    "transitivity": ("U", lambda G, s, kw: nx.transitivity(G, **kw)),
+    "clustering": ("U", lambda G, s, kw: nx.clustering(G, **kw)),
+    "average_clustering": ("U", lambda G, s, kw: nx.average_clustering(G, **kw)),
+    "core_number": ("U", lambda G, s, kw: nx.core_number(G, **kw)),
+    "k_core": ("U", lambda G, s, kw: nx.k_core(G, **kw)),
+    "k_shell": ("U", lambda G, s, kw: nx.k_shell(G, 2, **kw)),
+    "k_crust": ("U", lambda G, s, kw: nx.k_crust(G, **kw)),
+    "k_corona": ("U", lambda G, s, kw: nx.k_corona(G, 2, **kw)),
+    "k_truss": ("U", lambda G, s, kw: nx.k_truss(G, 4, **kw)),
+    "triadic_census": ("D", lambda G, s, kw: nx.triadic_census(G, **kw)),
+    "single_source_dijkstra_path_length": (
+        "U",
+        lambda G, s, kw: nx.single_source_dijkstra_path_length(G, s, **kw),
+    ),
+    "single_source_bellman_ford_path_length": (
+        "U",
+        lambda G, s, kw: nx.single_source_bellman_ford_path_length(G, s, **kw),
+    ),
+    "negative_edge_cycle": ("U", lambda G, s, kw: nx.negative_edge_cycle(G, **kw)),
+}
+#: Functions NetworkX orders strictly: their order comes from a sequential pass (BFS discovery
+#: order, Tarjan's completion order), which a GPU does not speed up.
+ORDERED = {
+    "bfs_layers",
+    "bfs_edges",
+    "bfs_tree",
+    "bfs_predecessors",
+    "bfs_successors",
+    "single_source_shortest_path_length",
+    "strongly_connected_components",
+}
+
+
+def same(ours: Any, theirs: Any) -> bool:
+    if isinstance(theirs, nx.Graph):
+        return nx.utils.graphs_equal(ours, theirs)
+    return ours == theirs
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout
+
+
+def timed(fn: Callable[[], Any], timeout: float | None = None) -> tuple[float, Any]:
+    if timeout:
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+    t0 = time.perf_counter()
+    try:
+        out = fn()
+    finally:
+        if timeout:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    return time.perf_counter() - t0, out
+
+
+def set_device(dev: str) -> None:
+    nx.config.backends.warpgraph.device = dev
+
+
+# ---------------------------------------------------------------------------- run
+def warm_up(names: list[str], devices: list[str]) -> None:
+    """Compile (Numba, CUDA) on a small graph so timings exclude it."""
+    small = build("urand:9")
+    for dev in devices:
+        set_device(dev)
+        for name in names:
+            kind, call = CASES[name]
+            try:
+                call(small[kind], small["source"], {"backend": BACKEND})
+            except Exception:  # noqa: BLE001 - reported when it happens on the real graph
+                pass
+
+
+def run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict]:
+    rows = []
+    for name in names:
+        kind, call = CASES[name]
+        G, s = g[kind], g["source"]
+        row: dict[str, Any] = {"graph": g["info"]["spec"], "algorithm": name, "input": kind}
+        row["networkx_ordered"] = name in ORDERED
+        plain = partial(call, G, s, {})
+        ours_call = partial(call, G, s, {"backend": BACKEND})
+        try:
+            t, theirs = timed(plain, args.nx_timeout)
+            row["networkx_s"] = t
+        except Timeout:
+            theirs = None
+            row["networkx_s"] = None
+            row["networkx_timeout_s"] = args.nx_timeout
+        for dev in devices:
+            set_device(dev)
+            res: dict[str, Any] = {}
+            try:
+                G.__networkx_cache__.clear()
+                res["cold_s"], ours = timed(ours_call)
+                times = [timed(ours_call)[0] for _ in range(args.repeat)]
+                res.update(
+                    cached_median_s=statistics.median(times),
+                    cached_min_s=min(times),
+                    repeat=args.repeat,
+                    verified=None if theirs is None else bool(same(ours, theirs)),
+                )
+                base = row["networkx_s"] or row.get("networkx_timeout_s")
+                res["speedup_cold"] = base / res["cold_s"]
+                res["speedup_cached"] = base / res["cached_median_s"]
+                res["speedup_is_lower_bound"] = row["networkx_s"] is None
+            except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
+                res["error"] = f"{type(exc).__name__}: {exc}"
+                traceback.print_exc()
+            row[dev] = res
+        G.__networkx_cache__.clear()
+        rows.append(row)
+        print_row(row, devices)
+    return rows
+
+
+def _fmt_s(x: float | None) -> str:
+    return "-" if x is None else (f"{x:.3f}" if x < 100 else f"{x:.0f}")
+
+
+def print_row(row: dict, devices: list[str]) -> None:
+    nx_s = row["networkx_s"]
+    cells = [f"{row['graph']:<10} {row['algorithm']:<38}"]
+    cells.append(
+        f"{_fmt_s(nx_s) if nx_s is not None else '>' + _fmt_s(row['networkx_timeout_s']):>8}"
+    )
+    for dev in devices:
+        res = row.get(dev, {})
+        if "error" in res:
+            cells.append(f"{dev}: {res['error'][:40]}")
+            continue
+        mark = ">" if res.get("speedup_is_lower_bound") else ""
+        ok = {True: "", False: " WRONG", None: " ?"}[res.get("verified")]
+        cells.append(
+            f"{dev} {_fmt_s(res['cold_s']):>7} {_fmt_s(res['cached_median_s']):>7} "
+            f"{mark}{res['speedup_cold']:>6.1f}x {mark}{res['speedup_cached']:>7.1f}x{ok}"
+        )
+    print("  ".join(cells), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
+    ap.add_argument("--devices", nargs="+", default=["cpu"], choices=["cpu", "gpu"])
+    ap.add_argument("--algorithms", nargs="+", default=None, help="default: every dispatched one")
+    ap.add_argument("--repeat", type=int, default=3, help="cached warpgraph runs (median)")
+    ap.add_argument("--nx-timeout", type=float, default=120.0, help="seconds per NetworkX call")
+    ap.add_argument("--out", default=None, help="JSON path (default benchmarks/results/)")
+    args = ap.parse_args(argv)
+    warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
+    names = args.algorithms or [n for n in CASES if n in FUNCTIONS]
+    unknown = sorted(set(names) - set(CASES))
+    if unknown:
+        raise SystemExit(f"unknown algorithms {unknown}; known: {sorted(CASES)}")
+    print(f"warm-up on {args.devices} ...", flush=True)
+    warm_up(names, args.devices)
+    graphs, rows = [], []
+    print(
+        f"{'graph':<10} {'algorithm':<38} {'NX s':>8}  "
+        + "  ".join(f"{d} cold_s cached_s x_cold x_cached" for d in args.devices)
+    )
+    for spec in args.graphs:
+        g = build(spec)
+        info = g["info"]
+        convert = backend_interface.convert_from_nx
+        info["convert_s"] = timed(partial(convert, g["U"]))[0]
+        info["convert_weighted_s"] = timed(partial(convert, g["U"], {"weight": 1}))[0]
+        info["convert_directed_s"] = timed(partial(convert, g["D"]))[0]
+        print(
+            f"# {spec}: {info['nodes']} nodes, {info['edges']} edges; NetworkX graph built in "
+            f"{info['build_s']:.1f} s; conversion {info['convert_s']:.2f} s (weighted "
+            f"{info['convert_weighted_s']:.2f} s, directed {info['convert_directed_s']:.2f} s)",
+            flush=True,
+        )
+        graphs.append(info)
+        rows.extend(run_graph(g, names, args.devices, args))
+        del g
+    name = "networkx_" + "_".join(args.devices)
+    path = write_json(
+        name,
+        {
+            "method": (
+                "end to end from a NetworkX graph; NetworkX 1 run; warpgraph cold = conversion "
+                "cache cleared, cached = median of --repeat runs reusing the conversion"
+            ),
+            "networkx": nx.__version__,
+            "graphs": graphs,
+            "results": rows,
+        },
+        args.out,
+    )
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
