@@ -45,7 +45,7 @@ _LAZY = {
     "component_sizes": "warpgraph.algorithms.components",
     "largest_component": "warpgraph.algorithms.components",
 }
-_SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms")
+_SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms", "csgraph")
 
 __all__ = ["Graph", "__version__", "errors", "info", "stats", *_LAZY, *_SUBPACKAGES]
 
