@@ -342,13 +342,13 @@ def test_auto_config_rules():
     # a directed 3-cycle: no vertex without out-arcs -> no trimming; sparse -> linear
     cfg = auto_scc_config(np.array([0, 1, 2, 3]), None, 3, "gpu")
     assert (cfg.trim_iterations, cfg.trim2, cfg.fb_traversal) == (0, False, "linear")
-    # a skewed graph with many sinks: two trim passes, hybrid closures
+    # a skewed graph with many sinks: trimming (GPU 2 passes, CPU 1), hybrid closures
     deg = np.r_[np.full(10, 200), np.full(990, 0), np.full(1000, 6)]
     indptr = np.r_[0, np.cumsum(deg)]
     gpu = auto_scc_config(indptr, None, deg.size, "gpu")
     cpu = auto_scc_config(indptr, None, deg.size, "cpu")
     assert gpu.trim_iterations == 2 and gpu.fb_traversal == "hybrid" and gpu.virtual_warp == 4
-    assert cpu.fb_traversal == "hybrid"
+    assert cpu.fb_traversal == "hybrid" and cpu.trim_iterations == 1
     # regular, denser: quadratic on the GPU, hybrid on the CPU
     indptr = np.arange(0, 8 * 101, 8)
     assert auto_scc_config(indptr, None, 100, "gpu").fb_traversal == "quadratic"

@@ -244,10 +244,12 @@ def auto_scc_config(indptr: Any, indices: Any, n: int, device: str) -> SCCConfig
     The rule follows the best parametrizations of the thesis (Table 9.3), re-checked on
     directed Kronecker graphs (docs/COMPONENTS.md):
 
-    * trimming pays when many vertices have no out-arcs (``zero_out``): > 30 %: 2 passes
-      (on directed Kronecker graphs the first pass removes 99.9 % of the trivial SCCs, the
-      second the rest), > 0: 1 pass, none: 0 (road networks, meshes, circuits); trim-2 is
-      off (it removed nothing on Kronecker graphs and costs about two trim-1 passes);
+    * trimming pays when vertices have no out-arcs (``zero_out``); none: no trimming (road
+      networks, meshes, circuits). On the CPU one pass (fastest on Kronecker 18/20 and uniform
+      20: benchmarks/results/scc_cpu_2026-11-21.json); on the GPU 2 passes when ``zero_out``
+      > 30 %, else 1 (on directed Kronecker graphs the first pass removes 99.9 % of the trivial
+      SCCs; every vertex left for coloring costs GPU rounds). trim-2 is off (it removed nothing
+      on Kronecker graphs and costs about two trim-1 passes);
     * one FB round from the max in×out-degree pivot (peels the giant SCC of scale-free graphs);
     * sparse, regular graphs (average out-degree <= 4 and maximum <= 16: road-like, high
       diameter) use linear traversals; every other graph uses ``hybrid`` FB closures on the
@@ -282,7 +284,7 @@ def auto_scc_config(indptr: Any, indices: Any, n: int, device: str) -> SCCConfig
         raise InvalidArgumentError(f"device must be 'cpu' or 'gpu', got {device!r}")
     s = scc_graph_stats(indptr, n)
     z = s["zero_out"]
-    trim = 2 if z > 0.30 else 1 if z > 0 else 0
+    trim = 2 if z > 0.30 and device == "gpu" else 1 if z > 0 else 0
     road_like = s["avg_degree"] <= 4 and s["max_degree"] <= 16
     if road_like:
         fb = "linear"
