@@ -47,12 +47,12 @@ def _check_kernels_module():
 
 
 def _import_all_gpu_modules():
-    """Import every warpgraph module with a "gpu" path component: their declare() calls
-    register the name expressions of every kernel source (as tools/check_kernels --nvrtc does)."""
+    """Import every warpgraph module with a path component "gpu" or "*_gpu": their declare()
+    calls register the name expressions of every kernel source (as check_kernels --nvrtc does)."""
     import warpgraph
 
     for mod in pkgutil.walk_packages(warpgraph.__path__, prefix="warpgraph."):
-        if "gpu" in mod.name.split("."):
+        if any(part == "gpu" or part.endswith("_gpu") for part in mod.name.split(".")):
             importlib.import_module(mod.name)
 
 

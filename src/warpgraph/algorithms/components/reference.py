@@ -41,5 +41,6 @@ def components_reference(G: Graph, connection: str = "weak") -> tuple[int, np.nd
     if g.num_vertices == 0:
         return 0, np.zeros(0, dtype=np.int32)
     A = g.to_scipy(dtype=np.int8)
+    A.sum_duplicates()  # SciPy 1.17/1.18 finds wrong strong components with repeated entries
     _, labels = csgraph.connected_components(A, directed=g.directed, connection=connection)
     return canonical_numbering(labels)
