@@ -22,10 +22,7 @@ _BFS = (
     "In exactly NetworkX's (BFS discovery) order; not with sort_neighbors or reverse on digraphs."
 )
 _GRAPH = "Returns the same NetworkX graph as NetworkX (attributes and adjacency order included)."
-_WEIGHTED = (
-    "Exact distances for all-int or all-float weights (others run in NetworkX); keys by "
-    "distance, ties in node order."
-)
+_WEIGHTED = "Exact distances for all-int or all-float weights (others run in NetworkX)."
 
 #: Functions the backend implements, with the notes NetworkX adds to their docstrings.
 FUNCTIONS: dict[str, str] = {
@@ -60,8 +57,9 @@ FUNCTIONS: dict[str, str] = {
 }
 if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4) is present
     FUNCTIONS |= {
-        "single_source_dijkstra_path_length": _WEIGHTED,
-        "single_source_bellman_ford_path_length": _WEIGHTED,
+        "single_source_dijkstra_path_length": _WEIGHTED + " " + _ORDER,
+        "single_source_bellman_ford_path_length": _WEIGHTED
+        + " Keys: the source, then by distance (ties in node order).",
         "negative_edge_cycle": "",
     }
 

@@ -14,7 +14,9 @@ one new data dict per edge, shared by its two arcs. For a ``DiGraph`` the succes
 
 from __future__ import annotations
 
-from itertools import chain, pairwise
+import gc
+from contextlib import contextmanager
+from itertools import chain, islice
 from typing import Any
 
 import numpy as np
@@ -22,13 +24,24 @@ import numpy as np
 __all__ = ["bfs_tree_graph", "subgraph_copy"]
 
 
-def _dicts(labels_list: list, rows: np.ndarray, cols_labels: list, data: list, n_rows: int):
-    """``{label: {neighbour: data}}`` from arcs sorted by row (rows given as dense positions)."""
-    bounds = np.searchsorted(rows, np.arange(n_rows + 1)).tolist()
-    return {
-        label: dict(zip(cols_labels[lo:hi], data[lo:hi], strict=True))
-        for label, (lo, hi) in zip(labels_list, pairwise(bounds), strict=True)
-    }
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while millions of dicts are made (it would run
+    thousands of times for nothing: these dicts hold no cycles)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _dicts(row_labels: list, rows: np.ndarray, col_labels: list, data: list, n_rows: int):
+    """``{label: {neighbour: data}}`` from arcs sorted by row (rows as positions 0..n_rows-1)."""
+    counts = np.bincount(rows, minlength=n_rows).tolist() if rows.size else [0] * n_rows
+    arcs = zip(col_labels, data, strict=True)
+    return {label: dict(islice(arcs, k)) for label, k in zip(row_labels, counts, strict=True)}
 
 
 def _processing_order(W, node_keep: np.ndarray, induced: np.ndarray | None) -> np.ndarray:
@@ -59,6 +72,11 @@ def subgraph_copy(
         "networkx"
     ):  # a subclass may have its own dict factories
         return G.subgraph(W.labels[node_keep].tolist()).copy()
+    with gc_paused():
+        return _subgraph_copy(W, G, node_keep, arc_keep, induced)
+
+
+def _subgraph_copy(W, G, node_keep, arc_keep, induced):
     visit = _processing_order(W, node_keep, None if induced is None else np.asarray(induced))
     position = np.full(len(W), -1, dtype=np.int64)
     position[visit] = np.arange(visit.size)
@@ -77,17 +95,17 @@ def subgraph_copy(
     kept = len(nodes)
     H = G.__class__()
     H.graph.update(G.graph)
-    H._node.update((v, G._node[v].copy()) for v in nodes)
+    H._node.update(zip(nodes, map(dict.copy, map(G._node.__getitem__, nodes)), strict=True))
     rank = np.arange(tails.size)  # NetworkX's adjacency order within each row
     if G.is_directed():
-        data = [arc_data[i].copy() for i in picked.tolist()]
+        data = list(map(dict.copy, map(arc_data.__getitem__, picked.tolist())))
         out = np.lexsort((rank, tpos))
         H._succ.update(
-            _dicts(nodes, tpos[out], labels[heads[out]].tolist(), [data[i] for i in out], kept)
+            _dicts(nodes, tpos[out], labels[heads[out]].tolist(), _pick(data, out), kept)
         )
         into = np.lexsort((tpos, hpos))  # predecessors in visiting order of the tails
         H._pred.update(
-            _dicts(nodes, hpos[into], labels[tails[into]].tolist(), [data[i] for i in into], kept)
+            _dicts(nodes, hpos[into], labels[tails[into]].tolist(), _pick(data, into), kept)
         )
         return H
     # One data dict per edge, shared by its two arcs.
@@ -97,34 +115,37 @@ def subgraph_copy(
     owner = tails <= heads
     first = np.empty(int(edge.max(initial=-1)) + 1, dtype=np.int64)
     first[edge[owner]] = np.flatnonzero(owner)
-    copies = [arc_data[i].copy() for i in picked[first].tolist()]
+    copies = list(map(dict.copy, map(arc_data.__getitem__, picked[first].tolist())))
     earlier = hpos < tpos  # neighbours visited before: added to this row in visiting order
     order = np.lexsort((np.where(earlier, hpos, rank), ~earlier, tpos))
-    data = [copies[e] for e in edge[order].tolist()]
+    data = _pick(copies, edge[order])
     H._adj.update(_dicts(nodes, tpos[order], labels[heads[order]].tolist(), data, kept))
     return H
 
 
+def _pick(items: list, idx: np.ndarray) -> list:
+    """``[items[i] for i in idx]`` at C speed."""
+    return list(map(items.__getitem__, idx.tolist()))
+
+
 def bfs_tree_graph(labels: np.ndarray, source: int, parents: np.ndarray, children: np.ndarray):
     """``networkx.DiGraph`` of a BFS tree given its arcs in discovery order, as NetworkX's
-    ``bfs_tree`` builds it: nodes in discovery order, each node's children in discovery order."""
+    ``bfs_tree`` builds it: nodes in discovery order, each node's children in discovery order,
+    one new data dict per edge shared by its successor and predecessor entries."""
     import networkx as nx
 
-    T = nx.DiGraph()
-    order = np.concatenate(([source], children)).astype(np.int64)
-    nodes = labels[order].tolist()
-    n = order.size
-    position = np.empty(labels.size, dtype=np.int64)
-    position[order] = np.arange(n)
-    data = [{} for _ in range(children.size)]
-    T._node.update((v, {}) for v in nodes)
-    by_parent = np.argsort(position[parents], kind="stable")
-    kids = labels[children[by_parent]].tolist()
-    T._succ.update(
-        _dicts(nodes, position[parents[by_parent]], kids, [data[i] for i in by_parent], n)
-    )
-    parent_labels = labels[parents].tolist()
-    T._pred.update(
-        _dicts(nodes, np.arange(1, n), parent_labels, data, n)  # child i+1 <- parents[i]
-    )
+    with gc_paused():
+        T = nx.DiGraph()
+        order = np.concatenate(([source], children)).astype(np.int64)
+        nodes = labels[order].tolist()
+        n = order.size
+        position = np.empty(labels.size, dtype=np.int64)
+        position[order] = np.arange(n)
+        data = [{} for _ in range(children.size)]
+        T._node.update(zip(nodes, [{} for _ in range(n)], strict=True))
+        by_parent = np.argsort(position[parents], kind="stable")
+        kids = labels[children[by_parent]].tolist()
+        T._succ.update(_dicts(nodes, position[parents[by_parent]], kids, _pick(data, by_parent), n))
+        pred = [{}, *({p: d} for p, d in zip(labels[parents].tolist(), data, strict=True))]
+        T._pred.update(zip(nodes, pred, strict=True))  # node i + 1 <- parents[i]
     return T

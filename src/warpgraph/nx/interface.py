@@ -40,6 +40,8 @@ class Weighted(NamedTuple):
     graph: Graph
     kind: str
     hidden: bool = False
+    nx_values: np.ndarray | None = None  # the weights in NetworkX's adjacency order ...
+    nx_hidden: np.ndarray | None = None  # ... and which of them are None
 
 
 class WarpgraphGraph:
@@ -269,7 +271,8 @@ def _weighted_view(
     graph: Graph, perm: np.ndarray | None, rows: list, attr: str, default: Any
 ) -> Weighted:
     """``graph`` weighted by ``attr`` read from the NetworkX adjacency ``rows``."""
-    values, kind, hidden = _read_weights(rows, attr, default, graph.num_arcs)
+    nx_values, kind, nx_hidden = _read_weights(rows, attr, default, graph.num_arcs)
+    values, hidden = nx_values, nx_hidden
     if perm is not None:
         values = values[perm]
         hidden = None if hidden is None else hidden[perm]
@@ -279,7 +282,7 @@ def _weighted_view(
         from ..algorithms.kcore.api import _arc_subgraph
 
         out = _arc_subgraph(out, ~hidden, out._arc_sources(), np)
-    return Weighted(out, kind, hidden is not None)
+    return Weighted(out, kind, hidden is not None, nx_values, nx_hidden)
 
 
 def _weight_attribute(edge_attrs: Any) -> tuple[str | None, Any]:

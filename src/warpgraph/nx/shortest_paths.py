@@ -1,20 +1,28 @@
 """Weighted shortest-path lengths of NetworkX: ``single_source_dijkstra_path_length``,
-``single_source_bellman_ford_path_length`` and ``negative_edge_cycle``, on warpgraph's SSSP.
+``single_source_bellman_ford_path_length`` and ``negative_edge_cycle``.
 
 Weights are the edge attribute named by ``weight`` (1 where it is missing, as NetworkX). The
 distances are NetworkX's exactly, as Python ``int`` when every weight is an ``int`` and ``float``
 when every weight is a ``float`` (the source's 0 stays an ``int``, as in NetworkX); graphs
 mixing the two, or holding other number types, are left to NetworkX (``NotImplementedError``,
-so automatic dispatch runs NetworkX). Keys: the source first, then by distance, ties in node
-order. That is NetworkX's Dijkstra order except among equal distances (NetworkX breaks those
-by its heap's push counter); Bellman-Ford's keys follow its queue in NetworkX.
+so automatic dispatch runs NetworkX).
+
+Dijkstra's keys come in NetworkX's exact order, which is its heap's: by distance, ties by the
+order of the pushes. One sequential Numba Dijkstra with the same (distance, push counter) heap
+over the adjacency in NetworkX's order reproduces it (O(m log m), on the CPU whatever the
+device). Bellman-Ford runs on warpgraph's SSSP (configured device; negative weights by its
+frontier Bellman-Ford); its keys come source first, then by distance, ties in node order
+(NetworkX's follow its queue). ``negative_edge_cycle`` checks the signs first, then runs the
+frontier Bellman-Ford from a new node joined to every node.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from .._arrays import id_dtype_for
 from ..errors import InvalidArgumentError, NegativeCycleError
@@ -72,16 +80,126 @@ def _distances(G, w, source: Any, method: str, cutoff: Any = None) -> dict:
     return dict(zip(G.labels[order].tolist(), values, strict=True))
 
 
+@njit(cache=True, nogil=True)
+def _sift_down(hd, hc, hv, size):  # pragma: no cover - compiled
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            return
+        best = left
+        right = left + 1
+        if right < size and (
+            hd[right] < hd[left] or (hd[right] == hd[left] and hc[right] < hc[left])
+        ):
+            best = right
+        if hd[best] < hd[i] or (hd[best] == hd[i] and hc[best] < hc[i]):
+            hd[i], hd[best] = hd[best], hd[i]
+            hc[i], hc[best] = hc[best], hc[i]
+            hv[i], hv[best] = hv[best], hv[i]
+            i = best
+        else:
+            return
+
+
+@njit(cache=True, nogil=True)
+def _nx_dijkstra(indptr, heads, weights, hidden, source, cutoff, has_cutoff):  # pragma: no cover
+    """NetworkX's ``_dijkstra_multisource`` for one source over dense ids: the nodes in the
+    order NetworkX finalizes them (its dict's key order) and their distances."""
+    n = indptr.shape[0] - 1
+    m = heads.shape[0]
+    done = np.zeros(n, dtype=np.bool_)
+    has_seen = np.zeros(n, dtype=np.bool_)
+    seen = np.zeros(n, dtype=weights.dtype)
+    hd = np.empty(m + 1, dtype=weights.dtype)  # heap: (distance, push counter, node)
+    hc = np.empty(m + 1, dtype=np.int64)
+    hv = np.empty(m + 1, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    dist = np.empty(n, dtype=weights.dtype)
+    count = 0
+    size = 0
+    hd[0] = 0
+    hc[0] = 0
+    hv[0] = source
+    size = 1
+    count = 1
+    has_seen[source] = True
+    found = 0
+    while size > 0:
+        d = hd[0]
+        v = hv[0]
+        size -= 1
+        if size > 0:
+            hd[0] = hd[size]
+            hc[0] = hc[size]
+            hv[0] = hv[size]
+            _sift_down(hd, hc, hv, size)
+        if done[v]:
+            continue
+        done[v] = True
+        order[found] = v
+        dist[found] = d
+        found += 1
+        for k in range(indptr[v], indptr[v + 1]):
+            if hidden[k]:
+                continue
+            u = heads[k]
+            vu = d + weights[k]
+            if has_cutoff and vu > cutoff:
+                continue
+            if done[u]:
+                continue
+            if not has_seen[u] or vu < seen[u]:
+                has_seen[u] = True
+                seen[u] = vu
+                i = size  # push, sift up
+                size += 1
+                while i > 0:
+                    p = (i - 1) // 2
+                    if hd[p] < vu or (hd[p] == vu and hc[p] < count):
+                        break
+                    hd[i] = hd[p]
+                    hc[i] = hc[p]
+                    hv[i] = hv[p]
+                    i = p
+                hd[i] = vu
+                hc[i] = count
+                hv[i] = u
+                count += 1
+    return order[:found], dist[:found]
+
+
 def single_source_dijkstra_path_length(
     G, source: Any, cutoff: Any = None, weight: str = "weight"
 ) -> dict:
-    """Shortest weighted distance from ``source`` to each reachable node (within ``cutoff``)."""
+    """Shortest weighted distance from ``source`` to each reachable node (within ``cutoff``),
+    keys in exactly NetworkX's order."""
     if source not in G:
         import networkx as nx
 
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     w = _weights(G, weight, negative_ok=False, hidden_ok=True)
-    return _distances(G, w, source, "auto", cutoff)
+    values = w.nx_values
+    hidden = np.zeros(values.size, dtype=bool) if w.nx_hidden is None else w.nx_hidden
+    limited = cutoff is not None and not (cutoff == math.inf)
+    limit = 0
+    if limited and w.kind == "int":
+        # d > cutoff <=> d > floor(cutoff) on ints; below every distance: only the source
+        limit = -1 if cutoff < -(2**62) else min(math.floor(cutoff), 2**62)
+    elif limited:
+        limit = cutoff
+    order, dist = _nx_dijkstra(
+        host(G.graph.indptr),
+        G.nx_order,
+        values,
+        hidden,
+        G.index[source],
+        values.dtype.type(limit),
+        limited,
+    )
+    values = dist.tolist()
+    values[0] = 0  # NetworkX keeps the source's distance an int
+    return dict(zip(G.labels[order].tolist(), values, strict=True))
 
 
 def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight") -> dict:

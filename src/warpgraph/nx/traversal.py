@@ -2,10 +2,11 @@
 
 NetworkX visits a BFS layer in discovery order: the nodes of the previous layer in order, each
 one's neighbours in adjacency (insertion) order, first discovery wins; a node's BFS parent is
-the node that discovered it. warpgraph's BFS gives the levels; the order inside each layer and
-the parents are rebuilt from the arcs between consecutive layers, sorted on (position of the
-tail in its layer, position of the arc in NetworkX's adjacency). For a long thin BFS one
-sequential Numba pass over the same NetworkX-ordered adjacency is faster and gives the same.
+the node that discovered it. That order is inherently sequential, so these functions run one
+queue-based BFS in Numba over the neighbour ids kept in NetworkX's adjacency order
+(``WarpgraphGraph.nx_order``): O(n + m), on the CPU whatever the configured device (a parallel
+or GPU BFS gives the levels, but rebuilding the order from them costs more than this pass).
+``descendants_at_distance``, which returns a set, uses warpgraph's BFS on the configured device.
 """
 
 from __future__ import annotations
@@ -49,17 +50,19 @@ def levels_from(G, ids: np.ndarray) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _ordered_bfs(indptr, heads, first, n):  # pragma: no cover - compiled
-    """Nodes in NetworkX's BFS order, their parents, and where each layer starts."""
+    """Nodes in queue (discovery) order, their parents (-1 for ``first``), and where each
+    layer starts in that order (``starts[-1]`` is the number reached)."""
     seen = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int64)
     parent = np.empty(n, dtype=np.int64)
     starts = np.empty(n + 1, dtype=np.int64)
     tail = 0
     for v in first:
-        seen[v] = True
-        queue[tail] = v
-        parent[tail] = -1
-        tail += 1
+        if not seen[v]:
+            seen[v] = True
+            queue[tail] = v
+            parent[tail] = -1
+            tail += 1
     layers = 0
     head = 0
     while head < tail:
@@ -80,39 +83,24 @@ def _ordered_bfs(indptr, heads, first, n):  # pragma: no cover - compiled
     return queue[:tail], parent[:tail], starts[: layers + 1]
 
 
-def next_layers(G, ids: np.ndarray, levels: np.ndarray | None = None) -> Iterator[tuple]:
-    """``(layer, parents)`` dense ids of each BFS layer after the first (``ids``), each in
-    NetworkX's order; ``parents[i]`` discovered ``layer[i]``."""
-    if levels is None:
-        levels = levels_from(G, ids)
-    indptr = host(G.graph.indptr)
-    depth = int(levels.max(initial=0))
-    reached = float(np.count_nonzero(levels >= 0)) / (depth + 1)
-    if depth > _DEEP_LAYERS and reached < _THIN_LAYER:  # long and thin: one sequential pass
-        order, parent, starts = _ordered_bfs(indptr, G.nx_order, ids, levels.size)
-        for lo, hi in pairwise(starts[1:].tolist()):
-            yield order[lo:hi], parent[lo:hi]
-        return
-    degree = np.diff(indptr)
-    tails = np.repeat(np.arange(degree.size), degree)
-    heads = G.nx_order
-    rank = np.arange(heads.size) - indptr[tails]  # position in NetworkX's adjacency
-    step = levels[tails]
-    keep = (step >= 0) & (levels[heads] == step + 1)
-    tails, heads, rank, step = tails[keep], heads[keep], rank[keep], step[keep]
-    by_step = np.argsort(step, kind="stable")
-    bounds = np.searchsorted(step[by_step], np.arange(depth + 1))
-    position = np.zeros(levels.size, dtype=np.int64)
-    position[ids] = np.arange(ids.size)
-    for lo, hi in pairwise(bounds):
-        arcs = by_step[lo:hi]
-        order = arcs[np.lexsort((rank[arcs], position[tails[arcs]]))]
-        found = heads[order]
-        _, first = np.unique(found, return_index=True)
-        first.sort()
-        layer = found[first]
-        position[layer] = np.arange(layer.size)
-        yield layer, tails[order[first]]
+def bfs_order(indptr: np.ndarray, heads: np.ndarray, ids: np.ndarray) -> tuple:
+    """``(order, parents, starts)`` of a queue-based BFS from ``ids`` that scans each row of
+    ``(indptr, heads)`` in stored order: the nodes in discovery order, who discovered each
+    (-1 for the sources) and the offset of each layer in ``order`` (plus the end)."""
+    n = int(indptr.shape[0]) - 1
+    return _ordered_bfs(indptr, heads, np.asarray(ids, dtype=np.int64), n)
+
+
+def _bfs(G, ids: np.ndarray) -> tuple:
+    return bfs_order(host(G.graph.indptr), G.nx_order, ids)
+
+
+def _layers_within(starts: np.ndarray, limit: Any) -> int:
+    """How many layers NetworkX keeps: layer ``k`` while ``k - 1 < limit`` (floats too)."""
+    count = 1
+    while count < starts.size - 1 and count - 1 < limit:
+        count += 1
+    return count
 
 
 def _source_ids(G, sources: list) -> np.ndarray:
@@ -128,14 +116,12 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
     """
     if source not in G:
         raise node_error("source", source)
-    layers = [np.array([G.index[source]], dtype=np.int64)]
-    for level, (layer, _) in enumerate(next_layers(G, layers[0]), start=1):
-        if cutoff is not None and not cutoff > level - 1:  # NetworkX's test, floats included
-            break
-        layers.append(layer)
-    sizes = np.fromiter(map(len, layers), dtype=np.int64, count=len(layers))
-    nodes = G.labels[np.concatenate(layers)].tolist()
-    return dict(zip(nodes, np.repeat(np.arange(sizes.size), sizes).tolist(), strict=True))
+    order, _, starts = _bfs(G, np.array([G.index[source]]))
+    if cutoff is not None:  # NetworkX keeps layer k while cutoff > k - 1
+        starts = starts[: _layers_within(starts, cutoff) + 1]
+    nodes = G.labels[order[: starts[-1]]].tolist()
+    levels = np.repeat(np.arange(starts.size - 1), np.diff(starts)).tolist()
+    return dict(zip(nodes, levels, strict=True))
 
 
 def bfs_layers(G, sources: Any) -> Iterator[list]:
@@ -153,10 +139,11 @@ def _bfs_layers(G, sources: list) -> Iterator[list]:
             raise node_error("graph", s)
     if not sources:
         return
+    order, _, starts = _bfs(G, _source_ids(G, sources))
+    nodes = G.labels[order].tolist()
     yield list(sources)
-    labels = G.labels
-    for layer, _ in next_layers(G, _source_ids(G, sources)):
-        yield labels[layer].tolist()
+    for lo, hi in pairwise(starts[1:].tolist()):
+        yield nodes[lo:hi]
 
 
 def descendants_at_distance(G, source: Any, distance: Any) -> set:
@@ -171,35 +158,33 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
 
 
 # ---------------------------------------------------------------- BFS trees
-def _tree_arcs(G, source: Any, depth_limit: Any) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``(parents, children)`` dense ids of each layer's tree arcs, within ``depth_limit``."""
+def _tree_arcs(G, source: Any, depth_limit: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(parents, children)`` dense ids of the tree arcs within ``depth_limit``, in NetworkX's
+    discovery order."""
     if source not in G:
         raise node_error("neighbors", source, G.is_directed())
+    order, parent, starts = _bfs(G, np.array([G.index[source]]))
     limit = len(G) if depth_limit is None else depth_limit
-    ids = np.array([G.index[source]], dtype=np.int64)
-    for depth, (layer, parents) in enumerate(next_layers(G, ids)):
-        if not depth < limit:  # NetworkX's loop test, floats included
-            return
-        yield parents, layer
+    end = starts[_layers_within(starts, limit)] if starts.size > 1 else 1
+    if not 0 < limit:
+        end = 1
+    return parent[1:end], order[1:end]
 
 
 def bfs_edges(
     G, source: Any, reverse: bool = False, depth_limit: Any = None, sort_neighbors: Any = None
 ) -> Iterator[tuple]:
     """Generator of the BFS tree edges ``(parent, child)`` in NetworkX's discovery order."""
+    parents, children = _tree_arcs(G, source, depth_limit)
     labels = G.labels
-    for parents, children in _tree_arcs(G, source, depth_limit):
-        yield from zip(labels[parents].tolist(), labels[children].tolist(), strict=True)
+    yield from zip(labels[parents].tolist(), labels[children].tolist(), strict=True)
 
 
 def bfs_tree(
     G, source: Any, reverse: bool = False, depth_limit: Any = None, sort_neighbors: Any = None
 ):
     """The BFS tree as a ``networkx.DiGraph``, nodes and edges in NetworkX's order."""
-    arcs = list(_tree_arcs(G, source, depth_limit))
-    empty = np.zeros(0, dtype=np.int64)
-    parents = np.concatenate([p for p, _ in arcs]) if arcs else empty
-    children = np.concatenate([c for _, c in arcs]) if arcs else empty
+    parents, children = _tree_arcs(G, source, depth_limit)
     return bfs_tree_graph(G.labels, G.index[source], parents, children)
 
 
@@ -207,26 +192,24 @@ def bfs_predecessors(
     G, source: Any, depth_limit: Any = None, sort_neighbors: Any = None
 ) -> Iterator[tuple]:
     """Generator of ``(node, parent)`` in NetworkX's BFS order."""
+    parents, children = _tree_arcs(G, source, depth_limit)
     labels = G.labels
-    for parents, children in _tree_arcs(G, source, depth_limit):
-        yield from zip(labels[children].tolist(), labels[parents].tolist(), strict=True)
+    yield from zip(labels[children].tolist(), labels[parents].tolist(), strict=True)
 
 
 def bfs_successors(
     G, source: Any, depth_limit: Any = None, sort_neighbors: Any = None
 ) -> Iterator[tuple]:
     """Generator of ``(node, [children])`` in NetworkX's BFS order (``(source, [])`` for a
-    source without children)."""
-    labels = G.labels
-    emitted = False
-    for parents, children in _tree_arcs(G, source, depth_limit):
-        cuts = np.flatnonzero(np.diff(parents)) + 1
-        starts = np.concatenate(([0], cuts))
-        kids = labels[children].tolist()
-        heads = labels[parents[starts]].tolist()
-        bounds = [*starts.tolist(), len(kids)]
-        for head, (lo, hi) in zip(heads, pairwise(bounds), strict=True):
-            emitted = True
-            yield head, kids[lo:hi]
-    if not emitted:
+    source without children). A node's children are consecutive in discovery order."""
+    parents, children = _tree_arcs(G, source, depth_limit)
+    if not parents.size:
         yield source, []
+        return
+    labels = G.labels
+    starts = np.concatenate(([0], np.flatnonzero(np.diff(parents)) + 1))
+    kids = labels[children].tolist()
+    heads = labels[parents[starts]].tolist()
+    bounds = [*starts.tolist(), len(kids)]
+    for head, (lo, hi) in zip(heads, pairwise(bounds), strict=True):
+        yield head, kids[lo:hi]
