@@ -147,13 +147,15 @@ def time_method(G, sources, deg_host, method, device, delta, filtering) -> dict[
 
 
 def cpu_work(G, s, method, delta, filtering) -> dict[str, Any]:
-    """Steps and arcs relaxed by one CPU delta-stepping / near-far search (work efficiency)."""
+    """Steps (rounds) and arcs relaxed by one CPU search (work efficiency)."""
     from warpgraph.algorithms.sssp.api import _check_weights
     from warpgraph.algorithms.sssp.cpu import default_delta_from, sssp_cpu
 
     w = _check_weights(G, None, "cpu")
     stats: dict[str, Any] = {}
-    d = delta if delta is not None else default_delta_from(w, G.indptr)
+    d = delta
+    if method != "hbf" and d is None:
+        d = default_delta_from(w, G.indptr)
     sssp_cpu(G.indptr, G.indices, w, int(s), method=method, delta=d, filtering=filtering,
              stats=stats)  # fmt: skip
     stats["delta"] = d
@@ -263,6 +265,22 @@ def time_gapbs(G, binary: str, trials: int, threads: int, deltas: list[int]) -> 
     return {**good[best], "delta": best, "threads": threads, "by_delta": runs}
 
 
+def gapbs_deltas(G, spec: str) -> list[int]:
+    """GAPBS ``-d`` values: the listed ones, and with ``auto`` also half, once and twice the
+    width warpgraph's rule picks for this graph (so GAPBS gets a fair width on road graphs)."""
+    out = set()
+    for item in spec.split(","):
+        if item == "auto":
+            from warpgraph.algorithms.sssp.api import _check_weights
+            from warpgraph.algorithms.sssp.cpu import default_delta_from
+
+            d = default_delta_from(_check_weights(G, None, "cpu"), G.indptr)
+            out |= {max(1, int(d // 2)), max(1, int(d)), max(1, int(2 * d))}
+        elif item:
+            out.add(int(item))
+    return sorted(out)
+
+
 # ---------------------------------------------------------------------------- main
 def bench_graph(spec: str, args) -> dict[str, Any]:
     from warpgraph._arrays import to_host
@@ -304,7 +322,7 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
                                          reference)  # fmt: skip
                 r = time_method(Gd, sources[:count], deg_host, method, dev, delta, filt)
                 r["verified_sources"] = verified
-                if dev == "cpu" and method in ("delta", "near_far"):
+                if dev == "cpu":
                     r["work"] = cpu_work(Gc, sources[0], method, delta, filt)
             except Exception as exc:  # report and go on with the other methods
                 r = {"error": repr(exc)[:400]}
@@ -326,7 +344,7 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
     if args.gapbs:
         import numba
 
-        deltas = [int(d) for d in args.gapbs_delta.split(",")]
+        deltas = gapbs_deltas(Gc, args.gapbs_delta)
         r = time_gapbs(Gc, args.gapbs, args.cpu_sources, numba.get_num_threads(), deltas)
         row["results"]["gapbs"] = r
         shown = f"{r['median_ms']:.3f} ms (-d {r['delta']})" if "median_ms" in r else r["error"]
@@ -370,7 +388,11 @@ def main(argv=None) -> int:
     ap.add_argument("--peer-max-n", type=int, default=5_000_000)
     ap.add_argument("--networkx-max-n", type=int, default=70_000)
     ap.add_argument("--gapbs", help="GAPBS's sssp binary (or its directory)")
-    ap.add_argument("--gapbs-delta", default="1,2,4,8", help="GAPBS -d values to try")
+    ap.add_argument(
+        "--gapbs-delta",
+        default="1,2,4,8,auto",
+        help="GAPBS -d values to try ('auto': half, once and twice warpgraph's automatic delta)",
+    )
     ap.add_argument("--cpu-threads", type=int, help="Numba threads (and GAPBS OMP threads)")
     ap.add_argument("--out", help="JSON output (default benchmarks/results/sssp.json)")
     args = ap.parse_args(argv)

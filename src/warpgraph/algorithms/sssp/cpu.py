@@ -23,7 +23,7 @@ Methods
 
 One relax step (delta-stepping and Bellman-Ford) is edge-balanced: the frontier's out-degrees
 are prefix-summed, the arcs cut into chunks of ``_CHUNK`` arcs, and each chunk writes the
-vertices whose distance it lowered (an atomic compare-and-swap, :func:`_lower`) into its own
+vertices whose distance it lowered (an atomic compare-and-swap min, :func:`_cas`) into its own
 slice of a buffer, so no two threads share a write position. Steps with few arcs run on one
 thread. **Frontier filtering** (``filtering=True``): a vertex is expanded only if its distance
 changed since it was last expanded (``settled[u] != dist[u]``), which removes both duplicate
@@ -49,17 +49,18 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 from numba import types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from ...cpu.atomics import cas
 from ...errors import NegativeCycleError
 
 __all__ = ["dijkstra_cpu", "predecessors_cpu", "sssp_cpu", "weight_stats"]
 
 _CHUNK = 4096  # arcs per chunk of a parallel relax step (one output slice each)
 _PAR_MIN_ARCS = 1 << 14  # relax steps with fewer arcs run on one thread
-_PAR_MIN_VERTICES = 1 << 13  # frontiers with fewer vertices are prefix-summed on one thread
+_PAR_MIN_VERTICES = 1 << 16  # frontiers with fewer vertices are prefix-summed on one thread
+# (each parallel region is a fork-join: on a busy machine it waits for a descheduled thread)
 _PCH = 256  # vertices per chunk of the bucket pool
 _WINDOW = 1024  # bucket slots of delta-stepping (beyond: the overflow pile)
 _SORT_RATIO = 64  # frontiers of at least n / _SORT_RATIO vertices are sorted first
@@ -101,20 +102,26 @@ def _to_bits(typingctx, value, bits_arr):
     return sig, codegen
 
 
-@nb.njit(cache=True, nogil=True)
-def _lower(dist, bits, v, nd):
-    """Atomically ``dist[v] = min(dist[v], nd)``; True if this call lowered it.
+@intrinsic
+def _cas(typingctx, arr, idx, expected, desired):
+    """Atomic compare-and-swap on ``arr[idx]`` (1-D integer array, unsigned index); returns the
+    old value. An intrinsic, so it compiles in place: the hot loops call no function with array
+    arguments (each such call costs reference-count updates, about 100 ns a push measured)."""
+    if not isinstance(arr, types.Array) or not isinstance(arr.dtype, types.Integer):
+        return None
+    sig = arr.dtype(arr, idx, expected, desired)
 
-    ``bits`` is ``dist`` itself (integer distances) or its same-width integer view (floats)."""
-    old_bits = bits[v]
-    while True:
-        old = _from_bits(old_bits, dist)
-        if not nd < old:
-            return False
-        seen = cas(bits, v, old_bits, _to_bits(nd, bits))
-        if seen == old_bits:
-            return True
-        old_bits = seen
+    def codegen(context, builder, sig, args):
+        aryty, idxty, expty, desty = sig.args
+        ary = context.make_array(aryty)(context, builder, args[0])
+        i = context.cast(builder, args[1], idxty, types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [i], wraparound=False)
+        exp = context.cast(builder, args[2], expty, aryty.dtype)
+        des = context.cast(builder, args[3], desty, aryty.dtype)
+        pair = builder.cmpxchg(ptr, exp, des, "monotonic", "monotonic")
+        return builder.extract_value(pair, 0)
+
+    return sig, codegen
 
 
 @nb.njit(cache=True, nogil=True)
@@ -204,7 +211,18 @@ def _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, delta, c
         for e in range(_U(e0), _U(e1)):
             v = _U(indices[e])
             nd = du + w[e]
-            if nd < dist[v] and _lower(dist, bits, v, nd):
+            if not nd < dist[v]:
+                continue
+            # atomic min: compare-and-swap on the bit pattern until lowered or not lower
+            lowered = False
+            old_bits = bits[v]
+            while nd < _from_bits(old_bits, dist):
+                seen = _cas(bits, v, old_bits, _to_bits(nd, bits))
+                if seen == old_bits:
+                    lowered = True
+                    break
+                old_bits = seen
+            if lowered:
                 out_v[a0 + cnt] = indices[e]
                 if bins:
                     rel = _bin(nd, delta) - cur
@@ -427,8 +445,22 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
                         nxt[nn] = v
                         nn += 1
                     elif rel < window:
-                        _slot_append(v, (cur + rel) % window, pool, cnext, free, st, head,
-                                     tail, fill, size)  # fmt: skip
+                        # _slot_append written out: no call with array arguments per push
+                        sl = (cur + rel) % window
+                        t = tail[sl]
+                        if t < 0 or fill[sl] == _PCH:
+                            st[0] -= 1
+                            t = free[st[0]]
+                            cnext[t] = -1
+                            if tail[sl] < 0:
+                                head[sl] = t
+                            else:
+                                cnext[tail[sl]] = t
+                            tail[sl] = t
+                            fill[sl] = 0
+                        pool[t * _PCH + fill[sl]] = v
+                        fill[sl] += 1
+                        size[sl] += 1
                         in_window += 1
                     else:
                         ovf[novf] = v
@@ -531,8 +563,8 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
     """Frontier Bellman-Ford from ``source``. Returns ``(status, vertex, cycle)``: status 0 done,
     1 negative cycle (``cycle`` in arc order, ``vertex`` on it), 2 a negative cycle is certain
     (round or distance bound) but none was seen in the predecessor graph yet, 3 ``max_rounds``
-    reached. ``par=False`` runs on one thread, so the predecessors stay consistent and every
-    cycle among them is negative."""
+    reached; then the rounds and arcs relaxed. ``par=False`` runs on one thread, so the
+    predecessors stay consistent and every cycle among them is negative."""
     n = indptr.shape[0] - 1
     vt = indices.dtype
     F = np.empty(64, dtype=vt)
@@ -557,7 +589,7 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
     next_check_round = 8
     while f > 0:
         if rounds >= max_rounds:
-            return 3, np.int64(F[0]), no_cycle
+            return 3, np.int64(F[0]), no_cycle, rounds, work
         rounds += 1
         buf, nch, f = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, np.int64(1),
                                np.int64(-1), buf, use_pred, flags, lower_bound, par)  # fmt: skip
@@ -585,16 +617,17 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
             if x >= 0:
                 cyc, weight = _cycle_of(x, pred, indptr, indices, w)
                 if weight < 0:
-                    return 1, x, cyc
+                    return 1, x, cyc, rounds, work
             if certain and par:
-                return 2, np.int64(F[0]), no_cycle
-    return 0, np.int64(-1), no_cycle
+                return 2, np.int64(F[0]), no_cycle, rounds, work
+    return 0, np.int64(-1), no_cycle, rounds, work
 
 
 # ---------------------------------------------------------------------------- Dijkstra
 @nb.njit(cache=True, nogil=True)
 def _dijkstra_one(indptr, indices, w, dist, source, heap, pos):
-    """Dijkstra with an indexed binary heap (``pos[v]``: slot of ``v``, -1 absent, -2 done)."""
+    """Dijkstra with an indexed binary heap (``pos[v]``: slot of ``v``, -1 absent, -2 done).
+    The sift loops are written out (no call with array arguments per heap operation)."""
     dist[source] = 0
     heap[0] = source
     pos[source] = 0
@@ -603,9 +636,25 @@ def _dijkstra_one(indptr, indices, w, dist, source, heap, pos):
         u = heap[0]
         pos[u] = -2
         size -= 1
-        if size > 0:
+        if size > 0:  # sift the last entry down from the root
             x = heap[size]
-            _sift_down(heap, pos, dist, x, 0, size)
+            dx = dist[x]
+            i = 0
+            while True:
+                child = 2 * i + 1
+                if child >= size:
+                    break
+                cv = heap[child]
+                if child + 1 < size and dist[heap[child + 1]] < dist[cv]:
+                    child += 1
+                    cv = heap[child]
+                if dist[cv] >= dx:
+                    break
+                heap[i] = cv
+                pos[cv] = i
+                i = child
+            heap[i] = x
+            pos[x] = i
         du = dist[u]
         for e in range(_U(indptr[u]), _U(indptr[u + 1])):
             v = _U(indices[e])
@@ -618,42 +667,16 @@ def _dijkstra_one(indptr, indices, w, dist, source, heap, pos):
                 if p == -1:
                     p = size
                     size += 1
-                _sift_up(heap, pos, dist, v, p)
-
-
-@nb.njit(cache=True, nogil=True)
-def _sift_up(heap, pos, dist, v, i):
-    dv = dist[v]
-    while i > 0:
-        parent = (i - 1) >> 1
-        pv = heap[parent]
-        if dist[pv] <= dv:
-            break
-        heap[i] = pv
-        pos[pv] = i
-        i = parent
-    heap[i] = v
-    pos[v] = i
-
-
-@nb.njit(cache=True, nogil=True)
-def _sift_down(heap, pos, dist, v, i, size):
-    dv = dist[v]
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        cv = heap[child]
-        if child + 1 < size and dist[heap[child + 1]] < dist[cv]:
-            child += 1
-            cv = heap[child]
-        if dist[cv] >= dv:
-            break
-        heap[i] = cv
-        pos[cv] = i
-        i = child
-    heap[i] = v
-    pos[v] = i
+                while p > 0:  # sift v up
+                    parent = (p - 1) >> 1
+                    pv = heap[parent]
+                    if dist[pv] <= nd:
+                        break
+                    heap[p] = pv
+                    pos[pv] = p
+                    p = parent
+                heap[p] = v
+                pos[v] = p
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
@@ -834,18 +857,20 @@ def sssp_cpu(
     mark = np.empty(n if negative else 0, dtype=np.int64)
     args = (indptr, indices, weights, dist, bits, settled, pred, mark, source, filtering,
             bool(negative), float(max_abs))  # fmt: skip
-    status, vertex, cycle = _bf_run(*args, True, n + 1)
+    status, vertex, cycle, rounds, work = _bf_run(*args, True, n + 1)
     if status == 2:
         # A negative cycle is certain: start again on one thread, where the predecessor
         # graph stays consistent and shows the cycle (every cycle in it is negative).
         dist[:] = inf
         settled[:] = inf
         pred[:] = -1
-        status, vertex, cycle = _bf_run(*args, False, 4 * n + 64)
+        status, vertex, cycle, rounds, work = _bf_run(*args, False, 4 * n + 64)
     if status == 1:
         raise NegativeCycleError(int(vertex), [int(x) for x in cycle])
     if status in (2, 3):
         raise NegativeCycleError(int(vertex), None)
+    if stats is not None:
+        stats.update(steps=int(rounds), arcs=int(work))
     return dist
 
 
