@@ -314,25 +314,6 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
 
 # ---------------------------------------------------------------------------- bucket pool
 @nb.njit(cache=True, nogil=True)
-def _slot_append(v, s, pool, cnext, free, st, head, tail, fill, size):
-    t = tail[s]
-    if t < 0 or fill[s] == _PCH:
-        st[0] -= 1
-        c = free[st[0]]
-        cnext[c] = -1
-        if t < 0:
-            head[s] = c
-        else:
-            cnext[t] = c
-        tail[s] = c
-        fill[s] = 0
-        t = c
-    pool[t * _PCH + fill[s]] = v
-    fill[s] += 1
-    size[s] += 1
-
-
-@nb.njit(cache=True, nogil=True)
 def _slot_drain(s, out, pool, cnext, free, st, head, tail, fill, size):
     """Move bucket slot ``s`` into ``out[:size[s]]`` and free its chunks; returns the count."""
     k = 0
@@ -445,7 +426,7 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
                         nxt[nn] = v
                         nn += 1
                     elif rel < window:
-                        # _slot_append written out: no call with array arguments per push
+                        # bucket append written out: no call with array arguments per push
                         sl = (cur + rel) % window
                         t = tail[sl]
                         if t < 0 or fill[sl] == _PCH:
@@ -495,7 +476,21 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
                 v = ovf[j]
                 b = _bin(dist[v], delta)
                 if b < target + window:
-                    _slot_append(v, b % window, pool, cnext, free, st, head, tail, fill, size)
+                    sl = b % window  # bucket append written out, as in the push loop
+                    t = tail[sl]
+                    if t < 0 or fill[sl] == _PCH:
+                        st[0] -= 1
+                        t = free[st[0]]
+                        cnext[t] = -1
+                        if tail[sl] < 0:
+                            head[sl] = t
+                        else:
+                            cnext[tail[sl]] = t
+                        tail[sl] = t
+                        fill[sl] = 0
+                    pool[t * _PCH + fill[sl]] = v
+                    fill[sl] += 1
+                    size[sl] += 1
                     in_window += 1
                 else:
                     ovf[k] = v
