@@ -74,6 +74,7 @@ declare(
             f"wcc_visit_chunks<{t}, 1>",
             f"wcc_link_nth<{t}>",
             f"wcc_compress<{t}>",
+            f"wcc_flatten<{t}>",
             f"wcc_first_vertex<{t}>",
         )
     ),
@@ -127,9 +128,11 @@ def visit_arcs(
 
 
 def compress(label) -> None:
-    """Pointer jumping: every entry becomes the root of its tree."""
+    """Pointer jumping: every entry becomes the root of its tree (a halving pass, which can
+    leave a few entries one or two hops short under concurrency, then a read-only flatten)."""
     n = int(label.size)
     launch(_kernel("wcc_compress", label.dtype), n, (label, n))
+    launch(_kernel("wcc_flatten", label.dtype), n, (label, n))
 
 
 def union_find_labels(indptr, indices, n: int, *, symmetric: bool = False):

@@ -202,6 +202,20 @@ __global__ void wcc_compress(V* parent, long long n) {
     }
 }
 
+// Second pass after wcc_compress, which can leave a few entries short of the root: a thread
+// halving a path may write parent[x] = (an ancestor it read earlier) after x's own thread stored
+// the root. Here threads only read others' entries and store their own root, so no store can
+// undo another, and the paths left by wcc_compress are a few hops long.
+template <typename V>
+__global__ void wcc_flatten(V* parent, long long n) {
+    for (long long x = wg::global_thread_id(); x < n; x += wg::grid_threads()) {
+        V r = parent[x];
+        V next;
+        while ((next = parent[r]) != r) r = next;
+        parent[x] = r;
+    }
+}
+
 // Smallest vertex of every label: first[label[v]] = min v (first[] preset to n). Turns any
 // labelling with labels in [0, size of first) into "smallest vertex" labels.
 template <typename V>
@@ -231,6 +245,7 @@ __global__ void wcc_first_vertex(const V* __restrict__ label, long long n, V* fi
     template __global__ void wcc_link_nth<V>(const long long*, const V*, long long, V*,        \
                                              long long);                                       \
     template __global__ void wcc_compress<V>(V*, long long);                                   \
+    template __global__ void wcc_flatten<V>(V*, long long);                                    \
     template __global__ void wcc_first_vertex<V>(const V*, long long, V*);
 WCC_INSTANTIATE(int)
 WCC_INSTANTIATE(long long)

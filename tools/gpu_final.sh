@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A time-boxed GPU check for one lent-device call: the gpu-marked tests of the given groups run
+# as parallel pytest processes (most of their time is Numba JIT on the host), then the GPU demo.
+# Usage on a GPU machine, from the repository root:  OUT=/some/dir bash tools/gpu_final.sh
+set -uo pipefail
+OUT=${OUT:-gpu_check_out}
+LIMIT=${LIMIT:-240}
+mkdir -p "$OUT"
+if [ -d .whl ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site
+fi
+export PYTHONPATH=src:${PYTHONPATH:-} PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$OUT/gpu.txt"
+groups=(
+  "tests/test_bfs_gpu.py tests/test_bfs.py"
+  "tests/test_components.py tests/test_gpu_stats.py tests/test_components_cpu.py"
+  "tests/test_sssp.py tests/test_sssp_gpu.py tests/test_graph500.py"
+  "tests/test_scc.py tests/test_bench.py tests/test_gpu_loader.py tests/test_gpu_csr.py"
+  "tests/test_nx_backend.py tests/test_csgraph.py tests/test_cli.py tests/test_triangles.py tests/test_ktruss.py tests/test_kcore.py tests/test_triads.py"
+)
+i=0
+for g in "${groups[@]}"; do
+  # shellcheck disable=SC2086
+  timeout "$LIMIT" python3 -m pytest -m "gpu and not slow" -q -p no:cacheprovider -ra $g \
+    > "$OUT/pytest_$i.txt" 2>&1 &
+  i=$((i + 1))
+done
+wait
+for f in "$OUT"/pytest_*.txt; do echo "== $f"; tail -4 "$f"; done
+timeout 100 python3 -m warpgraph.cli demo --device gpu > "$OUT/demo_gpu.txt" 2>&1
+tail -22 "$OUT/demo_gpu.txt"
