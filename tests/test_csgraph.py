@@ -132,7 +132,12 @@ def test_breadth_first_order_of_a_long_path():
 @given(A=matrices(), directed=st.booleans(), connection=st.sampled_from(["weak", "strong"]))
 def test_connected_components_equal_scipy(A, directed, connection):
     count, labels = wg_cg.connected_components(A, directed, connection, **CPU)
-    s_count, s_labels = scipy_cg.connected_components(as_scipy(A), directed, connection)
+    S = as_scipy(A)
+    if connection == "strong" and sp.issparse(S):  # SciPy's strong search hangs on duplicates
+        C = sp.csr_array(S, copy=True)
+        C.sum_duplicates()
+        S = C if C.nnz < S.nnz else S
+    s_count, s_labels = scipy_cg.connected_components(S, directed, connection)
     assert count == s_count and type(count) is int
     assert labels.dtype == np.int32
     np.testing.assert_array_equal(labels, s_labels)

@@ -316,10 +316,17 @@ def connected_components(
 def _scipy_strong_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> tuple[int, Any]:
     """SciPy numbers strong components in the order its depth-first search completes them; its
     search scans each row from the last stored entry back, which is Tarjan's search over the
-    rows reversed."""
+    rows reversed. A CSR holding duplicate entries is read as its canonical form (SciPy's own
+    search does not terminate on one)."""
     from .nx.components import _nx_scc
 
     rows = np.repeat(np.arange(n), np.diff(indptr))
+    keys = rows * max(n, 1) + indices
+    unique = np.unique(keys)
+    if unique.size < keys.size:  # duplicates: SciPy's search never ends; answer as for the
+        rows, indices = np.divmod(unique, max(n, 1))  # canonical matrix (sum_duplicates)
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
     mirrored = indptr[rows] + indptr[rows + 1] - 1 - np.arange(indices.size)
     reversed_rows = np.empty_like(indices)
     reversed_rows[mirrored] = indices
