@@ -248,7 +248,7 @@ def sssp(
         raise InvalidArgumentError(f"weights must be finite; {bad} are NaN or infinite")
     negative = lo < 0
     if method == "auto":
-        method = choose_method(negative, dev)
+        method = choose_method(negative, dev, Gd.num_arcs / max(Gd.num_vertices, 1))
     if negative and method in _NON_NEGATIVE:
         raise InvalidArgumentError(
             f"method {method!r} needs non-negative weights, but the smallest weight is {lo:g}; "
