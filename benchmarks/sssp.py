@@ -322,7 +322,7 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
                                          reference)  # fmt: skip
                 r = time_method(Gd, sources[:count], deg_host, method, dev, delta, filt)
                 r["verified_sources"] = verified
-                if dev == "cpu":
+                if dev == "cpu" and method in ("delta", "near_far", "hbf"):
                     r["work"] = cpu_work(Gc, sources[0], method, delta, filt)
             except Exception as exc:  # report and go on with the other methods
                 r = {"error": repr(exc)[:400]}
