@@ -7,6 +7,8 @@ then picks the GPU when one is usable).
 
 from __future__ import annotations
 
+import gc
+from contextlib import ContextDecorator
 from typing import Any
 
 import numpy as np
@@ -14,7 +16,24 @@ import numpy as np
 from .._arrays import to_host
 from ..device import resolve_device
 
-__all__ = ["backend_device", "host", "node_error", "not_implemented"]
+__all__ = ["backend_device", "gc_paused", "host", "node_error", "not_implemented"]
+
+
+class gc_paused(ContextDecorator):
+    """Pause Python's cyclic garbage collector while results are built (context manager or
+    decorator). Building a million sets, tuples or dicts would otherwise start hundreds of
+    collections, and each full one walks every object of the user's NetworkX graph; these
+    results hold no reference cycles. Nested uses leave it to the outermost one."""
+
+    def __enter__(self):
+        self._was_enabled = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc):
+        if self._was_enabled:
+            gc.enable()
+        return False
 
 
 def host(a: Any) -> np.ndarray:

@@ -14,27 +14,14 @@ one new data dict per edge, shared by its two arcs. For a ``DiGraph`` the succes
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from itertools import chain, islice
 from typing import Any
 
 import numpy as np
 
+from ._common import gc_paused
+
 __all__ = ["bfs_tree_graph", "subgraph_copy"]
-
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector while millions of dicts are made (it would run
-    thousands of times for nothing: these dicts hold no cycles)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _dicts(row_labels: list, rows: np.ndarray, col_labels: list, data: list, n_rows: int):
@@ -146,6 +133,6 @@ def bfs_tree_graph(labels: np.ndarray, source: int, parents: np.ndarray, childre
         by_parent = np.argsort(position[parents], kind="stable")
         kids = labels[children[by_parent]].tolist()
         T._succ.update(_dicts(nodes, position[parents[by_parent]], kids, _pick(data, by_parent), n))
-        pred = [{}, *({p: d} for p, d in zip(labels[parents].tolist(), data, strict=True))]
+        pred = [{}] + [{p: d} for p, d in zip(labels[parents].tolist(), data, strict=True)]
         T._pred.update(zip(nodes, pred, strict=True))  # node i + 1 <- parents[i]
     return T

@@ -9,7 +9,7 @@ from ..algorithms.triads.api import triadic_census as _triadic_census
 from ..algorithms.triangles.api import clustering as _clustering
 from ..algorithms.triangles.api import transitivity as _transitivity
 from ..algorithms.triangles.api import triangles as _triangles
-from ._common import backend_device, host
+from ._common import backend_device, gc_paused, host
 
 __all__ = ["average_clustering", "clustering", "transitivity", "triadic_census", "triangles"]
 
@@ -36,6 +36,7 @@ def _per_node(G, values: list, nodes: Any):
     return {v: values[index[v]] for v in chosen}
 
 
+@gc_paused()
 def triangles(G, nodes: Any = None):
     """Triangles at each node: ``{node: int}``, or an ``int`` when ``nodes`` is one node."""
     dev = backend_device()
@@ -49,6 +50,7 @@ def transitivity(G) -> float | int:
     return 0 if value == 0 else value
 
 
+@gc_paused()
 def clustering(G, nodes: Any = None, weight: str | None = None):
     """Local clustering of each node (unweighted, undirected); ``0`` (int) without triangles."""
     dev = backend_device()
@@ -56,6 +58,7 @@ def clustering(G, nodes: Any = None, weight: str | None = None):
     return _per_node(G, c, nodes)
 
 
+@gc_paused()
 def average_clustering(
     G, nodes: Any = None, weight: str | None = None, count_zeros: bool = True
 ) -> float:

@@ -10,13 +10,12 @@ NetworkX-ordered adjacency reproduces exactly; their number alone comes from the
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import pairwise
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from ._common import backend_device, host
+from ._common import backend_device, gc_paused, host
 
 __all__ = [
     "connected_components",
@@ -60,8 +59,10 @@ def _groups(labels: np.ndarray) -> list[np.ndarray]:
 
 def _component_sets(G) -> Iterator[set]:
     labels = G.labels
-    for ids in _groups(_labels(G, "weak")):
-        yield set(labels[ids].tolist())
+    groups = _groups(_labels(G, "weak"))
+    with gc_paused():
+        sets = [set(labels[ids].tolist()) for ids in groups]
+    yield from sets
 
 
 def _pointless() -> Exception:
@@ -88,6 +89,7 @@ def is_connected(G) -> bool:
     return _count(G, "weak") == 1
 
 
+@gc_paused()
 def node_connected_component(G, n: Any) -> set:
     """The set of nodes in ``n``'s component (``KeyError`` for a missing node, as NetworkX)."""
     if n not in G:
@@ -191,20 +193,47 @@ def _scc_order(G):
 def strongly_connected_components(G) -> Iterator[set]:
     """Generator of node sets, one per strong component, in exactly NetworkX's order."""
     members, starts, _ = _scc_order(G)
-    labels = G.labels
-    nodes = labels[members].tolist()
-    bounds = starts.tolist()
-    for lo, hi in pairwise(bounds):
-        yield set(nodes[lo:hi])
+    with gc_paused():
+        nodes = G.labels[members].tolist()
+        bounds = starts.tolist()
+        sets = list(map(set, map(nodes.__getitem__, map(slice, bounds[:-1], bounds[1:]))))
+    yield from sets
 
 
 def number_strongly_connected_components(G) -> int:
-    """Number of strongly connected components."""
+    """Number of strongly connected components (the Numba pass on the CPU, the parallel SCC
+    kernel on the GPU)."""
+    if backend_device() == "cpu":  # one sequential pass beats the parallel kernel on a CPU
+        return int(_scc_order(G)[1].size - 1)
     return _count(G, "strong")
 
 
 def is_strongly_connected(G) -> bool:
-    """Whether the directed graph is strongly connected."""
-    if len(G) == 0:
+    """Whether the directed graph is strongly connected: no node without in- or out-arcs, and
+    every node reached from node 0 both ways."""
+    n = len(G)
+    if n == 0:
         raise _pointless()
-    return _count(G, "strong") == 1
+    if n == 1:
+        return True
+    g = G.graph
+    indptr = host(g.indptr)
+    heads = host(g.indices)
+    if not np.diff(indptr).all() or np.bincount(heads, minlength=n).min() == 0:
+        return False
+    dev = backend_device()
+    from ..algorithms.bfs.api import bfs
+
+    forward = host(bfs(G.on(dev), 0, device=dev))
+    if (forward < 0).any():
+        return False
+    backward = host(bfs(G.on(dev, _transpose(G)), 0, device=dev))
+    return not bool((backward < 0).any())
+
+
+def _transpose(G):
+    """The reversed graph, cached on the converted graph."""
+    rev = G._placed.get("transpose")
+    if rev is None:
+        rev = G._placed["transpose"] = G.graph.transpose()
+    return rev

@@ -20,7 +20,7 @@ import numpy as np
 from ..graph import Graph
 from . import FUNCTIONS
 from . import algorithms as _algorithms
-from ._common import host, not_implemented
+from ._common import gc_paused, host, not_implemented
 
 __all__ = ["SMALL_GRAPH_EDGES", "WarpgraphGraph", "Weighted", "backend_interface"]
 
@@ -116,7 +116,8 @@ class WarpgraphGraph:
     def index(self) -> dict:
         """Node label -> dense id (built on first use)."""
         if self._index is None:
-            self._index = {v: i for i, v in enumerate(self.nodes)}
+            with gc_paused():
+                self._index = {v: i for i, v in enumerate(self.nodes)}
         return self._index
 
     @property
@@ -333,12 +334,14 @@ class BackendInterface:
                 "nx.DiGraph(G) (parallel edges become one) or call without backend='warpgraph'"
             )
         weight, default = _weight_attribute(edge_attrs)
-        nodes = list(G)
-        graph, nx_order, perm, rows = _structure(G, nodes)
+        with gc_paused():
+            nodes = list(G)
+            graph, nx_order, perm, rows = _structure(G, nodes)
         W = WarpgraphGraph(graph, nodes, None, nx_order, perm=perm, source=G)
         if weight is not None:  # read now: the cached conversion must not depend on G later
             W.weight = weight
-            W._weighted[weight, default] = _weighted_view(graph, perm, rows, weight, default)
+            with gc_paused():
+                W._weighted[weight, default] = _weighted_view(graph, perm, rows, weight, default)
         return W
 
     @staticmethod

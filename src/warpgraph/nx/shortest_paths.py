@@ -27,7 +27,7 @@ from numba import njit
 from .._arrays import id_dtype_for
 from ..errors import InvalidArgumentError, NegativeCycleError
 from ..graph import Graph
-from ._common import backend_device, host, not_implemented
+from ._common import backend_device, gc_paused, host, not_implemented
 
 __all__ = [
     "negative_edge_cycle",
@@ -169,6 +169,7 @@ def _nx_dijkstra(indptr, heads, weights, hidden, source, cutoff, has_cutoff):  #
     return order[:found], dist[:found]
 
 
+@gc_paused()
 def single_source_dijkstra_path_length(
     G, source: Any, cutoff: Any = None, weight: str = "weight"
 ) -> dict:
@@ -202,6 +203,7 @@ def single_source_dijkstra_path_length(
     return dict(zip(G.labels[order].tolist(), values, strict=True))
 
 
+@gc_paused()
 def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight") -> dict:
     """Shortest weighted distance from ``source``; negative weights allowed, a reachable
     negative cycle raises ``NetworkXUnbounded`` as in NetworkX."""

@@ -6,11 +6,13 @@ the node that discovered it. That order is inherently sequential, so these funct
 queue-based BFS in Numba over the neighbour ids kept in NetworkX's adjacency order
 (``WarpgraphGraph.nx_order``): O(n + m), on the CPU whatever the configured device (a parallel
 or GPU BFS gives the levels, but rebuilding the order from them costs more than this pass).
-``descendants_at_distance``, which returns a set, uses warpgraph's BFS on the configured device.
+Like NetworkX, a search with a depth limit (``cutoff``, ``depth_limit``, the ``distance`` of
+``descendants_at_distance``) stops at that layer.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from itertools import pairwise
 from typing import Any
@@ -18,8 +20,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..algorithms.bfs.api import bfs
-from ._common import backend_device, host, node_error
+from ._common import gc_paused, host, node_error
 from ._results import bfs_tree_graph
 
 __all__ = [
@@ -38,20 +39,11 @@ _DEEP_LAYERS = 256
 _THIN_LAYER = 512
 
 
-def levels_from(G, ids: np.ndarray) -> np.ndarray:
-    """Hop distance from the nearest of ``ids`` (-1 unreachable), on the backend's device."""
-    dev = backend_device()
-    levels = host(bfs(G.on(dev), ids, device=dev))
-    if levels.ndim == 2:  # one BFS per source: the multi-source level is the nearest source
-        levels = np.where(levels < 0, np.iinfo(levels.dtype).max, levels).min(axis=0)
-        levels[levels == np.iinfo(levels.dtype).max] = -1
-    return levels
-
-
 @njit(cache=True, nogil=True)
-def _ordered_bfs(indptr, heads, first, n):  # pragma: no cover - compiled
+def _ordered_bfs(indptr, heads, first, n, max_depth):  # pragma: no cover - compiled
     """Nodes in queue (discovery) order, their parents (-1 for ``first``), and where each
-    layer starts in that order (``starts[-1]`` is the number reached)."""
+    layer starts in that order (``starts[-1]`` is the number reached); layers beyond
+    ``max_depth`` are not searched (``max_depth < 0``: no limit)."""
     seen = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int64)
     parent = np.empty(n, dtype=np.int64)
@@ -68,6 +60,8 @@ def _ordered_bfs(indptr, heads, first, n):  # pragma: no cover - compiled
     while head < tail:
         starts[layers] = head
         layers += 1
+        if max_depth >= 0 and layers > max_depth:
+            break
         end = tail
         while head < end:
             u = queue[head]
@@ -83,16 +77,25 @@ def _ordered_bfs(indptr, heads, first, n):  # pragma: no cover - compiled
     return queue[:tail], parent[:tail], starts[: layers + 1]
 
 
-def bfs_order(indptr: np.ndarray, heads: np.ndarray, ids: np.ndarray) -> tuple:
+def bfs_order(indptr: np.ndarray, heads: np.ndarray, ids: np.ndarray, max_depth: int = -1) -> tuple:
     """``(order, parents, starts)`` of a queue-based BFS from ``ids`` that scans each row of
     ``(indptr, heads)`` in stored order: the nodes in discovery order, who discovered each
-    (-1 for the sources) and the offset of each layer in ``order`` (plus the end)."""
+    (-1 for the sources) and the offset of each layer in ``order`` (plus the end). Layers
+    deeper than ``max_depth`` (when >= 0) are not searched."""
     n = int(indptr.shape[0]) - 1
-    return _ordered_bfs(indptr, heads, np.asarray(ids, dtype=np.int64), n)
+    return _ordered_bfs(indptr, heads, np.asarray(ids, dtype=np.int64), n, max_depth)
 
 
-def _bfs(G, ids: np.ndarray) -> tuple:
-    return bfs_order(host(G.graph.indptr), G.nx_order, ids)
+def _bfs(G, ids: np.ndarray, max_depth: int = -1) -> tuple:
+    return bfs_order(host(G.graph.indptr), G.nx_order, ids, max_depth)
+
+
+def _depth_for(limit: Any, n: int) -> int:
+    """The deepest layer NetworkX keeps under ``cutoff``/``depth_limit`` (layer k while
+    k - 1 < limit), -1 for no limit."""
+    if limit is None or not limit < n:
+        return -1
+    return max(0, math.ceil(limit))
 
 
 def _layers_within(starts: np.ndarray, limit: Any) -> int:
@@ -109,6 +112,7 @@ def _source_ids(G, sources: list) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- layers and distances
+@gc_paused()
 def single_source_shortest_path_length(G, source: Any, cutoff: float | None = None) -> dict:
     """Hop distance from ``source`` to every reachable node (``{node: int}``).
 
@@ -116,7 +120,7 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
     """
     if source not in G:
         raise node_error("source", source)
-    order, _, starts = _bfs(G, np.array([G.index[source]]))
+    order, _, starts = _bfs(G, np.array([G.index[source]]), _depth_for(cutoff, len(G)))
     if cutoff is not None:  # NetworkX keeps layer k while cutoff > k - 1
         starts = starts[: _layers_within(starts, cutoff) + 1]
     nodes = G.labels[order[: starts[-1]]].tolist()
@@ -140,31 +144,38 @@ def _bfs_layers(G, sources: list) -> Iterator[list]:
     if not sources:
         return
     order, _, starts = _bfs(G, _source_ids(G, sources))
-    nodes = G.labels[order].tolist()
+    with gc_paused():
+        nodes = G.labels[order].tolist()
+        layers = [nodes[lo:hi] for lo, hi in pairwise(starts[1:].tolist())]
     yield list(sources)
-    for lo, hi in pairwise(starts[1:].tolist()):
-        yield nodes[lo:hi]
+    yield from layers
 
 
+@gc_paused()
 def descendants_at_distance(G, source: Any, distance: Any) -> set:
-    """The nodes at exactly ``distance`` hops from ``source`` (a ``set``)."""
+    """The nodes at exactly ``distance`` hops from ``source`` (a ``set``); like NetworkX, the
+    search stops at that layer."""
     if source not in G:
         raise node_error("graph", source)
-    levels = levels_from(G, np.array([G.index[source]], dtype=np.int64))
-    for i in range(int(levels.max(initial=0)) + 1):
-        if i == distance:  # NetworkX's test: enumerate(layers) compared with ``distance``
-            return set(G.labels[levels == i].tolist())
-    return set()
+    try:
+        depth = int(distance)
+    except (TypeError, ValueError, OverflowError):
+        return set()
+    if depth != distance or depth < 0 or depth >= len(G):
+        return set()  # NetworkX compares every layer index with ``distance``: none is equal
+    order, _, starts = _bfs(G, np.array([G.index[source]]), depth)
+    if starts.size - 1 <= depth:
+        return set()
+    return set(G.labels[order[starts[depth] : starts[depth + 1]]].tolist())
 
 
-# ---------------------------------------------------------------- BFS trees
 def _tree_arcs(G, source: Any, depth_limit: Any) -> tuple[np.ndarray, np.ndarray]:
     """``(parents, children)`` dense ids of the tree arcs within ``depth_limit``, in NetworkX's
     discovery order."""
     if source not in G:
         raise node_error("neighbors", source, G.is_directed())
-    order, parent, starts = _bfs(G, np.array([G.index[source]]))
     limit = len(G) if depth_limit is None else depth_limit
+    order, parent, starts = _bfs(G, np.array([G.index[source]]), _depth_for(limit, len(G)))
     end = starts[_layers_within(starts, limit)] if starts.size > 1 else 1
     if not 0 < limit:
         end = 1
@@ -177,7 +188,9 @@ def bfs_edges(
     """Generator of the BFS tree edges ``(parent, child)`` in NetworkX's discovery order."""
     parents, children = _tree_arcs(G, source, depth_limit)
     labels = G.labels
-    yield from zip(labels[parents].tolist(), labels[children].tolist(), strict=True)
+    with gc_paused():
+        edges = list(zip(labels[parents].tolist(), labels[children].tolist(), strict=True))
+    yield from edges
 
 
 def bfs_tree(
@@ -194,7 +207,9 @@ def bfs_predecessors(
     """Generator of ``(node, parent)`` in NetworkX's BFS order."""
     parents, children = _tree_arcs(G, source, depth_limit)
     labels = G.labels
-    yield from zip(labels[children].tolist(), labels[parents].tolist(), strict=True)
+    with gc_paused():
+        pairs = list(zip(labels[children].tolist(), labels[parents].tolist(), strict=True))
+    yield from pairs
 
 
 def bfs_successors(
@@ -208,8 +223,9 @@ def bfs_successors(
         return
     labels = G.labels
     starts = np.concatenate(([0], np.flatnonzero(np.diff(parents)) + 1))
-    kids = labels[children].tolist()
-    heads = labels[parents[starts]].tolist()
-    bounds = [*starts.tolist(), len(kids)]
-    for head, (lo, hi) in zip(heads, pairwise(bounds), strict=True):
-        yield head, kids[lo:hi]
+    bounds = [*starts.tolist(), children.size]
+    with gc_paused():
+        kids = labels[children].tolist()
+        heads = labels[parents[starts]].tolist()
+        items = [(h, kids[lo:hi]) for h, (lo, hi) in zip(heads, pairwise(bounds), strict=True)]
+    yield from items
