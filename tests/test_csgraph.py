@@ -271,3 +271,42 @@ def test_empty_graph():
     A = sp.csr_array((0, 0))
     assert wg_cg.connected_components(A, **CPU)[0] == 0
     assert wg_cg.dijkstra(A, **CPU).shape == (0, 0)
+
+
+# ---------------------------------------------------------------- the GPU
+GPU = {"device": "gpu"}
+
+
+@pytest.mark.gpu
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(A=matrices(), directed=st.booleans())
+def test_gpu_device_equals_scipy(A, directed):
+    S = as_scipy(A)
+    count, labels = wg_cg.connected_components(A, directed, "weak", **GPU)
+    s_count, s_labels = scipy_cg.connected_components(S, directed, "weak")
+    assert count == s_count
+    np.testing.assert_array_equal(labels, s_labels)
+    want = scipy_cg.dijkstra(S, directed, [0])
+    dist, pred = wg_cg.dijkstra(A, directed, [0], True, **GPU)
+    np.testing.assert_array_equal(dist, want)
+    check_predecessors(A, directed, [0], dist, pred)
+
+
+@pytest.mark.gpu
+def test_cupy_input_gives_cupy_output():
+    cupy = pytest.importorskip("cupy")
+    from cupyx.scipy import sparse as csp
+
+    dense = np.array([[0, 1, 4, 0], [0, 0, 2, 0], [0, 0, 0, 1], [3, 0, 0, 0]], dtype=np.float64)
+    for A in (csp.csr_matrix(cupy.asarray(dense)), cupy.asarray(dense)):
+        dist = wg_cg.dijkstra(A, indices=0, **GPU)
+        assert isinstance(dist, cupy.ndarray)
+        np.testing.assert_array_equal(dist.get(), scipy_cg.dijkstra(dense, indices=0))
+        order, pred = wg_cg.breadth_first_order(A, 0, **GPU)
+        s_order, s_pred = scipy_cg.breadth_first_order(dense, 0)
+        np.testing.assert_array_equal(order.get(), s_order)
+        np.testing.assert_array_equal(pred.get(), s_pred)
+        count, labels = wg_cg.connected_components(A, connection="strong", **GPU)
+        s_count, s_labels = scipy_cg.connected_components(dense, connection="strong")
+        assert count == s_count
+        np.testing.assert_array_equal(labels.get(), s_labels)

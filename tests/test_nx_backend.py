@@ -635,3 +635,49 @@ def test_negative_weights_and_cycles_as_networkx(seed, directed):
         ours = nx.single_source_bellman_ford_path_length(G, source, weight="cost", backend=BACKEND)
         assert_same_dict(ours, theirs)
     assert nx.negative_edge_cycle(nx.DiGraph(), backend=BACKEND) is False
+
+
+# ---------------------------------------------------------------- the GPU device
+@pytest.mark.gpu
+@pytest.mark.parametrize("seed", range(3))
+def test_gpu_device_equals_networkx(seed):
+    cfg = nx.config.backends.warpgraph
+    saved = cfg.device
+    cfg.device = "gpu"
+    try:
+        G = random_graph(seed, "str", selfloops=False)
+        D = random_graph(seed, "tuple", directed=True, selfloops=False)
+        for func in ("connected_components", "weakly_connected_components"):
+            ours, theirs = both(func, D if func.startswith("weakly") else G)
+            assert list(ours) == list(theirs)
+        for func, H in (
+            ("number_connected_components", G),
+            ("is_connected", G),
+            ("transitivity", G),
+            ("number_strongly_connected_components", D),
+            ("is_strongly_connected", D),
+        ):
+            ours, theirs = both(func, H)
+            assert ours == theirs and type(ours) is type(theirs), func
+        for func, H in (
+            ("triangles", G),
+            ("clustering", G),
+            ("core_number", G),
+            ("core_number", D),
+            ("triadic_census", D),
+        ):
+            assert_same_dict(*both(func, H))
+        _graphs_equal_exactly(*both("k_core", G))
+        _graphs_equal_exactly(*both("k_truss", G, 3))
+        if "single_source_bellman_ford_path_length" in FUNCTIONS:
+            W = weighted_graph(seed, True, "int", negative=True)
+            assert both("negative_edge_cycle", W, weight="cost")[0] == nx.negative_edge_cycle(
+                W, weight="cost"
+            )
+            P = weighted_graph(seed, False, "float")
+            source = next(iter(P))
+            assert_same_dict(
+                *both("single_source_bellman_ford_path_length", P, source, weight="cost")
+            )
+    finally:
+        cfg.device = saved
