@@ -359,3 +359,15 @@ def test_int32_weights_too_large_for_int32_distances():
         dist = sssp(G, 0, method=method, device="cpu")
         assert_matches(dist, sssp_reference(G, 0))
         assert dist.max() > 2**31 or (dist[dist < INF].max() > 2**28)
+
+
+@pytest.mark.parametrize("method", ["delta", "near_far"])
+def test_huge_and_small_buckets(method):
+    """One huge bucket (BFS-like parallel steps over large sorted frontiers), then many."""
+    G = random_graph(12, 30_000, 300_000, True, np.int32, 1, 50)
+    for delta in (1e9, 3.0):
+        stats: dict = {}
+        dist = sssp_cpu(G.indptr, G.indices, G.weights, 0, method=method, delta=delta,
+                        stats=stats)  # fmt: skip
+        assert_matches(dist, sssp_reference(G, 0))
+        assert stats["arcs"] >= G.num_arcs * 0.9
