@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -58,7 +59,9 @@ from ...errors import NegativeCycleError
 __all__ = ["dijkstra_cpu", "predecessors_cpu", "sssp_cpu", "weight_stats"]
 
 _CHUNK = 4096  # arcs per chunk of a parallel relax step (one output slice each)
-_PAR_MIN_ARCS = 1 << 14  # relax steps with fewer arcs run on one thread
+_PAR_MIN_ARCS = 1 << 11  # relax steps with fewer arcs always run on one thread; the
+_PAR_START_ARCS = 1 << 14  # threshold starts here and adapts to the measured fork-join cost
+_PAR_MAX_ARCS = 1 << 22  # (see _relax_step)
 _PAR_MIN_VERTICES = 1 << 16  # frontiers with fewer vertices are prefix-summed on one thread
 # (each parallel region is a fork-join: on a busy machine it waits for a descheduled thread)
 _PCH = 256  # vertices per chunk of the bucket pool
@@ -69,7 +72,21 @@ _U = np.uint64  # hot loops index with unsigned integers: no negative-index wrap
 _BIN_CAP = 4.0e18  # bucket numbers are clipped here (float distances / tiny delta)
 
 
-# ---------------------------------------------------------------------------- atomics
+# ---------------------------------------------------------------------------- intrinsics
+@intrinsic
+def _cycles(typingctx):
+    """The CPU's cycle counter (``llvm.readcyclecounter``): times relax steps for the
+    parallel/serial choice (see :func:`_relax_step`)."""
+    sig = types.uint64()
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return sig, codegen
+
+
 @intrinsic
 def _from_bits(typingctx, bits, like):
     """The value of ``like``'s dtype whose bit pattern is ``bits`` (ints: the value itself)."""
@@ -189,12 +206,12 @@ def _frontier_offsets(indptr, dist, settled, F, f, filt, offs):
 
 
 @nb.njit(cache=True, nogil=True)
-def _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, delta, cur, out_v, out_b,
-                 counts, pred, flags, lower_bound):  # fmt: skip
-    """Relax arcs ``[c * _CHUNK, (c + 1) * _CHUNK)`` of the frontier; pushes go to the chunk's
+def _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v,
+                 out_b, counts, pred, flags, lower_bound):  # fmt: skip
+    """Relax arcs ``[c * ch, (c + 1) * ch)`` of the frontier; pushes go to the chunk's
     own slice of ``out_v`` (and their bucket, relative to ``cur``, to ``out_b``)."""
-    a0 = c * _CHUNK
-    a1 = min(total, a0 + _CHUNK)
+    a0 = c * ch
+    a1 = min(total, a0 + ch)
     i = np.searchsorted(offs[: nf + 1], a0, side="right") - 1
     want_pred = pred.shape[0] > 0
     bins = cur >= 0
@@ -237,20 +254,20 @@ def _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, delta, c
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
-def _relax_par(indptr, indices, w, dist, bits, F, nf, offs, total, delta, cur, out_v, out_b, counts,
-               pred, flags, lower_bound):  # fmt: skip
-    nch = (total + _CHUNK - 1) // _CHUNK
+def _relax_par(indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v, out_b,
+               counts, pred, flags, lower_bound):  # fmt: skip
+    nch = (total + ch - 1) // ch
     for c in nb.prange(nch):
-        _relax_chunk(np.int64(c), indptr, indices, w, dist, bits, F, nf, offs, total, delta,
+        _relax_chunk(np.int64(c), indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta,
                      cur, out_v, out_b, counts, pred, flags, lower_bound)  # fmt: skip
 
 
 @nb.njit(cache=True, nogil=True)
-def _relax_seq(indptr, indices, w, dist, bits, F, nf, offs, total, delta, cur, out_v, out_b, counts,
-               pred, flags, lower_bound):  # fmt: skip
-    nch = (total + _CHUNK - 1) // _CHUNK
+def _relax_seq(indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v, out_b,
+               counts, pred, flags, lower_bound):  # fmt: skip
+    nch = (total + ch - 1) // ch
     for c in range(nch):
-        _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, delta, cur, out_v,
+        _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v,
                      out_b, counts, pred, flags, lower_bound)  # fmt: skip
 
 
@@ -279,8 +296,8 @@ def _sort_frontier(F, f, bm):
 
 @nb.njit(cache=True, nogil=True)
 def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur, buf, pred,
-                flags, lower_bound, par):  # fmt: skip
-    """One relax step over ``F[:f]``; returns ``(buffers, nchunks, f)``: the buffers
+                flags, lower_bound, par, tune):  # fmt: skip
+    """One relax step over ``F[:f]``; returns ``(buffers, nchunks, f, chunk)``: the buffers
     ``(offsets, out_v, out_b, counts, bitmap)`` are reused from ``buf`` or grown here, and a
     large frontier is first sorted and deduplicated in place (``f`` its new length)."""
     bm = buf[4]
@@ -299,17 +316,36 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
         out_v = np.empty(max(total, 2 * out_v.shape[0]), dtype=out_v.dtype)
         if cur >= 0:
             out_b = np.empty(out_v.shape[0], dtype=np.int32)
-    nch = (total + _CHUNK - 1) // _CHUNK
+    # Adaptive parallel threshold (tune[0], in arcs): a parallel step is a fork-join, about a
+    # microsecond on an idle machine but up to a scheduler time slice when the cores are shared
+    # (the other thread is descheduled). Each step is timed; tune[1] is the serial cost per arc
+    # (cycles, running mean). A parallel step slower than the serial estimate doubles the
+    # threshold, one under 3/4 of it halves the threshold (within _PAR_MIN_ARCS.._PAR_MAX_ARCS).
+    parallel = par and total >= tune[0]
+    # parallel steps get at least 16 chunks (of 256 to _CHUNK arcs) for the threads to share
+    ch = min(_CHUNK, max(256, (total + 15) // 16)) if parallel else _CHUNK
+    nch = (total + ch - 1) // ch
     counts = buf[3]
     if counts.shape[0] < nch:
         counts = np.empty(max(nch, 2 * counts.shape[0]), dtype=np.int64)
-    if par and total >= _PAR_MIN_ARCS:
-        _relax_par(indptr, indices, w, dist, bits, F, f, offs, total, delta, cur, out_v, out_b,
-                   counts, pred, flags, lower_bound)  # fmt: skip
+    t0 = _cycles()
+    if parallel:
+        _relax_par(indptr, indices, w, dist, bits, F, f, offs, total, ch, delta, cur, out_v,
+                   out_b, counts, pred, flags, lower_bound)  # fmt: skip
     else:
-        _relax_seq(indptr, indices, w, dist, bits, F, f, offs, total, delta, cur, out_v, out_b,
-                   counts, pred, flags, lower_bound)  # fmt: skip
-    return (offs, out_v, out_b, counts, bm), nch, f
+        _relax_seq(indptr, indices, w, dist, bits, F, f, offs, total, ch, delta, cur, out_v,
+                   out_b, counts, pred, flags, lower_bound)  # fmt: skip
+    spent = np.float64(_cycles() - t0)
+    if total >= 256:
+        if not parallel:
+            tune[1] = 0.8 * tune[1] + 0.2 * (spent / total) if tune[1] > 0 else spent / total
+        elif tune[1] > 0:
+            serial = tune[1] * total
+            if spent > serial:
+                tune[0] = min(2.0 * tune[0], _PAR_MAX_ARCS)
+            elif spent < 0.75 * serial:
+                tune[0] = max(0.5 * tune[0], _PAR_MIN_ARCS)
+    return (offs, out_v, out_b, counts, bm), nch, f, ch
 
 
 # ---------------------------------------------------------------------------- bucket pool
@@ -399,13 +435,15 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
     )
     no_pred = np.empty(0, dtype=np.int64)
     flags = np.zeros(1, dtype=np.int64)
+    tune = np.array([_PAR_START_ARCS, 0.0])
     steps = 0
     work = 0
     total_pushes = 0
     while True:
         while f > 0:
-            buf, nch, f = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta,
-                                   cur, buf, no_pred, flags, -np.inf, par)  # fmt: skip
+            buf, nch, f, ch = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt,
+                                          delta, cur, buf, no_pred, flags, -np.inf,
+                                          par, tune)  # fmt: skip
             steps += 1
             work += buf[0][f]
             out_v, out_b, counts = buf[1], buf[2], buf[3]
@@ -418,7 +456,7 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
             pool, cnext, free = _grow_pool(pool, cnext, free, st, window + pushes // _PCH + 2)
             nn = 0
             for c in range(nch):
-                base = c * _CHUNK
+                base = c * ch
                 for j in range(counts[c]):
                     v = out_v[base + j]
                     rel = out_b[base + j]
@@ -575,6 +613,7 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
         np.zeros((n + 63) // 64, np.uint64),
     )
     flags = np.zeros(1, dtype=np.int64)
+    tune = np.array([_PAR_START_ARCS, 0.0])
     lower_bound = -np.float64(max_abs) * np.float64(max(n - 1, 1)) if negative else -np.inf
     no_cycle = np.empty(0, dtype=np.int64)
     use_pred = pred if negative else np.empty(0, dtype=np.int64)
@@ -586,8 +625,9 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
         if rounds >= max_rounds:
             return 3, np.int64(F[0]), no_cycle, rounds, work
         rounds += 1
-        buf, nch, f = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, np.int64(1),
-                               np.int64(-1), buf, use_pred, flags, lower_bound, par)  # fmt: skip
+        buf, nch, f, ch = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt,
+                                      np.int64(1), np.int64(-1), buf, use_pred, flags,
+                                      lower_bound, par, tune)  # fmt: skip
         out_v, counts = buf[1], buf[3]
         nn = 0
         for c in range(nch):
@@ -595,7 +635,7 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
         nxt = _ensure(nxt, nn)
         nn = 0
         for c in range(nch):
-            base = c * _CHUNK
+            base = c * ch
             for j in range(counts[c]):
                 nxt[nn] = out_v[base + j]
                 nn += 1
