@@ -147,7 +147,9 @@ def sssp(
         Davidson's near/far piles (one near bucket, one far pile). ``"hbf"``: frontier
         Bellman-Ford (H-BF), the only method that accepts negative weights. ``"dijkstra"``:
         Dijkstra's algorithm with a binary heap, on the CPU, one source per thread (the
-        reference). ``"auto"``: ``"hbf"`` when some weight is negative, else ``"delta"``.
+        reference). ``"auto"``: ``"hbf"`` when some weight is negative; else ``"delta"`` on the
+        CPU, and on the GPU ``"hbf"`` for 8 or more arcs per vertex, ``"near_far"`` below
+        (:func:`~warpgraph.algorithms.sssp.config.choose_method`).
     delta : float, optional
         Bucket width of ``"delta"`` and ``"near_far"`` (the near/far threshold step). Default:
         chosen from the mean weight and average degree (see ``docs/SSSP.md``); rounded down
