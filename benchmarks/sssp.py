@@ -303,6 +303,7 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
         "sources": [int(s) for s in sources],
         "results": {},
     }
+    row["loadavg_start"] = os.getloadavg()  # the CPU timings depend on what else runs
     print(f"== {name}: n={G.num_vertices:,} edges={G.num_edges:,} ({build_s:.1f} s)", flush=True)
     filters = {"on": [True], "off": [False], "both": [True, False]}[args.filtering]
     reference: dict[int, np.ndarray] = {}
@@ -349,6 +350,7 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
         row["results"]["gapbs"] = r
         shown = f"{r['median_ms']:.3f} ms (-d {r['delta']})" if "median_ms" in r else r["error"]
         print(f"   {'gapbs':28s} {shown}", flush=True)
+    row["loadavg_end"] = os.getloadavg()
     return row
 
 
