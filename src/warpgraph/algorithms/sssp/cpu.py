@@ -60,8 +60,9 @@ __all__ = ["dijkstra_cpu", "predecessors_cpu", "sssp_cpu", "weight_stats"]
 
 _CHUNK = 4096  # arcs per chunk of a parallel relax step (one output slice each)
 _PAR_MIN_ARCS = 1 << 11  # relax steps with fewer arcs always run on one thread; the
-_PAR_START_ARCS = 1 << 14  # threshold starts here and adapts to the measured fork-join cost
+_PAR_START_ARCS = 1 << 11  # threshold starts here and adapts to the measured fork-join cost
 _PAR_MAX_ARCS = 1 << 22  # (see _relax_step)
+_PAR_PROBE = 32
 _PAR_MIN_VERTICES = 1 << 16  # frontiers with fewer vertices are prefix-summed on one thread
 # (each parallel region is a fork-join: on a busy machine it waits for a descheduled thread)
 _PCH = 256  # vertices per chunk of the bucket pool
@@ -319,9 +320,15 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
     # Adaptive parallel threshold (tune[0], in arcs): a parallel step is a fork-join, about a
     # microsecond on an idle machine but up to a scheduler time slice when the cores are shared
     # (the other thread is descheduled). Each step is timed; tune[1] is the serial cost per arc
-    # (cycles, running mean). A parallel step slower than the serial estimate doubles the
-    # threshold, one under 3/4 of it halves the threshold (within _PAR_MIN_ARCS.._PAR_MAX_ARCS).
+    # (cycles, running mean). A parallel step over twice the serial estimate doubles the
+    # threshold, one under it lowers the threshold (within _PAR_MIN_ARCS.._PAR_MAX_ARCS); every
+    # _PAR_PROBE-th serial step that could run in parallel does, to find out (tune[2] counts).
     parallel = par and total >= tune[0]
+    if par and not parallel and total >= _PAR_MIN_ARCS:
+        tune[2] += 1
+        if tune[2] >= _PAR_PROBE:  # now and then, try a parallel step below the threshold
+            parallel = True
+            tune[2] = 0
     # parallel steps get at least 16 chunks (of 256 to _CHUNK arcs) for the threads to share
     ch = min(_CHUNK, max(256, (total + 15) // 16)) if parallel else _CHUNK
     nch = (total + ch - 1) // ch
@@ -341,10 +348,10 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
             tune[1] = 0.8 * tune[1] + 0.2 * (spent / total) if tune[1] > 0 else spent / total
         elif tune[1] > 0:
             serial = tune[1] * total
-            if spent > serial:
+            if spent > 2.0 * serial:
                 tune[0] = min(2.0 * tune[0], _PAR_MAX_ARCS)
-            elif spent < 0.75 * serial:
-                tune[0] = max(0.5 * tune[0], _PAR_MIN_ARCS)
+            elif spent < serial:
+                tune[0] = max(min(0.5 * tune[0], float(total)), _PAR_MIN_ARCS)
     return (offs, out_v, out_b, counts, bm), nch, f, ch
 
 
@@ -435,7 +442,7 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
     )
     no_pred = np.empty(0, dtype=np.int64)
     flags = np.zeros(1, dtype=np.int64)
-    tune = np.array([_PAR_START_ARCS, 0.0])
+    tune = np.array([_PAR_START_ARCS, 0.0, 0.0])
     steps = 0
     work = 0
     total_pushes = 0
@@ -613,7 +620,7 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
         np.zeros((n + 63) // 64, np.uint64),
     )
     flags = np.zeros(1, dtype=np.int64)
-    tune = np.array([_PAR_START_ARCS, 0.0])
+    tune = np.array([_PAR_START_ARCS, 0.0, 0.0])
     lower_bound = -np.float64(max_abs) * np.float64(max(n - 1, 1)) if negative else -np.inf
     no_cycle = np.empty(0, dtype=np.int64)
     use_pred = pred if negative else np.empty(0, dtype=np.int64)
