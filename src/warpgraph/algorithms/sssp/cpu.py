@@ -59,8 +59,8 @@ from ...errors import NegativeCycleError
 __all__ = ["dijkstra_cpu", "predecessors_cpu", "sssp_cpu", "weight_stats"]
 
 _CHUNK = 4096  # arcs per chunk of a parallel relax step (one output slice each)
-_PAR_MIN_ARCS = 1 << 11  # relax steps with fewer arcs always run on one thread; the
-_PAR_START_ARCS = 1 << 11  # threshold starts here and adapts to the measured fork-join cost
+_PAR_MIN_ARCS = 1 << 9  # relax steps with fewer arcs always run on one thread; the
+_PAR_START_ARCS = 1 << 9  # threshold starts here and adapts to the measured fork-join cost
 _PAR_MAX_ARCS = 1 << 22  # (see _relax_step)
 _PAR_PROBE = 32
 _PAR_MIN_VERTICES = 1 << 16  # frontiers with fewer vertices are prefix-summed on one thread
@@ -330,7 +330,7 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
             parallel = True
             tune[2] = 0
     # parallel steps get at least 16 chunks (of 256 to _CHUNK arcs) for the threads to share
-    ch = min(_CHUNK, max(256, (total + 15) // 16)) if parallel else _CHUNK
+    ch = min(_CHUNK, max(64, (total + 15) // 16)) if parallel else _CHUNK
     nch = (total + ch - 1) // ch
     counts = buf[3]
     if counts.shape[0] < nch:
