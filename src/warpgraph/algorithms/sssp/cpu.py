@@ -22,16 +22,19 @@ Methods
   parallel, one per thread.
 
 One relax step (delta-stepping and Bellman-Ford) is edge-balanced: the frontier's out-degrees
-are prefix-summed, the arcs cut into chunks of ``_CHUNK`` arcs, and each chunk writes the
+are prefix-summed, the arcs cut into chunks (64 to ``_CHUNK`` arcs), and each chunk writes the
 vertices whose distance it lowered (an atomic compare-and-swap min, :func:`_cas`) into its own
-slice of a buffer, so no two threads share a write position. Steps with few arcs run on one
-thread. **Frontier filtering** (``filtering=True``): a vertex is expanded only if its distance
-changed since it was last expanded (``settled[u] != dist[u]``), which removes both duplicate
+slice of a buffer, so no two threads share a write position. Whether a step runs in parallel
+follows a threshold adapted to the measured fork-join cost (:func:`_relax_step`); large
+frontiers are sorted first (:func:`_sort_frontier`). **Frontier filtering**
+(``filtering=True``): a vertex is expanded only if its distance changed since it was last
+expanded (``settled[u] != dist[u]``), which removes both duplicate
 frontier entries and stale bucket entries (seed 003's duplicate and settled filters).
 
 Distances: int64 for integer weights (unreachable = ``np.iinfo(np.int64).max``), the weights'
 float dtype for float weights (unreachable = ``inf``). Python loops run per bucket or round,
-never per vertex or arc.
+never per vertex or arc; the hot loops call no function with array arguments (a Numba call
+updates the arrays' reference counts: about 100 ns a push, measured).
 
 Examples
 --------
@@ -329,7 +332,7 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
         if tune[2] >= _PAR_PROBE:  # now and then, try a parallel step below the threshold
             parallel = True
             tune[2] = 0
-    # parallel steps get at least 16 chunks (of 256 to _CHUNK arcs) for the threads to share
+    # parallel steps get at least 16 chunks (of 64 to _CHUNK arcs) for the threads to share
     ch = min(_CHUNK, max(64, (total + 15) // 16)) if parallel else _CHUNK
     nch = (total + ch - 1) // ch
     counts = buf[3]
