@@ -8,10 +8,10 @@
 # NotImplementedError for data it leaves to NetworkX) go to NetworkX. Only the test files of the
 # dispatched functions are run, and in them the tests that name one; the summary prints how often
 # each backend function was called, and the last line is the pass count.
-# Not part of CI (see docs/NETWORKX.md for the latest count).
+# CI runs it after the test suite (.ci/run); docs/NETWORKX.md has the latest count.
 set -euo pipefail
 
-NX_DIR=$(python -c "import networkx, os; print(os.path.dirname(networkx.__file__))")
+NX_DIR=$(python3 -c "import networkx, os; print(os.path.dirname(networkx.__file__))")
 FILES=(
   "$NX_DIR/algorithms/components/tests/test_connected.py"
   "$NX_DIR/algorithms/components/tests/test_weakly_connected.py"
@@ -62,7 +62,7 @@ PY
 set +e
 PYTHONPATH="$PLUGIN_DIR${PYTHONPATH:+:$PYTHONPATH}" \
 NETWORKX_TEST_BACKEND=warpgraph NETWORKX_FALLBACK_TO_NX=True \
-  python -m pytest -q -p no:cacheprovider -p wg_backend_calls --rootdir "$NX_DIR" \
+  python3 -m pytest -q -p no:cacheprovider -p wg_backend_calls --rootdir "$NX_DIR" \
   -k "$SELECT" "${FILES[@]}" "$@" 2>&1 | tee "$LOG"
 status=${PIPESTATUS[0]}
 set -e
