@@ -135,6 +135,100 @@ def test_conversion_reads_the_named_weight():
     assert hidden.hidden and hidden.graph.num_edges == 3  # None hides the edge
 
 
+# ---------------------------------------------------------------- raw dict reading (_cpython)
+def _conversions(G, edge_attrs=None, monkeypatch=None):
+    """The conversion with the dict tables read in place (when available) and by Python."""
+    from warpgraph.nx import _cpython
+
+    raw = backend_interface.convert_from_nx(G, edge_attrs)
+    monkeypatch.setitem(_cpython._STATE, "ok", False)
+    py = backend_interface.convert_from_nx(G, edge_attrs)
+    monkeypatch.undo()
+    return raw, py
+
+
+def _assert_same_conversion(a, b, attr=None):
+    ga, gb = a.graph, b.graph
+    assert ga.indptr.tolist() == gb.indptr.tolist()
+    assert ga.indices.tolist() == gb.indices.tolist() and ga.indices.dtype == gb.indices.dtype
+    assert a.nx_order.tolist() == b.nx_order.tolist() and a.nx_order.dtype == b.nx_order.dtype
+    assert (a._perm is None) == (b._perm is None)
+    assert a._perm is None or a._perm.tolist() == b._perm.tolist()
+    assert ga.vertex_labels == gb.vertex_labels
+    if attr is not None:
+        wa, wb = a.weighted(attr), b.weighted(attr)
+        assert (wa.kind, wa.hidden) == (wb.kind, wb.hidden)
+        assert wa.nx_values.dtype == wb.nx_values.dtype
+        assert wa.nx_values.tolist() == wb.nx_values.tolist()
+        assert (wa.nx_hidden is None) == (wb.nx_hidden is None)
+        assert wa.nx_hidden is None or wa.nx_hidden.tolist() == wb.nx_hidden.tolist()
+
+
+def _weight_value(kind: str, rng: random.Random):
+    import numpy as np
+
+    choices = {
+        "int": lambda: rng.randint(-(2**40), 2**40),
+        "float": lambda: rng.uniform(-5, 5),
+        "mixed": lambda: rng.choice([rng.randint(0, 9), rng.random(), None]),
+        "odd": lambda: rng.choice([True, np.float64(1.5), 2**70, "x", 3]),
+    }
+    return choices[kind]()
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("labels", ["str", "tuple", "mixed", "int", "ordered", "clash"])
+@pytest.mark.parametrize("weights", ["int", "float", "mixed", "odd"])
+def test_raw_conversion_equals_python(seed, labels, weights, monkeypatch):
+    rng = random.Random(seed)
+    if labels in ("int", "ordered", "clash"):
+        n = rng.randint(1, 60)
+        nodes = list(range(n)) if labels != "clash" else [-1 - i for i in range(n)]  # -1, -2 clash
+        if labels != "ordered":
+            rng.shuffle(nodes)
+        G = nx.DiGraph() if seed % 2 else nx.Graph()
+        G.add_nodes_from(nodes)
+        for _ in range(rng.randint(0, 4 * n)):
+            G.add_edge(rng.choice(nodes), rng.choice(nodes))
+    else:
+        G = random_graph(seed, labels, directed=bool(seed % 2))
+    edges = list(G.edges)
+    rng.shuffle(edges)
+    name = "".join(["wei", "ght"])  # an attribute name that is not the interned literal
+    for u, v in edges[: len(edges) // 2]:
+        G[u][v]["weight" if seed % 3 else name] = _weight_value(weights, rng)
+        if rng.random() < 0.2:
+            G[u][v]["other"] = 1
+    G.remove_edges_from(edges[-3:])  # deleted entries in the tables
+    raw, py = _conversions(G, {"weight": 1}, monkeypatch)
+    _assert_same_conversion(raw, py, "weight")
+    for attr in ("other", "missing"):
+        _assert_same_conversion(raw, py, attr)
+
+
+def test_raw_conversion_is_used_and_falls_back(monkeypatch):
+    from warpgraph.nx import _cpython
+    from warpgraph.nx.interface import _structure
+
+    if not _cpython.available():
+        pytest.skip("the dict tables cannot be read in place on this Python")
+    G = random_graph(2, "str")
+    assert _structure(G, list(G))[4] is not None  # read in place
+    clash = nx.path_graph([-1, -2, 5])  # hash(-1) == hash(-2): ids from hashes are ambiguous
+    assert _structure(clash, list(clash))[4] is None
+    _assert_same_conversion(*_conversions(clash, None, monkeypatch))
+
+    class Inner(dict):
+        pass
+
+    class Custom(nx.Graph):
+        adjlist_inner_dict_factory = Inner
+
+    C = Custom(nx.cycle_graph(5))  # rows are a dict subclass: iterated in Python
+    assert _structure(C, list(C))[4] is None
+    _assert_same_conversion(*_conversions(C, None, monkeypatch))
+
+
 def test_conversion_is_cached_on_the_graph(monkeypatch):
     G = random_graph(1)
     calls = []

@@ -171,10 +171,15 @@ class WarpgraphGraph:
             raise not_implemented(
                 f"weights {attr!r} were not read at conversion and the NetworkX graph is gone"
             )
+        from . import _cpython as raw
+
         rows = _rows(src, self.nodes)
         if sum(map(len, rows)) != self.graph.num_arcs:
             raise not_implemented("the NetworkX graph changed after it was converted")
-        found = self._weighted[key] = _weighted_view(self.graph, self._perm, rows, attr, default)
+        arcs = raw.arc_hashes(rows) if raw.available() else None
+        with gc_paused():
+            found = _weighted_view(self.graph, self._perm, rows, attr, default, arcs)
+        self._weighted[key] = found
         return found
 
     def to_networkx(self):
@@ -203,10 +208,18 @@ def _rows(G: Any, nodes: list) -> list:
 
 
 def _read_weights(
-    rows: list, attr: str, default: Any, arcs: int
+    rows: list, attr: str, default: Any, arcs: int, table: Any = None
 ) -> tuple[np.ndarray, str, np.ndarray | None]:
     """Values of ``attr`` on every arc in NetworkX's adjacency order, their kind (see
-    :class:`Weighted`) and the mask of ``None`` values (or None)."""
+    :class:`Weighted`) and the mask of ``None`` values (or None).
+
+    ``table`` (what :func:`_cpython.arc_hashes` read from ``rows``, if it did) lets the values
+    be decoded in place, without a Python call per arc.
+    """
+    if table is not None and table.addresses.size == arcs:
+        found = _read_weights_raw(table, attr, default)
+        if found is not None:
+            return found
     values = [d.get(attr, default) for r in rows for d in r.values()]
     types = set(map(type, values))
     hidden = None
@@ -232,30 +245,83 @@ def _read_weights(
     return out, kind, hidden
 
 
-def _structure(G: Any, nodes: list) -> tuple[Graph, np.ndarray, np.ndarray | None, list]:
+def _read_weights_raw(
+    table: Any, attr: str, default: Any
+) -> tuple[np.ndarray, str, np.ndarray | None] | None:
+    """:func:`_read_weights` from the data dicts in memory; None when a value (or ``default``)
+    is not a plain ``int`` (within int64), ``float`` or ``None``: then Python reads them."""
+    from . import _cpython as raw
+
+    codes, ivals, fvals = raw.read_attribute(table, attr)
+    count = np.bincount(codes, minlength=5)
+    if count[raw.OTHER]:
+        return None
+    if count[raw.MISSING]:
+        missing = codes == raw.MISSING
+        if type(default) is int and -(2**63) <= default < 2**63:
+            codes[missing], ivals[missing] = raw.INT, default
+        elif type(default) is float:
+            codes[missing], fvals[missing] = raw.FLOAT, default
+        elif default is None:
+            codes[missing] = raw.NONE
+        else:
+            return None
+        count = np.bincount(codes, minlength=5)
+    hidden = codes == raw.NONE if count[raw.NONE] else None
+    if not count[raw.FLOAT]:
+        return ivals, "int", hidden
+    if not count[raw.INT]:
+        return fvals, "float", hidden
+    return np.where(codes == raw.INT, ivals.astype(np.float64), fvals), "mixed", hidden
+
+
+def _structure(
+    G: Any, nodes: list
+) -> tuple[Graph, np.ndarray, np.ndarray | None, list, np.ndarray | None]:
     """CSR straight from NetworkX's adjacency dicts: one pass, no edge list in between.
 
     An undirected NetworkX graph already stores both arcs of every edge (a self-loop once), which
     is warpgraph's layout; a directed one stores out-arcs. Returns the unweighted graph (rows
     sorted), the neighbour ids in NetworkX's order, the permutation from sorted positions to
-    NetworkX's (None when the rows were sorted already) and the adjacency rows read.
+    NetworkX's (None when the rows were sorted already), the adjacency rows read and what
+    :func:`_cpython.arc_hashes` read from them (None when they were iterated in Python).
+
+    Where :mod:`._cpython` can read the dict tables (CPython 3.11-3.13) and the node labels
+    have distinct hashes, no Python code runs per arc: the neighbour ids come from the keys'
+    hashes; otherwise the rows are iterated at C level (one label look-up per arc unless the
+    labels are ``0..n-1`` in order).
     """
     rows = _rows(G, nodes)
     n = len(nodes)
     if n >= 2**31 - 1:
         raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=n), out=indptr[1:])
-    arcs = int(indptr[-1])
-    heads = chain.from_iterable(rows)
-    if nodes == list(range(n)):  # labels are the ids already: no dictionary look-ups
-        indices = np.fromiter(heads, np.int64, arcs)
-    else:
-        index = {v: i for i, v in enumerate(nodes)}
-        indices = np.fromiter(map(index.__getitem__, heads), np.int64, arcs)
-    nx_order = indices.astype(np.int32)
     from ..cpu import csr
+    from . import _cpython as raw
 
+    nx_order = None
+    table = raw.arc_hashes(rows) if raw.available() else None
+    if table is not None:
+        indptr = table.indptr
+        node_hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
+        nx_order = raw.ids_from_hashes(node_hashes, table.hashes)
+        identity = (
+            nx_order is not None
+            and raw.identity_hashes(node_hashes)
+            and (set(map(type, nodes)) <= {int})
+        )
+    if nx_order is None:
+        table = None
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=n), out=indptr[1:])
+        arcs = int(indptr[-1])
+        heads = chain.from_iterable(rows)
+        identity = _identity_labels(nodes)
+        if identity:  # labels are the ids already: no dictionary look-ups
+            nx_order = np.fromiter(heads, np.int64, arcs).astype(np.int32)
+        else:
+            index = {v: i for i, v in enumerate(nodes)}
+            nx_order = np.fromiter(map(index.__getitem__, heads), np.int32, arcs)
+    arcs = nx_order.size
     perm = None
     sorted_ids = nx_order
     if not csr.rows_are_sorted(indptr, nx_order):
@@ -263,16 +329,33 @@ def _structure(G: Any, nodes: list) -> tuple[Graph, np.ndarray, np.ndarray | Non
         perm = np.arange(arcs, dtype=np.int64)
         csr.sort_rows(indptr, sorted_ids, perm, True)
     graph = Graph(indptr, sorted_ids, None, directed=G.is_directed(), validate=False)
-    if nodes != list(range(n)):
+    if not identity:
         graph.vertex_labels = nodes
-    return graph, nx_order, perm, rows
+    return graph, nx_order, perm, rows, table
+
+
+def _identity_labels(nodes: list) -> bool:
+    """Whether the labels are the ints ``0..n-1`` in order."""
+    n = len(nodes)
+    if not n or type(nodes[0]) is not int or type(nodes[-1]) is not int or nodes[-1] != n - 1:
+        return not n
+    return set(map(type, nodes)) == {int} and np.array_equal(
+        np.fromiter(nodes, dtype=np.int64, count=n), np.arange(n)
+    )
 
 
 def _weighted_view(
-    graph: Graph, perm: np.ndarray | None, rows: list, attr: str, default: Any
+    graph: Graph,
+    perm: np.ndarray | None,
+    rows: list,
+    attr: str,
+    default: Any,
+    table: Any = None,
 ) -> Weighted:
-    """``graph`` weighted by ``attr`` read from the NetworkX adjacency ``rows``."""
-    nx_values, kind, nx_hidden = _read_weights(rows, attr, default, graph.num_arcs)
+    """``graph`` weighted by ``attr`` read from the NetworkX adjacency ``rows`` (``table``:
+    what :func:`_cpython.arc_hashes` read from them, if it did)."""
+    arcs = graph.num_arcs
+    nx_values, kind, nx_hidden = _read_weights(rows, attr, default, arcs, table)
     values, hidden = nx_values, nx_hidden
     if perm is not None:
         values = values[perm]
@@ -336,12 +419,14 @@ class BackendInterface:
         weight, default = _weight_attribute(edge_attrs)
         with gc_paused():
             nodes = list(G)
-            graph, nx_order, perm, rows = _structure(G, nodes)
+            graph, nx_order, perm, rows, table = _structure(G, nodes)
         W = WarpgraphGraph(graph, nodes, None, nx_order, perm=perm, source=G)
         if weight is not None:  # read now: the cached conversion must not depend on G later
             W.weight = weight
             with gc_paused():
-                W._weighted[weight, default] = _weighted_view(graph, perm, rows, weight, default)
+                W._weighted[weight, default] = _weighted_view(
+                    graph, perm, rows, weight, default, table
+                )
         return W
 
     @staticmethod

@@ -1,0 +1,356 @@
+"""NetworkX adjacency read at C speed: CPython's dict tables scanned by Numba, no Python object
+touched per arc.
+
+Iterating ``G._adj`` from Python costs ~150 ns per arc on a large graph, nearly all of it one
+cache miss: every key (neighbour) object has its reference count bumped and its value read, and
+those objects lie scattered over the heap. But a dict's entry table stores each key's *hash*
+beside the key pointer, and for the nodes of a graph the hash identifies the node: equal keys
+hash equally, so when the ``n`` node labels have ``n`` distinct hashes, an arc's neighbour id is
+the position of the node with that hash (for the labels ``0..n-1`` the hash *is* the id). This
+module walks the tables in a parallel Numba loop and returns, per arc in NetworkX's adjacency
+order, the neighbour's hash and the address of the arc's data dict; a second pass reads one
+attribute (the weight) from those data dicts, ``int`` and ``float`` values decoded in place.
+
+This reads CPython's private layout (``Include/internal/pycore_dict.h``, ``longintrepr.h``), the
+same from 3.11 to 3.13 except for the ``int`` header (3.12+ stores a tagged digit count). It is
+used only on CPython 3.11-3.13 builds with the GIL, after a self-test on dicts made for the
+purpose; any surprise on a real graph (a dict subclass or split table, a table whose live entries
+do not match its size, a key hash that is no node's, an attribute value of another type) makes
+the caller fall back to iterating in Python, which gives the same answer. The Numba functions
+hold the GIL (no ``nogil``), so no Python thread can change the dicts while they are read. Set
+``WARPGRAPH_NX_RAW=0`` to always iterate in Python.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from typing import Any, NamedTuple
+
+import numba as nb
+import numpy as np
+from numba import prange, types
+from numba.extending import intrinsic
+
+__all__ = ["Arcs", "arc_hashes", "available", "ids_from_hashes", "read_attribute"]
+
+# Codes of read_attribute, per arc.
+INT, FLOAT, NONE, MISSING, OTHER = 0, 1, 2, 3, 4
+
+
+def _loader(nbtype):
+    @intrinsic
+    def load(typingctx, addr):
+        if not isinstance(addr, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            ptr = builder.inttoptr(args[0], context.get_value_type(nbtype).as_pointer())
+            return builder.load(ptr)
+
+        return nbtype(addr), codegen
+
+    return load
+
+
+_i64 = _loader(types.int64)
+_u8 = _loader(types.uint8)
+_u32 = _loader(types.uint32)
+_f64 = _loader(types.float64)
+
+# PyObject: ob_refcnt 0, ob_type 8. PyDictObject: ma_used 16, ma_keys 32, ma_values 40.
+# PyDictKeysObject: dk_log2_index_bytes 9, dk_kind 10, dk_nentries 24, dk_indices 32; entries
+# follow the indices: (hash, key, value) for kind 0 (general), (key, value) for kind 1 (str
+# keys: the hash is then read from the str object, offset 24).
+
+
+@nb.njit(cache=True)
+def _table(d):  # pragma: no cover - compiled
+    """(entries address, entry size, kind, number of entries) of dict ``d``; size 0: unusable."""
+    keys = _i64(d + 32)
+    kind = _u8(keys + 10)
+    entries = keys + 32 + (np.int64(1) << _u8(keys + 9))
+    size = 24 if kind == 0 else (16 if kind == 1 else 0)
+    return entries, size, kind, _i64(keys + 24)
+
+
+@nb.njit(parallel=True, cache=True)
+def _lengths(dicts, dict_type, out):  # pragma: no cover - compiled
+    """``len`` of each dict into ``out``; returns how many are not plain combined dicts."""
+    bad = 0
+    for i in prange(dicts.shape[0]):
+        d = dicts[i]
+        ok = _i64(d + 8) == dict_type and _i64(d + 40) == 0
+        out[i] = _i64(d + 16)
+        bad += 0 if ok else 1
+    return bad
+
+
+@nb.njit(parallel=True, cache=True)
+def _scan(dicts, indptr, hashes, values):  # pragma: no cover - compiled
+    """Key hash and value address of every live entry, row by row in insertion order; returns
+    how many rows did not match (unknown table kind, live entries != size, str hash unset)."""
+    bad = 0
+    for i in prange(dicts.shape[0]):
+        entries, size, kind, count = _table(dicts[i])
+        pos = indptr[i]
+        end = indptr[i + 1]
+        ok = size != 0
+        for e in range(count if ok else 0):
+            at = entries + size * e
+            if kind == 0:
+                v = _i64(at + 16)
+                h = _i64(at)
+            else:
+                v = _i64(at + 8)
+                h = _i64(_i64(at) + 24) if v != 0 else 0
+            if v == 0:  # deleted entry
+                continue
+            if pos == end or h == -1:
+                ok = False
+                break
+            hashes[pos] = h
+            values[pos] = v
+            pos += 1
+        bad += 0 if ok and pos == end else 1
+    return bad
+
+
+@nb.njit(cache=True)
+def _long(v, tagged):  # pragma: no cover - compiled
+    """(value, ok) of a Python int object of at most two 30-bit digits."""
+    head = _i64(v + 16)
+    if tagged:  # 3.12+: lv_tag = ndigits << 3 | sign (0 positive, 1 zero, 2 negative)
+        ndig = head >> 3
+        neg = (head & 3) == 2
+    else:  # 3.11: ob_size = +-ndigits
+        ndig = -head if head < 0 else head
+        neg = head < 0
+    if ndig > 2:
+        return 0, False
+    x = np.int64(0)
+    if ndig >= 1:
+        x = np.int64(_u32(v + 24))
+    if ndig == 2:
+        x += np.int64(_u32(v + 28)) << 30
+    return (-x if neg else x), True
+
+
+@nb.njit(parallel=True, cache=True)
+def _attribute(
+    datas, dict_type, name, name_hash, int_type, float_type, none, tagged, ivals, fvals
+):  # pragma: no cover - compiled  # noqa: E501
+    """Value of attribute ``name`` (a str's address) in each data dict: code per arc."""
+    codes = np.empty(datas.shape[0], dtype=np.uint8)
+    for a in prange(datas.shape[0]):
+        d = datas[a]
+        code = MISSING
+        if _i64(d + 8) != dict_type or _i64(d + 40) != 0:
+            code = OTHER
+        else:
+            entries, size, kind, count = _table(d)
+            if size == 0:
+                code = OTHER
+            for e in range(count if size != 0 else 0):
+                at = entries + size * e
+                if kind == 0:
+                    k = _i64(at + 8)
+                    v = _i64(at + 16)
+                else:
+                    k = _i64(at)
+                    v = _i64(at + 8)
+                if v == 0:
+                    continue
+                if k != name:
+                    h = _i64(at) if kind == 0 else _i64(k + 24)
+                    if h == name_hash:  # an equal-hashed key that is another object
+                        code = OTHER
+                        break
+                    continue
+                t = _i64(v + 8)
+                if t == int_type:
+                    x, ok = _long(v, tagged)
+                    ivals[a] = x
+                    code = INT if ok else OTHER
+                elif t == float_type:
+                    fvals[a] = _f64(v + 16)
+                    code = FLOAT
+                elif v == none:
+                    code = NONE
+                else:
+                    code = OTHER
+                break
+        codes[a] = code
+    return codes
+
+
+@nb.njit(parallel=True, cache=True)
+def _ids_by_hash(hashes, sorted_hashes, order, out):  # pragma: no cover - compiled
+    """``out[a]`` = ``order[j]`` where ``sorted_hashes[j] == hashes[a]``; returns misses."""
+    bad = 0
+    n = sorted_hashes.shape[0]
+    for a in prange(hashes.shape[0]):
+        h = hashes[a]
+        j = np.searchsorted(sorted_hashes, h)
+        if j < n and sorted_hashes[j] == h:
+            out[a] = order[j]
+        else:
+            out[a] = 0
+            bad += 1
+    return bad
+
+
+@nb.njit(cache=True)
+def _ids_direct(hashes, n, out):  # pragma: no cover - compiled
+    bad = 0  # serial: one streaming pass, cheaper than waking threads
+    for a in range(hashes.shape[0]):
+        h = hashes[a]
+        ok = 0 <= h < n
+        out[a] = h if ok else 0
+        bad += 0 if ok else 1
+    return bad
+
+
+# ----------------------------------------------------------------------------------- Python side
+class Arcs(NamedTuple):
+    """What :func:`arc_hashes` read: row offsets, key hashes and the addresses of the values
+    (data dicts), valid while the rows it read are alive and unchanged."""
+
+    indptr: np.ndarray
+    hashes: np.ndarray
+    addresses: np.ndarray
+
+
+_TAGGED = sys.version_info >= (3, 12)
+_STATE: dict[str, Any] = {}
+
+
+def _layout_supported() -> bool:
+    return (
+        sys.implementation.name == "cpython"
+        and (3, 11) <= sys.version_info[:2] <= (3, 13)
+        and not sysconfig.get_config_var("Py_GIL_DISABLED")
+        and not hasattr(sys, "getobjects")  # Py_TRACE_REFS builds have a larger object header
+        and np.dtype(np.intp).itemsize == 8
+        and os.environ.get("WARPGRAPH_NX_RAW", "1") != "0"
+    )
+
+
+def available() -> bool:
+    """Whether the raw reader may be used here (checked once: layout, then a self-test)."""
+    ok = _STATE.get("ok")
+    if ok is None:
+        ok = _STATE["ok"] = _layout_supported() and _self_test()
+    return ok
+
+
+def _self_test() -> bool:
+    """Read dicts of every shape the reader handles and compare with Python's own iteration."""
+    try:
+        big = {i: {"w": i * 7 - 50, "x": 1.5} for i in range(0, 3000, 3)}
+        for i in range(0, 3000, 9):
+            del big[i]
+        shared = {"w": 3}
+        text = {f"n{i}": {"w": 0.25 * i} for i in range(40)}
+        del text["n3"]
+        rows = [
+            {},
+            {1: {}},
+            big,
+            text,
+            {(1, 2): {"w": None}, "a": {"w": 2**45}, 3.5: {"w": -(2**40)}, None: {"w": "s"}},
+            {key: {"w": True, "x": 2} for key in range(5)},
+            {0: shared, 1: shared, 2: {"w": 2**70}, 3: {"w": -7, "v": 1}},
+        ]
+        keys = [k for r in rows for k in r]
+        datas = [x for r in rows for x in r.values()]
+        found = arc_hashes(rows)
+        if found is None:
+            return False
+        indptr, hashes, addresses = found
+        if indptr.tolist() != np.cumsum([0, *map(len, rows)]).tolist():
+            return False
+        if hashes.tolist() != [hash(k) for k in keys]:
+            return False
+        if addresses.tolist() != [id(x) for x in datas]:
+            return False
+        codes, ivals, fvals = read_attribute(found, "w")
+        for x, c, i, f in zip(datas, codes.tolist(), ivals.tolist(), fvals.tolist(), strict=True):
+            w = x.get("w", _STATE)
+            want = (
+                MISSING
+                if w is _STATE
+                else NONE
+                if w is None
+                else INT
+                if type(w) is int and abs(w) < 2**60  # at most two 30-bit digits
+                else FLOAT
+                if type(w) is float
+                else OTHER
+            )
+            if c != want or (c == INT and i != w) or (c == FLOAT and f != w):
+                return False
+        return True
+    except Exception:  # noqa: BLE001 - any surprise: iterate in Python instead
+        return False
+
+
+def arc_hashes(rows: list) -> Arcs | None:
+    """Row offsets, key hashes and value (data dict) addresses of every entry of the dicts
+    ``rows``, in iteration order, concatenated; None when a row is not a plain dict table.
+
+    The caller keeps ``rows`` (and so every data dict) alive while it uses the addresses.
+    """
+    n = len(rows)
+    dicts = np.fromiter(map(id, rows), dtype=np.int64, count=n)
+    lengths = np.empty(n, dtype=np.int64)
+    if _lengths(dicts, id(dict), lengths):
+        return None
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    arcs = int(indptr[-1])
+    hashes = np.empty(arcs, dtype=np.int64)
+    values = np.empty(arcs, dtype=np.int64)
+    if _scan(dicts, indptr, hashes, values):
+        return None
+    return Arcs(indptr, hashes, values)
+
+
+def identity_hashes(node_hashes: np.ndarray) -> bool:
+    """Whether the node hashes are ``0..n-1`` in order (as for the labels ``0..n-1``)."""
+    return bool(np.array_equal(node_hashes, np.arange(node_hashes.size, dtype=np.int64)))
+
+
+def ids_from_hashes(node_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray | None:
+    """Position of the node with each hash (int32), or None when two nodes share a hash or a
+    hash is no node's."""
+    n = node_hashes.size
+    out = np.empty(hashes.size, dtype=np.int32)
+    if identity_hashes(node_hashes):
+        return None if _ids_direct(hashes, n, out) else out
+    order = np.argsort(node_hashes, kind="stable")
+    sorted_hashes = node_hashes[order]
+    if n > 1 and not (sorted_hashes[1:] != sorted_hashes[:-1]).all():
+        return None
+    return None if _ids_by_hash(hashes, sorted_hashes, order.astype(np.int32), out) else out
+
+
+def read_attribute(arcs: Arcs, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Attribute ``name`` of the data dicts of ``arcs`` (from :func:`arc_hashes`, rows still
+    alive and unchanged): per arc a code (INT, FLOAT, NONE, MISSING or OTHER: a value of another
+    type, or an unusual dict), the int values and the float values (each valid where its code
+    says so)."""
+    if not isinstance(arcs, Arcs):
+        raise TypeError("read_attribute reads what arc_hashes found")
+    addresses = arcs.addresses
+    if type(name) is str:
+        name = sys.intern(name)  # attribute names are usually interned: match by identity
+    m = addresses.size
+    ivals = np.zeros(m, dtype=np.int64)
+    fvals = np.zeros(m, dtype=np.float64)
+    codes = _attribute(
+        addresses, id(dict), id(name), hash(name), id(int), id(float), id(None), _TAGGED,
+        ivals, fvals,
+    )  # fmt: skip
+    return codes, ivals, fvals
