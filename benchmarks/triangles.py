@@ -14,6 +14,8 @@ Usage::
 
     python benchmarks/triangles.py --graphs kronecker:16 urand:16 --device cpu gpu
     python benchmarks/triangles.py --graphs kronecker:20 --algorithms tc --gapbs ~/gapbs
+    python benchmarks/triangles.py --graphs kronecker:20 kronecker:22 --algorithms tc \
+        --device gpu --gen-device gpu --tc-breakdown --no-peers   # where the GPU time goes
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import traceback
 from pathlib import Path
 
 import numpy as np
-from _common import measure, write_json
+from _common import measure, sync, write_json
 
 import warpgraph as wg
 from warpgraph.algorithms.kcore import core_number
@@ -39,14 +41,14 @@ NX_MAX_CENSUS_ARCS = 20_000  # NetworkX's census took 105 s on 53k arcs
 
 
 def load(spec: str, datasets: Path, device: str) -> tuple[wg.Graph, wg.Graph]:
-    """(directed, undirected) graphs for a spec, on the CPU."""
+    """(directed, undirected) graphs for a spec, generated on ``device`` (files: the CPU)."""
     if ":" in spec and not Path(spec).exists():
         kind, scale = spec.split(":")
         scale = int(scale)
         if kind == "kronecker":
-            s, d = wg.generators.kronecker_edges(scale, 16, seed=1, device="cpu")
+            s, d = wg.generators.kronecker_edges(scale, 16, seed=1, device=device)
         elif kind == "urand":
-            s, d = wg.generators.uniform_edges(2**scale, edgefactor=16, seed=1, device="cpu")
+            s, d = wg.generators.uniform_edges(2**scale, edgefactor=16, seed=1, device=device)
         else:
             raise SystemExit(f"unknown generator {kind!r}")
         D = wg.Graph.from_edges(s, d, num_vertices=2**scale, merge="first")
@@ -174,6 +176,52 @@ def gapbs_tc(G: wg.Graph, gapbs: str, repeat: int) -> dict:
     return {"median_s": float(np.median(t)), "min_s": min(t), "max_s": max(t), "repeat": len(t)}
 
 
+def tc_breakdown(G: wg.Graph, repeat: int, groups: list[int]) -> list[dict]:
+    """Where GPU triangle counting spends its time: orientation by the global key sort (the
+    session-1 path) and by the linear passes, interleaved, then the counting kernel alone on
+    the oriented graph for each group size. Checks that both orientations are identical."""
+    from warpgraph.algorithms.triangles import gpu as tgpu
+
+    def e2e_sorted():
+        return tgpu.run_arcs(tgpu.orient_sorted(G), tgpu.COUNT)
+
+    cases = {
+        "e2e sorted orientation": e2e_sorted,
+        "e2e linear orientation": lambda: triangle_count(G, device="gpu"),
+        "orientation: sorted": lambda: tgpu.orient_sorted(G),
+        "orientation: linear": lambda: tgpu.orient_fast(G),
+    }
+    o_new, o_old = tgpu.orient_fast(G), tgpu.orient_sorted(G)
+    same = o_new is not None and all(
+        bool((getattr(o_new, f) == getattr(o_old, f)).all())
+        for f in ("indptr", "indices", "src", "rank")
+    )
+    for g in groups:
+        cases[f"kernel only, group={g}"] = lambda g=g: tgpu.run_arcs(o_new, tgpu.COUNT, group=g)
+    for fn in cases.values():  # warm-up (compilation)
+        fn()
+    times: dict[str, list[float]] = {k: [] for k in cases}
+    for _ in range(repeat):  # interleaved
+        for name, fn in cases.items():
+            t0 = time.perf_counter()
+            fn()
+            sync("gpu")
+            times[name].append(time.perf_counter() - t0)
+    out = []
+    for name, t in times.items():
+        out.append(
+            {
+                "case": name,
+                "median_s": float(np.median(t)),
+                "min_s": min(t),
+                "max_s": max(t),
+                "repeat": repeat,
+            }
+        )
+    counts = {"sorted": e2e_sorted(), "linear": int(triangle_count(G, device="gpu"))}
+    return [{"breakdown": out, "counts": counts, "identical_orientation": same}]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--graphs", nargs="+", default=["kronecker:16", "urand:16"])
@@ -195,11 +243,15 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="also time GPU triangle counting with these lanes-per-arc group sizes",
     )
+    ap.add_argument("--gen-device", default="cpu", choices=["cpu", "gpu"])
+    ap.add_argument(
+        "--tc-breakdown", action="store_true", help="time GPU orientation and kernel apart"
+    )
     args = ap.parse_args(argv)
 
     rows, records = [], []
     for spec in args.graphs:
-        D, U = load(spec, Path(args.datasets), "cpu")
+        D, U = load(spec, Path(args.datasets), args.gen_device)
         info = {"graph": spec, "n": U.num_vertices, "edges": U.num_edges, "arcs": D.num_arcs}
         print(
             f"{spec}: n={U.num_vertices:,} undirected edges={U.num_edges:,} arcs={D.num_arcs:,}",
@@ -258,6 +310,17 @@ def main(argv: list[str] | None = None) -> int:
                     except Exception as exc:
                         rec["error"] = f"{type(exc).__name__}: {exc}"
                     records.append(rec)
+            if alg == "tc" and "gpu" in on and args.tc_breakdown:
+                rec = {**info, "algorithm": alg, "impl": "warpgraph-gpu breakdown", "device": "gpu"}
+                try:
+                    rec.update(tc_breakdown(on["gpu"][0], max(args.repeat, 5), args.tc_groups)[0])
+                    for b in rec["breakdown"]:
+                        print(f"    {b['case']:<32} {1e3 * b['median_s']:8.2f} ms", flush=True)
+                    print(f"    counts {rec['counts']} identical {rec['identical_orientation']}")
+                except Exception as exc:
+                    rec["error"] = f"{type(exc).__name__}: {exc}"
+                    traceback.print_exc()
+                records.append(rec)
             if alg == "tc" and args.gapbs:
                 rec = {**info, "algorithm": alg, "impl": "gapbs tc", "device": "cpu"}
                 try:

@@ -133,3 +133,51 @@ def test_gpu_group_sizes(group):
     G = wg.Graph.from_edges(s, d, directed=False)
     want = triangle_count(G, device="cpu")
     assert gpu.triangle_count(G.to("gpu"), group=group) == want
+
+
+def _complete(n):
+    s, d = np.nonzero(~np.eye(n, dtype=bool))
+    return wg.Graph.from_edges(s, d, num_vertices=n, directed=False)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", ["random", "complete", "kronecker"])
+def test_gpu_linear_orientation_matches_cpu(case):
+    """The linear-pass orientation (tc_prep.cu) equals the CPU's and the key-sort one, array
+    for array: rows of every sorting class (one warp up to 512 entries, a block beyond)."""
+    from warpgraph.algorithms.triangles import gpu, prep
+
+    if case == "random":  # loops, repeated edges, isolated vertices
+        rng = np.random.default_rng(7)
+        n = 3000
+        s, d = rng.integers(0, n - 100, 40_000), rng.integers(0, n - 100, 40_000)
+        s[:500] = d[:500]
+        G = wg.Graph.from_edges(s, d, num_vertices=n, directed=False)
+    elif case == "complete":  # oriented rows of 0 .. 699 entries
+        G = _complete(700)
+    else:
+        s, d = wg.generators.kronecker_edges(12, 16, seed=2, device="cpu")
+        G = wg.Graph.from_edges(s, d, directed=False)
+    want = prep.orient(G.indptr, G.indices)
+    Gg = G.to("gpu")
+    fast = gpu.orient_fast(Gg)
+    assert fast is not None
+    slow = gpu.orient_sorted(Gg)
+    for field in ("indptr", "indices", "src", "rank", "degree"):
+        np.testing.assert_array_equal(host(getattr(fast, field)), getattr(want, field), field)
+        np.testing.assert_array_equal(host(getattr(slow, field)), getattr(want, field), field)
+    assert gpu.run_arcs(fast, gpu.COUNT) == triangle_count(G, device="cpu")
+
+
+@pytest.mark.gpu
+def test_gpu_orientation_fallback():
+    """Rows longer than the cap send the graph to the key-sort orientation."""
+    from warpgraph.algorithms.triangles import gpu
+
+    G = _complete(300).to("gpu")
+    assert gpu.orient_fast(G, cap=100) is None
+    assert gpu.orient_fast(G, cap=299) is not None
+    assert triangle_count(G, device="gpu") == 300 * 299 * 298 // 6
+    empty = wg.Graph.from_edges([], [], num_vertices=5, directed=False).to("gpu")
+    assert gpu.orient_fast(empty) is None
+    assert triangle_count(empty, device="gpu") == 0

@@ -1,10 +1,18 @@
-"""GPU triangle enumeration: rank-space orientation with CuPy, intersections in ``tc_count.cu``.
+"""GPU triangle enumeration: rank-space orientation, intersections in ``tc_count.cu``.
 
-Preparation (all on the device, vectorized CuPy): drop self-loops and parallel arcs, rank the
-vertices by (simple degree, id) with one sort, keep each edge as the arc ``low -> high`` in rank
-space and sort the arcs by (source, target) (one 64-bit key sort), which gives the oriented CSR.
-The kernel ``tc_arcs<Id, GROUP, MODE>`` then runs one group of ``GROUP`` lanes per arc (see the
-kernel's header). The default group size comes from the measurements in docs/TRIANGLES.md.
+Preparation, all on the device: drop self-loops and parallel arcs, rank the vertices by (simple
+degree, id), keep each edge as the arc ``low -> high`` in rank space, rows sorted. Two ways:
+
+- :func:`orient` (int32 ids, oriented rows of at most ``SORT_CAP`` entries, which holds for
+  every graph with fewer than ``SORT_CAP**2 / 2`` edges): linear passes of ``tc_prep.cu``, one
+  thread per arc for the degrees and the kept arcs, then one warp (or block) per row sorting
+  that row; the only sort over all vertices is the argsort of the degrees.
+- :func:`orient_sorted` (any input, and the fallback): CuPy, one 64-bit key sort of all
+  kept arcs by (source, target).
+
+Both give the same oriented CSR. The kernel ``tc_arcs<Id, GROUP, MODE>`` then runs one group of
+``GROUP`` lanes per arc (see the kernel's header). The default group size comes from the
+measurements in docs/TRIANGLES.md.
 """
 
 from __future__ import annotations
@@ -26,21 +34,37 @@ __all__ = [
     "count_and_degree",
     "orient",
     "orient_arcs",
+    "orient_fast",
+    "orient_sorted",
     "per_vertex",
     "run_arcs",
     "triangle_count",
 ]
 
 SOURCE = "tc_count.cu"
+PREP = "tc_prep.cu"
 COUNT, ARCS, SUPPORT, CENSUS = 0, 1, 2, 3
 GROUP = 8
 """Lanes per oriented arc (template parameter of ``tc_arcs``)."""
 BLOCK = 256
+WARP_ROW_MAX = 512
+"""Longest oriented row sorted by one warp (``tc_prep_sort_warp``)."""
+SORT_CAP = 8192
+"""Longest oriented row :func:`orient` sorts on the device (``tc_prep_sort_block``'s shared
+memory); a longer row sends the graph to :func:`orient_sorted`."""
+SORT_BLOCK = 512
 
 declare(
     SOURCE,
     *(f"tc_arcs<int, {GROUP}, {mode}>" for mode in (COUNT, ARCS, SUPPORT, CENSUS)),
     "tc_scatter<int>",
+)
+declare(
+    PREP,
+    "tc_prep_degree<int>",
+    "tc_prep_keep<int>",
+    "tc_prep_sort_warp<int>",
+    f"tc_prep_sort_block<int, {SORT_CAP}>",
 )
 
 
@@ -118,13 +142,65 @@ def orient_arcs(s, d, deg, n: int, codes=None) -> OrientedGPU:
     return OrientedGPU(oindptr, oidx, osrc, rank, deg.astype(cp.int64), ocodes)
 
 
-def orient(G: Graph) -> OrientedGPU:
-    """Rank-space oriented graph of an undirected graph on the device."""
+def orient_fast(G: Graph, cap: int = SORT_CAP) -> OrientedGPU | None:
+    """Rank-space oriented graph by the linear passes of ``tc_prep.cu``, or ``None`` where they
+    do not apply (int64 ids, no arcs, an oriented row longer than ``cap``)."""
+    cp = cupy()
+    n, m = G.num_vertices, G.num_arcs
+    indptr, indices = G.indptr, G.indices
+    if n == 0 or m == 0 or indices.dtype != cp.int32:
+        return None
+    # 1. row of every arc, simple degrees
+    src = cp.empty(m, dtype=cp.int32)
+    deg = cp.zeros(n, dtype=cp.int32)
+    k = get_kernel(PREP, "tc_prep_degree<int>")
+    launch(k, m, (indptr, indices, n, m, src, deg), block=BLOCK)
+    # 2. ranks by (degree, id): a stable sort of the degrees
+    order = cp.argsort(deg).astype(cp.int32)  # CuPy sorts stably
+    rank = cp.empty(n, dtype=cp.int32)
+    rank[order] = cp.arange(n, dtype=cp.int32)
+    # 3. kept arcs into a scratch copy of each row, unsorted
+    cnt = cp.zeros(n, dtype=cp.int32)
+    scratch = cp.empty(m, dtype=cp.int32)
+    k = get_kernel(PREP, "tc_prep_keep<int>")
+    launch(k, m, (indptr, indices, src, rank, m, cnt, scratch), block=BLOCK)
+    del src
+    # 4. oriented offsets in rank order
+    lens = cnt[order]
+    longest = int(lens.max())
+    if longest > min(int(cap), SORT_CAP):
+        return None
+    oindptr = cp.zeros(n + 1, dtype=cp.int64)
+    cp.cumsum(lens, dtype=cp.int64, out=oindptr[1:])
+    mo = int(oindptr[-1])
+    oidx = cp.empty(mo, dtype=cp.int32)
+    osrc = cp.empty(mo, dtype=cp.int32)
+    # 5. sort every row: a warp per row up to WARP_ROW_MAX entries, a block per longer row
+    k = get_kernel(PREP, "tc_prep_sort_warp<int>")
+    launch(k, n * 32, (order, cnt, indptr, scratch, oindptr, n, oidx, osrc), block=BLOCK)
+    if longest > WARP_ROW_MAX:
+        big = cp.flatnonzero(lens > WARP_ROW_MAX).astype(cp.int32)
+        nbig = int(big.size)
+        k = get_kernel(PREP, f"tc_prep_sort_block<int, {SORT_CAP}>")
+        args = (big, nbig, order, cnt, indptr, scratch, oindptr, oidx, osrc)
+        launch(k, nbig * SORT_BLOCK, args, block=SORT_BLOCK)
+    return OrientedGPU(oindptr, oidx, osrc, rank, deg.astype(cp.int64))
+
+
+def orient_sorted(G: Graph) -> OrientedGPU:
+    """Rank-space oriented graph by one global key sort (any id width; the fallback)."""
     cp = cupy()
     n = G.num_vertices
     s, d = simple_arcs(G)
     deg = cp.bincount(s, minlength=n) if s.size else cp.zeros(n, dtype=cp.int64)
     return orient_arcs(s, d, deg, n)
+
+
+def orient(G: Graph) -> OrientedGPU:
+    """Rank-space oriented graph of an undirected graph on the device (:func:`orient_fast`
+    where it applies, else :func:`orient_sorted`)."""
+    o = orient_fast(G)
+    return orient_sorted(G) if o is None else o
 
 
 def run_arcs(o: OrientedGPU, mode: int, c=None, hist=None, group: int = GROUP) -> int:
