@@ -19,6 +19,16 @@ python benchmarks/bfs.py --graphs kron:20,kron:22,uniform:22,grid:2500 --device 
 python benchmarks/bfs.py --graphs kron:20 --device cpu --cpu-threads 2 --gapbs ./gapbs/bfs
 python benchmarks/bfs.py --graphs kron:18,grid:1000 --sweep --sources 16
 python benchmarks/bfs.py --graphs datasets --datasets ../shared/datasets
+python benchmarks/bfs.py --large 27 --large-sources 8 --out results/bfs_large.json
+
+``--large S`` is the scale test: a Graph500 Kronecker graph of scale S (edge factor 16) built
+on the GPU chunk by chunk (``warpgraph.generators.kronecker_chunked``), with the build's phases
+and peak device memory (CuPy pool: the most bytes in use at any allocation, and the bytes the
+pool holds), then BFS from a few sources, each checked on the GPU (``verify_levels_gpu``). If
+the scale succeeds the next one up is tried (up to ``--large-max``), if it fails the next one
+down (down to ``--large-min``), so the run reports the largest scale that fits; no attempt
+starts after ``--large-deadline`` seconds. ``--large-compare S`` also builds scale S both ways
+(one-shot and chunked), compares the arrays and reports both peaks.
 """
 
 from __future__ import annotations
@@ -381,6 +391,207 @@ def run_sweep(G, sources, deg_host) -> list[dict[str, Any]]:
     return rows
 
 
+# ---------------------------------------------------------------------------- scale test
+class PeakMemory:
+    """CuPy memory hook: the largest ``used_bytes`` of the default pool seen at any allocation
+    (the peak of live arrays) and the largest ``total_bytes`` (what the pool held)."""
+
+    def __init__(self):
+        import cupy as cp
+
+        class _Hook(cp.cuda.MemoryHook):
+            name = "warpgraph-peak"
+
+            def __init__(hook):
+                hook.pool = cp.get_default_memory_pool()
+                hook.peak_used = hook.pool.used_bytes()
+                hook.peak_held = hook.pool.total_bytes()
+
+            def malloc_postprocess(hook, **kwargs):
+                hook.peak_used = max(hook.peak_used, hook.pool.used_bytes())
+                hook.peak_held = max(hook.peak_held, hook.pool.total_bytes())
+
+        self.hook = _Hook()
+
+    def __enter__(self):
+        self.hook.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.hook.__exit__(*exc)
+
+    def reset(self) -> None:
+        self.hook.peak_used = self.hook.pool.used_bytes()
+        self.hook.peak_held = self.hook.pool.total_bytes()
+
+    def snapshot(self) -> dict[str, float]:
+        import cupy as cp
+
+        free, total = cp.cuda.runtime.memGetInfo()
+        return {
+            "peak_used_gib": self.hook.peak_used / 2**30,
+            "peak_pool_gib": self.hook.peak_held / 2**30,
+            "used_now_gib": self.hook.pool.used_bytes() / 2**30,
+            "device_used_now_gib": (total - free) / 2**30,
+            "device_total_gib": total / 2**30,
+        }
+
+
+def _free_device() -> None:
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs import clear_plans
+
+    clear_plans()
+    cp.cuda.Device().synchronize()
+    cp.get_default_memory_pool().free_all_blocks()
+
+
+def large_attempt(scale: int, args) -> dict[str, Any]:
+    """Build Kronecker ``scale`` chunk by chunk, then BFS + GPU check from a few sources."""
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.config import _FEATURES
+    from warpgraph.algorithms.bfs.verify import verify_levels_gpu
+    from warpgraph.generators.chunked import RmatChunks
+    from warpgraph.gpu.csr import build_csr_chunked
+    from warpgraph.graph import Graph
+
+    _free_device()
+    row: dict[str, Any] = {"scale": scale, "edgefactor": 16, "chunk_edges": args.large_chunk}
+    with PeakMemory() as peak:
+        t0 = time.perf_counter()
+        chunks = RmatChunks.kronecker(scale, 16, seed=1, chunk_edges=args.large_chunk,
+                                      device="gpu")  # fmt: skip
+        phases: dict[str, Any] = {}
+        indptr, indices, _ = build_csr_chunked(
+            chunks, chunks.num_vertices, directed=False, remove_self_loops=True, merge="min",
+            profile=phases,
+        )  # fmt: skip
+        chunks.release()
+        del chunks
+        G = Graph(indptr, indices, None, directed=False, validate=False)
+        del indptr, indices
+        cp.cuda.Device().synchronize()
+        row["build_s"] = time.perf_counter() - t0
+        row["build_phases_s"] = phases
+        row["n"], row["arcs"], row["edges"] = G.num_vertices, G.num_arcs, G.num_edges
+        row["csr_gib"] = (8 * (G.num_vertices + 1) + G.indices.itemsize * G.num_arcs) / 2**30
+        row["memory_build"] = peak.snapshot()
+        print(f"== kron-{scale} chunked: n={G.num_vertices:,} edges={G.num_edges:,} "
+              f"build {row['build_s']:.1f} s, peak {row['memory_build']['peak_used_gib']:.1f} "
+              f"GiB", flush=True)  # fmt: skip
+        deg = cp.diff(G.indptr)
+        cand = cp.asnumpy(cp.flatnonzero(deg > 0))
+        sources = np.random.default_rng(1).choice(cand, size=args.large_sources, replace=False)
+        del cand
+        row["sources"] = [int(s) for s in sources]
+        t1 = time.perf_counter()
+        plan, cfg, feats = gpu_plan(G, None)
+        row["plan_s"] = time.perf_counter() - t1
+        row["config"], row["features"] = cfg.as_dict(), feats
+        levels = cp.empty(G.num_vertices, np.int32)
+        plan.run(int(sources[0]), levels)  # warm-up
+        cp.cuda.Device().synchronize()
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        times, edges, depth, checks = [], [], [], []
+        for s in sources:
+            start.record()
+            plan.run(int(s), levels)
+            end.record()
+            end.synchronize()
+            times.append(cp.cuda.get_elapsed_time(start, end))
+            depth.append(plan.info().levels)
+            t2 = time.perf_counter()
+            reached = verify_levels_gpu(G, int(s), levels)
+            checks.append(time.perf_counter() - t2)
+            edges.append(int(deg[levels >= 0].sum()) // 2)
+            print(f"   source {int(s)}: {times[-1]:.2f} ms, {depth[-1]} levels, {reached:,} "
+                  f"reached, verified on the GPU in {checks[-1]:.2f} s", flush=True)  # fmt: skip
+        row["bfs"] = summarize(times, edges)
+        row["bfs"]["levels"] = depth
+        row["bfs"]["times_ms"] = times
+        row["verify_s"] = checks
+        row["verified"] = len(checks)
+        row["memory_total"] = peak.snapshot()
+        row["plan_bytes"] = plan.nbytes()
+    _FEATURES.pop(G, None)
+    del G, plan, levels, deg
+    _free_device()
+    return row
+
+
+def large_compare(scale: int) -> dict[str, Any]:
+    """Scale ``scale`` built one-shot (``kronecker``) and chunked: equal arrays, both peaks."""
+    import cupy as cp
+
+    from warpgraph import generators as gen
+
+    out: dict[str, Any] = {"scale": scale}
+    for name, build in (("one_shot", gen.kronecker), ("chunked", gen.kronecker_chunked)):
+        _free_device()
+        with PeakMemory() as peak:
+            t0 = time.perf_counter()
+            G = build(scale, 16, seed=1, device="gpu")
+            cp.cuda.Device().synchronize()
+            out[name] = {"build_s": time.perf_counter() - t0, **peak.snapshot()}
+        out[name]["arrays"] = (G.indptr, G.indices)
+        del G
+    a, b = out["one_shot"].pop("arrays"), out["chunked"].pop("arrays")
+    out["equal"] = bool(cp.array_equal(a[0], b[0]) and cp.array_equal(a[1], b[1]))
+    out["csr_gib"] = (a[0].nbytes + a[1].nbytes) / 2**30
+    del a, b
+    _free_device()
+    print(f"== kron-{scale} one-shot vs chunked: equal={out['equal']}, peak "
+          f"{out['one_shot']['peak_used_gib']:.2f} vs {out['chunked']['peak_used_gib']:.2f} GiB, "
+          f"build {out['one_shot']['build_s']:.2f} vs {out['chunked']['build_s']:.2f} s",
+          flush=True)  # fmt: skip
+    return out
+
+
+def run_large(args) -> dict[str, Any]:
+    """The scale test: up from ``--large`` while it fits, down while it does not."""
+    import cupy as cp
+
+    t_start = time.perf_counter()
+    report: dict[str, Any] = {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+                              "attempts": []}  # fmt: skip
+    if args.large_compare:
+        try:
+            report["compare"] = large_compare(args.large_compare)
+        except Exception as exc:
+            report["compare"] = {"error": repr(exc)[:500]}
+        write_json("bfs_large", report, args.out)
+    scale, step = args.large, 0
+    lo, hi = args.large_min or args.large - 2, args.large_max or args.large + 1
+    while lo <= scale <= hi:
+        if time.perf_counter() - t_start > args.large_deadline:
+            report["stopped"] = f"deadline {args.large_deadline} s reached before scale {scale}"
+            break
+        try:
+            row = large_attempt(scale, args)
+            ok = True
+        except Exception as exc:  # out of memory above all: record, free, go on
+            row = {"scale": scale, "error": repr(exc)[:800]}
+            print(f"!! kron-{scale}: {exc!r}"[:800], flush=True)
+            ok = False
+        if not ok:  # the traceback (and the arrays its frames hold) is gone here
+            import gc
+
+            gc.collect()
+            _free_device()
+        report["attempts"].append(row)
+        write_json("bfs_large", report, args.out)
+        if ok:
+            report["largest_ok"] = max(report.get("largest_ok", 0), scale)
+        if step == 0:
+            step = 1 if ok else -1
+        elif (step == 1) != ok:
+            break  # the first failure going up, or the first success going down
+        scale += step
+    return report
+
+
 # ---------------------------------------------------------------------------- main
 def device_memory() -> dict[str, int]:
     import cupy as cp
@@ -500,12 +711,33 @@ def main(argv=None) -> int:
         help="time the speed-round variants (docs/BFS.md); optional comma list of name parts",
     )
     ap.add_argument("--quick", action="store_true", help="auto configuration only")
+    ap.add_argument("--large", type=int, help="scale test from this Kronecker scale (see above)")
+    ap.add_argument("--large-min", type=int, help="lowest scale tried (default --large - 2)")
+    ap.add_argument("--large-max", type=int, help="highest scale tried (default --large + 1)")
+    ap.add_argument("--large-sources", type=int, default=8)
+    ap.add_argument("--large-chunk", type=int, default=1 << 27, help="edges per chunk")
+    ap.add_argument("--large-deadline", type=float, default=1e9, help="seconds")
+    ap.add_argument("--large-compare", type=int, help="one-shot vs chunked at this scale")
     ap.add_argument("--out", help="JSON output (default benchmarks/results/bfs.json)")
     args = ap.parse_args(argv)
     if args.cpu_threads:
         import numba
 
         numba.set_num_threads(args.cpu_threads)
+    if args.large:
+        report = run_large(args)
+        path = write_json("bfs_large", report, args.out)
+        for r in report["attempts"]:
+            if "error" in r:
+                print(f"kron-{r['scale']}: failed: {r['error'][:200]}")
+                continue
+            mem, b = r["memory_total"], r["bfs"]
+            print(f"kron-{r['scale']}: {r['edges']:,} edges, build {r['build_s']:.1f} s, peak "
+                  f"{mem['peak_used_gib']:.1f} GiB (CSR {r['csr_gib']:.1f} GiB), BFS median "
+                  f"{b['median_ms']:.2f} ms ({b['gteps_median']:.1f} GTEPS), "
+                  f"{r['verified']} verified on the GPU")  # fmt: skip
+        print(f"largest scale that fits: {report.get('largest_ok')}; wrote {path}")
+        return 0
     rows = []
     for spec in graph_specs(args.graphs, Path(args.datasets)):
         try:

@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+from .chunked import RmatChunks, kronecker_chunked, rmat_chunked
 from .geometric import dimacs_rgg_radius, random_geometric, random_geometric_edges
 from .kronecker import GRAPH500_INITIATOR, kronecker, kronecker_edges, rmat, rmat_edges
 from .lattice import grid_2d, grid_2d_edges, grid_3d, grid_3d_edges, road_like, road_like_edges
@@ -29,6 +30,7 @@ from .weights import WEIGHT_KINDS, random_weights
 __all__ = [
     "GRAPH500_INITIATOR",
     "WEIGHT_KINDS",
+    "RmatChunks",
     "dimacs_rgg_radius",
     "erdos_renyi",
     "erdos_renyi_edges",
@@ -37,11 +39,13 @@ __all__ = [
     "grid_3d",
     "grid_3d_edges",
     "kronecker",
+    "kronecker_chunked",
     "kronecker_edges",
     "random_geometric",
     "random_geometric_edges",
     "random_weights",
     "rmat",
+    "rmat_chunked",
     "rmat_edges",
     "road_like",
     "road_like_edges",

@@ -149,8 +149,11 @@ _RMAT_CHUNK = 2048
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
-def rmat_pairs(key, scale, t_a, t_ab, t_abc, src, dst):
+def rmat_pairs(key, scale, t_a, t_ab, t_abc, src, dst, first=0):
     """Fill ``src``/``dst`` with R-MAT edges; level ``l`` uses 32 bits of word ``e*W + l//2``.
+
+    ``src[i]``/``dst[i]`` receive edge ``e = first + i`` of the list (``first > 0``: one chunk
+    of a longer list, equal to the same slice of the whole list).
 
     A level's 32-bit draw ``r`` picks quadrant A (r < t_a), B (< t_ab), C (< t_abc) or D, that
     is row bit ``r >= t_ab`` and column bit ``t_a <= r < t_ab or r >= t_abc``; level ``l`` sets
@@ -171,7 +174,7 @@ def rmat_pairs(key, scale, t_a, t_ab, t_abc, src, dst):
             hi = lo + 1
             two = hi < scale  # the last word of an odd scale carries one level
             for i in range(count):
-                h = word(key, np.uint64(e0 + i) * w64 + np.uint64(w))
+                h = word(key, np.uint64(first + e0 + i) * w64 + np.uint64(w))
                 r = h >> _S32
                 ge_ab = np.int64(r >= t_ab)
                 uu = ge_ab << lo

@@ -17,7 +17,7 @@ from ._common import STREAM_EDGES, STREAM_PERMUTATION, STREAM_SHUFFLE, id_dtype
 
 _BLOCK = 256
 _TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
-_TEMPLATES = ("wg_rmat_edges", "wg_uniform_edges", "wg_counters_of")
+_TEMPLATES = ("wg_rmat_edges", "wg_rmat_edges_from", "wg_uniform_edges", "wg_counters_of")
 _PLAIN = ("wg_random_keys", "wg_gap_weights", "wg_unit_weights")  # extern "C" kernels
 _modules: dict[int, Any] = {}
 
@@ -93,6 +93,33 @@ def rmat_edges(keys, scale: int, m: int, thresholds, *, permute: bool, shuffle: 
         order = random_permutation(keys[STREAM_SHUFFLE], m, np.int64)
         src, dst = src[order], dst[order]
     return src, dst
+
+
+def rmat_fill(key: np.uint64, scale: int, first: int, thresholds, perm, src, dst) -> None:
+    """Edges ``first .. first + len(src) - 1`` of the R-MAT list of stream ``key`` into
+    ``src``/``dst`` (CuPy arrays of the id dtype), relabelled through ``perm`` unless ``None``.
+    Equal to the same slice of the whole list: the chunks of a chunked generation."""
+    m = int(src.size)
+    if m == 0:
+        return
+    t_a, t_ab, t_abc = (np.uint64(t) for t in thresholds)
+    _kernel("wg_rmat_edges_from", src.dtype)(
+        _grid(m),
+        (_BLOCK,),
+        (
+            np.uint64(key),
+            np.int32(scale),
+            np.int64(first),
+            np.int64(m),
+            t_a,
+            t_ab,
+            t_abc,
+            np.int32(perm is not None),
+            src if perm is None else perm,  # not read when permute is 0
+            src,
+            dst,
+        ),
+    )
 
 
 def uniform_edges(key: np.uint64, n: int, m: int):

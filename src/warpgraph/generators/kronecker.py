@@ -208,6 +208,18 @@ def kronecker_edges(
     )
 
 
+def _fits(scale: Any, edgefactor: Any, directed: bool) -> bool:
+    """Whether the one-shot GPU build fits (bad arguments: True, so that the usual checks
+    raise the usual errors)."""
+    try:
+        scale, n, m = _check_size(scale, edgefactor)
+    except InvalidArgumentError:
+        return True
+    from .chunked import one_shot_fits
+
+    return one_shot_fits(n, m, directed)
+
+
 def _graph(src, dst, n, ss, weights, directed, simple, device):
     """Graph of a generated edge list, with the weights of seed sequence ``ss``."""
     kind = check_weights_kind(weights, WEIGHT_KINDS)
@@ -260,6 +272,13 @@ def rmat(
     dev = check_device(device)
     check_weights_kind(weights, WEIGHT_KINDS)
     ss = seed_sequence(seed)  # drawn once, so seed=None gives matching edges and weights
+    if dev == "gpu" and weights is None and not _fits(scale, edgefactor, directed):
+        from .chunked import rmat_chunked
+
+        return rmat_chunked(
+            scale, edgefactor, a, b, c, d, ss, directed, permute=permute, simple=simple,
+            device=dev,
+        )  # fmt: skip
     src, dst = rmat_edges(scale, edgefactor, a, b, c, d, seed=ss, permute=permute, device=dev)
     return _graph(src, dst, 1 << scale, ss, weights, directed, simple, dev)
 
@@ -293,7 +312,10 @@ def kronecker(
     simple : bool
         Drop self-loops and merge repeated edges (smallest weight kept); ``False`` keeps them.
     device : {"auto", "cpu", "gpu"}
-        Where the graph is generated and stored.
+        Where the graph is generated and stored. On the GPU an unweighted graph whose edge
+        list and one-shot build would not fit in free memory is built chunk by chunk instead
+        (the same graph; :func:`~warpgraph.generators.chunked.kronecker_chunked`): scale 27
+        then needs about 21 GB.
 
     Returns
     -------
@@ -309,5 +331,9 @@ def kronecker(
     dev = check_device(device)
     check_weights_kind(weights, WEIGHT_KINDS)
     ss = seed_sequence(seed)
+    if dev == "gpu" and weights is None and not _fits(scale, edgefactor, directed):
+        from .chunked import kronecker_chunked
+
+        return kronecker_chunked(scale, edgefactor, ss, directed, simple=simple, device=dev)
     src, dst = kronecker_edges(scale, edgefactor, ss, device=dev)
     return _graph(src, dst, 1 << scale, ss, weights, directed, simple, dev)

@@ -35,9 +35,16 @@ from typing import Any
 import numpy as np
 
 from ...errors import VerificationError
+from ...gpu.loader import declare
 from ...graph import Graph
 
-__all__ = ["verify_bfs"]
+__all__ = ["verify_bfs", "verify_levels_gpu"]
+
+_BIG_ROW = 1 << 16  # rows at least this long are checked in tiles of this many arcs
+declare(
+    "bfs_verify.cu",
+    *(f"bfs_check_{k}<{t}>" for k in ("vertices", "tiles") for t in ("int", "long long")),
+)
 
 
 def _fail(rule: str, msg: str) -> None:
@@ -146,3 +153,105 @@ def verify_bfs(G: Graph, source: int, levels: Any, parents: Any = None) -> None:
     if missing.any():
         k = _first(missing)
         _fail("rule 5 (tree edges)", f"tree edge {int(p[k])} -> {int(vs[k])} is not an arc of G")
+
+
+def verify_levels_gpu(G: Graph, source: int, levels: Any, *, tile: int = _BIG_ROW) -> int:
+    """Check BFS levels on the GPU, where the graph is: :func:`verify_bfs`'s level rules
+    without copying anything to the host (for graphs too large to verify there).
+
+    Every arc out of a reached vertex must reach a reached vertex at most one level deeper, the
+    source alone is at level 0, no level is below -1, and every other reached vertex has an
+    in-neighbour one level up: together, the levels are exactly the hop distances and the
+    reached set is everything the source reaches. One warp per vertex; rows of ``tile`` arcs or
+    more are checked in tiles of ``tile`` arcs, one block each, so that hubs do not serialize.
+
+    Parameters
+    ----------
+    G : Graph
+        On the GPU.
+    source : int
+        The BFS source.
+    levels : cupy.ndarray of int32
+        Hop distances, -1 for unreachable vertices.
+    tile : int
+        Row length from which rows are split into tiles (and the tile length).
+
+    Returns
+    -------
+    int
+        Number of reached vertices.
+
+    Raises
+    ------
+    VerificationError
+        Naming the broken rule, how many arcs or vertices break it and the smallest vertex.
+    InvalidArgumentError
+        ``G`` is not on the GPU, or ``levels`` is not an int32 array of length n.
+
+    Examples
+    --------
+    >>> import warpgraph as wg
+    >>> G = wg.Graph.from_edges([0, 1], [1, 2], directed=False, device="gpu")  # doctest: +SKIP
+    >>> verify_levels_gpu(G, 0, wg.bfs(G, 0))  # doctest: +SKIP
+    3
+    """
+    from ...device import cupy
+    from ...errors import InvalidArgumentError
+    from ...gpu.launch import launch
+    from ...gpu.loader import get_kernel
+
+    if G.device != "gpu":
+        raise InvalidArgumentError("verify_levels_gpu needs a graph on the GPU (G.to('gpu'))")
+    cp = cupy()
+    n = G.num_vertices
+    levels = cp.asarray(levels)
+    if levels.shape != (n,) or levels.dtype != cp.int32:
+        raise InvalidArgumentError(
+            f"levels must be an int32 array of shape ({n},), got {levels.dtype} {levels.shape}"
+        )
+    if not 0 <= int(source) < n:
+        _fail("source", f"source {source} is not a vertex of a graph with {n} vertices")
+    tile = max(32, int(tile))
+    t = "int" if G.indices.dtype == cp.int32 else "long long"
+    rindptr, rindices, _ = G.reverse_csr()
+    rindices = rindices.astype(G.indices.dtype, copy=False)
+    counts = cp.zeros(3, dtype=cp.uint64)
+    first = cp.full(2, np.iinfo(np.uint64).max, dtype=cp.uint64)
+    k = get_kernel("bfs_verify.cu", f"bfs_check_vertices<{t}>")
+    args = (G.indptr, G.indices, rindptr, rindices, levels, n, int(source), tile, counts, first)
+    launch(k, 32 * n, args)
+    deg = cp.diff(G.indptr)
+    big = cp.flatnonzero(deg >= tile)
+    if big.size:
+        lens = cp.asnumpy(deg[big])
+        starts = cp.asnumpy(G.indptr[big])
+        per = -(-lens // tile)
+        row = np.repeat(cp.asnumpy(big), per)
+        k_in_row = np.arange(int(per.sum())) - np.repeat(np.cumsum(per) - per, per)
+        begin = np.repeat(starts, per) + k_in_row * tile
+        end = np.minimum(begin + tile, np.repeat(starts + lens, per))
+        nt = int(row.size)
+        k = get_kernel("bfs_verify.cu", f"bfs_check_tiles<{t}>")
+        args = (G.indices, levels, cp.asarray(row), cp.asarray(begin), cp.asarray(end), nt,
+                counts, first)  # fmt: skip
+        launch(k, nt * 256, args, grid=min(nt, 65535))
+    del deg, big
+    c = cp.asnumpy(counts)
+    f = cp.asnumpy(first)
+    if c[1]:
+        v = int(f[1])
+        lv = int(levels[v])
+        if v == int(source) or lv == 0 or lv < -1:
+            _fail("levels", f"vertex {v} has level {lv} (source {source}; {int(c[1])} bad)")
+        _fail(
+            "levels",
+            f"vertex {v} at level {lv} has no in-neighbour at level {lv - 1} "
+            f"({int(c[1])} such vertices)",
+        )
+    if c[0]:
+        _fail(
+            "rule 3 (edge levels)",
+            f"{int(c[0])} arcs leave a reached vertex for an unreached one or skip a level, "
+            f"the first out of vertex {int(f[0])} (level {int(levels[int(f[0])])})",
+        )
+    return int(c[2])

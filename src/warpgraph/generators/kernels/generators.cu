@@ -34,27 +34,55 @@ __device__ __forceinline__ u64 wg_word(u64 key, u64 counter) {
 // 1. R-MAT edges: thread e draws edge e; level l reads 32 bits of word e*W + l/2, picks the
 //    quadrant by comparing with the cumulative thresholds, and sets bit l of both endpoints.
 //    With `permute` set the endpoints are relabelled through `perm` (ignored otherwise).
+//    wg_rmat_edges_from draws edges first .. first + m - 1 of the same list (chunked
+//    generation: each slice equals the same slice of the whole list).
+__device__ __forceinline__ void wg_rmat_edge(u64 key, int scale, u64 e, u64 t_a, u64 t_ab,
+                                             u64 t_abc, i64* u_out, i64* v_out) {
+  const int nwords = (scale + 1) / 2;
+  const u64 base = e * (u64)nwords;
+  i64 u = 0, v = 0;
+  for (int w = 0; w < nwords; ++w) {
+    const u64 h = wg_word(key, base + (u64)w);
+    for (int half = 0; half < 2; ++half) {
+      const int level = 2 * w + half;
+      if (level < scale) {
+        const u64 r = half == 0 ? (h >> 32) : (h & 0xFFFFFFFFULL);
+        const i64 ge_ab = r >= t_ab;
+        u |= ge_ab << level;
+        v |= ((i64)(r >= t_a) ^ ge_ab ^ (i64)(r >= t_abc)) << level;
+      }
+    }
+  }
+  *u_out = u;
+  *v_out = v;
+}
+
+template <typename T>
+__global__ void wg_rmat_edges_from(u64 key, int scale, i64 first, i64 m, u64 t_a, u64 t_ab,
+                                   u64 t_abc, int permute, const T* __restrict__ perm,
+                                   T* __restrict__ src, T* __restrict__ dst) {
+  const i64 stride = (i64)gridDim.x * blockDim.x;
+  for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
+    i64 u, v;
+    wg_rmat_edge(key, scale, (u64)(first + e), t_a, t_ab, t_abc, &u, &v);
+    if (permute) {
+      src[e] = __ldg(perm + u);
+      dst[e] = __ldg(perm + v);
+    } else {
+      src[e] = (T)u;
+      dst[e] = (T)v;
+    }
+  }
+}
+
 template <typename T>
 __global__ void wg_rmat_edges(u64 key, int scale, i64 m, u64 t_a, u64 t_ab, u64 t_abc,
                               int permute, const T* __restrict__ perm, T* __restrict__ src,
                               T* __restrict__ dst) {
-  const int nwords = (scale + 1) / 2;
   const i64 stride = (i64)gridDim.x * blockDim.x;
   for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
-    const u64 base = (u64)e * (u64)nwords;
-    i64 u = 0, v = 0;
-    for (int w = 0; w < nwords; ++w) {
-      const u64 h = wg_word(key, base + (u64)w);
-      for (int half = 0; half < 2; ++half) {
-        const int level = 2 * w + half;
-        if (level < scale) {
-          const u64 r = half == 0 ? (h >> 32) : (h & 0xFFFFFFFFULL);
-          const i64 ge_ab = r >= t_ab;
-          u |= ge_ab << level;
-          v |= ((i64)(r >= t_a) ^ ge_ab ^ (i64)(r >= t_abc)) << level;
-        }
-      }
-    }
+    i64 u, v;
+    wg_rmat_edge(key, scale, (u64)e, t_a, t_ab, t_abc, &u, &v);
     if (permute) {
       src[e] = __ldg(perm + u);
       dst[e] = __ldg(perm + v);
@@ -115,6 +143,10 @@ template __global__ void wg_rmat_edges<int>(u64, int, i64, u64, u64, u64, int, c
                                             int*);
 template __global__ void wg_rmat_edges<i64>(u64, int, i64, u64, u64, u64, int, const i64*, i64*,
                                             i64*);
+template __global__ void wg_rmat_edges_from<int>(u64, int, i64, i64, u64, u64, u64, int,
+                                                 const int*, int*, int*);
+template __global__ void wg_rmat_edges_from<i64>(u64, int, i64, i64, u64, u64, u64, int,
+                                                 const i64*, i64*, i64*);
 template __global__ void wg_uniform_edges<int>(u64, u64, i64, int*, int*);
 template __global__ void wg_uniform_edges<i64>(u64, u64, i64, i64*, i64*);
 template __global__ void wg_counters_of<int>(const u64*, u64, i64, int*);
