@@ -554,8 +554,9 @@ def run_large(args) -> dict[str, Any]:
     import cupy as cp
 
     t_start = time.perf_counter()
-    report: dict[str, Any] = {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
-                              "attempts": []}  # fmt: skip
+    name = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["name"]
+    name = name.decode() if isinstance(name, bytes) else str(name)
+    report: dict[str, Any] = {"device": name, "attempts": []}
     if args.large_compare:
         try:
             report["compare"] = large_compare(args.large_compare)

@@ -290,7 +290,7 @@ def _fingerprint(cp, src, dst) -> int:
     k = _FINGERPRINT.get("k")
     if k is None:
         k = cp.ReductionKernel(
-            "S s, S d",
+            "T s, T d",
             "uint64 y",
             "((unsigned long long)s * 0x9E3779B97F4A7C15ull)"
             " ^ ((unsigned long long)d + 0x632BE59BD9B4E019ull)",
