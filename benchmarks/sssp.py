@@ -24,6 +24,15 @@ python benchmarks/sssp.py --graphs kron:20,kron:20:graph500,road:1000000 --devic
 python benchmarks/sssp.py --graphs kron:22,kron:22:graph500,uniform:22,road:4000000 \\
     --device gpu,cpu --filtering both
 python benchmarks/sssp.py --graphs kron:20 --device cpu --delta-sweep 1,2,4,8,16
+python benchmarks/sssp.py --compare-gpu --graphs kron:20,kron:22 --sources 16
+
+``--compare-gpu`` times the GPU engine's configurations side by side in one process (the layout
+and features of ``algorithms/sssp/gpu.py``, the state before 2026-11-21's session 3 included):
+single-source calls of the backend ``sssp_gpu`` (CUDA events around each call, and wall time),
+one batch call with every source, the public ``sssp`` call, and the first source's operation
+counts. Every configuration's distances from the first ``--verify`` sources must equal the old
+configuration's, and on graphs up to ``--peer-max-n`` vertices the first source's must equal
+SciPy's dijkstra.
 """
 
 from __future__ import annotations
@@ -161,6 +170,115 @@ def cpu_work(G, s, method, delta, filtering) -> dict[str, Any]:
     stats["delta"] = d
     stats["arcs_per_arc"] = stats.get("arcs", 0) / max(G.num_arcs, 1)
     return stats
+
+
+# ---------------------------------------------------------------------------- GPU engine
+GPU_VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
+    # (name, method, sssp_gpu keywords); "wr" is replaced by the graph's weight statistics
+    ("hbf/old", "hbf", {"layout": "packed", "reuse": False}),
+    ("hbf/packed+host", "hbf", {"layout": "packed", "weight_range": "wr"}),
+    ("hbf/split", "hbf", {"layout": "split", "features": 0, "weight_range": "wr"}),
+    ("hbf/split+qbuf", "hbf", {"layout": "split", "features": ["qbuf"], "weight_range": "wr"}),
+    ("hbf/split+stream", "hbf", {"layout": "split", "features": ["stream"], "weight_range": "wr"}),
+    ("hbf/split+done", "hbf", {"layout": "split", "features": ["done"], "weight_range": "wr"}),
+    ("hbf/split+skip1", "hbf", {"layout": "split", "features": ["skip1"], "weight_range": "wr"}),
+    ("hbf/split+qbuf+done", "hbf",
+     {"layout": "split", "features": ["qbuf", "done"], "weight_range": "wr"}),
+    ("hbf/new", "hbf", {"weight_range": "wr"}),
+    ("near_far/old", "near_far", {"layout": "packed", "reuse": False}),
+    ("near_far/new", "near_far", {"weight_range": "wr"}),
+    ("delta/old", "delta", {"layout": "packed", "reuse": False}),
+    ("delta/new", "delta", {"weight_range": "wr"}),
+]  # fmt: skip
+
+
+def _gpu_call(G, srcs, method: str, kw: dict[str, Any], wr, stats=None):
+    from warpgraph.algorithms.sssp.gpu import sssp_gpu
+
+    kw = {k: (wr if v == "wr" else v) for k, v in kw.items()}
+    return sssp_gpu(G.indptr, G.indices, G.weights, np.asarray(srcs, np.int64), method=method,
+                    directed=G.directed, stats=stats, **kw)[0]  # fmt: skip
+
+
+def compare_gpu(spec: str, args) -> dict[str, Any]:
+    """Time every configuration of ``GPU_VARIANTS`` on one graph (see the module doc)."""
+    import cupy as cp
+
+    from warpgraph._arrays import to_host
+    from warpgraph.algorithms.sssp import sssp
+    from warpgraph.algorithms.sssp.api import _graph_weight_stats
+
+    t0 = time.perf_counter()
+    name, G = make_graph(spec, "gpu")
+    build_s = time.perf_counter() - t0
+    sources = [int(s) for s in pick_sources(G, args.sources)]
+    lo, hi, mean, _ = _graph_weight_stats(G, G.weights)
+    wr = (lo, hi, mean)
+    row: dict[str, Any] = {"graph": name, "n": G.num_vertices, "edges": G.num_edges,
+                           "arcs": G.num_arcs, "build_s": build_s, "sources": sources,
+                           "results": {}}  # fmt: skip
+    print(f"== {name}: n={G.num_vertices:,} arcs={G.num_arcs:,} ({build_s:.1f} s)", flush=True)
+    reference = {}
+    for vname, method, kw in GPU_VARIANTS:  # compile and check first
+        try:
+            for s in sources[: args.verify]:
+                d = _gpu_call(G, [s], method, kw, wr)[0]
+                if s not in reference:
+                    reference[s] = d
+                elif not bool(cp.array_equal(d, reference[s])):
+                    raise AssertionError(f"distances from {s} differ from the first variant's")
+            row["results"][vname] = {"verified_sources": min(args.verify, len(sources))}
+        except Exception as exc:
+            row["results"][vname] = {"error": repr(exc)[:400]}
+            print(f"   {vname:24s} {exc!r}", flush=True)
+    if G.num_vertices <= args.peer_max_n and sources:
+        from scipy.sparse.csgraph import dijkstra
+
+        ref = dijkstra(G.to("cpu").to_scipy(), indices=sources[0])
+        got = to_host(reference[sources[0]]).astype(np.float64)
+        got[got == np.iinfo(np.int64).max] = np.inf
+        row["scipy_equal"] = bool(np.array_equal(ref, got))
+        print(f"   first source equal to SciPy's dijkstra: {row['scipy_equal']}", flush=True)
+    if args.start_after:  # a device job runs tests beside us: time on an idle GPU
+        while not os.path.exists(args.start_after):
+            time.sleep(0.5)
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    deg_host = to_host(G.out_degree()).astype(np.int64)
+    for vname, method, kw in GPU_VARIANTS:
+        r = row["results"][vname]
+        if "error" in r:
+            continue
+        stats: list = []
+        _gpu_call(G, sources[:1], method, kw, wr, stats)  # warm-up + operation counts
+        r["stats_first"] = stats[0]
+        times, walls = [], []
+        for s in sources:
+            cp.cuda.Device().synchronize()
+            w0 = time.perf_counter()
+            start.record()
+            _gpu_call(G, [s], method, kw, wr)
+            end.record()
+            end.synchronize()
+            walls.append((time.perf_counter() - w0) * 1e3)
+            times.append(cp.cuda.get_elapsed_time(start, end))
+        start.record()
+        _gpu_call(G, sources, method, kw, wr)
+        end.record()
+        end.synchronize()
+        r.update({"median_ms": statistics.median(times), "min_ms": min(times),
+                  "max_ms": max(times), "wall_median_ms": statistics.median(walls),
+                  "batch_per_source_ms": cp.cuda.get_elapsed_time(start, end) / len(sources),
+                  "times_ms": times})  # fmt: skip
+        print(f"   {vname:24s} {r['median_ms']:7.3f} ms single (wall {r['wall_median_ms']:.3f}),"
+              f" {r['batch_per_source_ms']:7.3f} ms/source in a batch, "
+              f"{r['stats_first']['iterations']} expand ops", flush=True)  # fmt: skip
+    for method in ("hbf", "auto"):
+        sssp(G, sources[0], method=method, device="gpu")
+        r = time_method(G, sources, deg_host, method, "gpu", None, True)
+        r.pop("edges", None)
+        row["results"][f"public sssp {method}"] = r
+        print(f"   {'public sssp ' + method:24s} {r['median_ms']:7.3f} ms single", flush=True)
+    return row
 
 
 # ---------------------------------------------------------------------------- peers
@@ -442,6 +560,12 @@ def main(argv=None) -> int:
         help="time every method and GAPBS this many times in turn (fair on a shared machine)",
     )
     ap.add_argument("--out", help="JSON output (default benchmarks/results/sssp.json)")
+    ap.add_argument(
+        "--compare-gpu",
+        action="store_true",
+        help="time the GPU engine's configurations side by side (see the module doc)",
+    )
+    ap.add_argument("--start-after", help="--compare-gpu: wait for this file before timing")
     args = ap.parse_args(argv)
     if args.cpu_threads:
         import numba
@@ -450,7 +574,7 @@ def main(argv=None) -> int:
     rows = []
     for spec in filter(None, args.graphs.split(",")):
         try:
-            rows.append(bench_graph(spec, args))
+            rows.append(compare_gpu(spec, args) if args.compare_gpu else bench_graph(spec, args))
         except Exception as exc:  # e.g. out of device memory at the largest scales
             print(f"!! {spec}: {exc!r}", file=sys.stderr, flush=True)
             rows.append({"graph": spec, "edges": 0, "error": repr(exc)[:500]})

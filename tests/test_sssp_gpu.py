@@ -1,8 +1,10 @@
 """GPU SSSP backend (``algorithms/sssp/gpu.py``, ``sssp.cu``) against SciPy and a Bellman-Ford
-oracle: every method, filtering on and off, every weight dtype (each state layout: packed
-32-bit words, 64-bit keys, with and without predecessors), edge classes, the overflow paths
-(frontier regeneration, far-pile rescans), negative weights and negative cycles, zero weights,
-self-loops, parallel arcs, unreachable vertices, batches of sources and predecessor trees.
+oracle: every method, filtering on and off, every weight dtype (each state layout: split
+32-bit keys with each of its features, packed 32-bit words, 64-bit keys, with and without
+predecessors), edge classes, the overflow paths (frontier regeneration, far-pile rescans),
+negative weights and negative cycles, zero weights, self-loops, parallel arcs, unreachable
+vertices, rows cut into chunks at every boundary, reused scratch buffers, batches of sources and
+predecessor trees.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from warpgraph.errors import InvalidArgumentError, NegativeCycleError
 pytestmark = pytest.mark.gpu
 
 METHODS = ("hbf", "near_far", "delta")
+LAYOUTS = ("auto", "split", "packed")
+FEATURE_SETS = (0, ["qbuf"], ["stream"], ["done"], ["skip1"], ["qbuf", "done"], None)
 DTYPES = (np.int32, np.int64, np.float32, np.float64)
 IMAX = np.iinfo(np.int64).max
 
@@ -239,13 +243,144 @@ def _random_graph(draw, negative=False):
     preds=st.booleans(),
     classify=st.booleans(),
     force=st.booleans(),
+    layout=st.sampled_from(LAYOUTS),
+    features=st.integers(0, 15),
 )
-def test_random_graphs(case, method, filtering, preds, classify, force):
+def test_random_graphs(case, method, filtering, preds, classify, force, layout, features):
     G, sources, dtype = case
     ref = _oracle(G, sources)
     dist, pred = _run(G, sources, method=method, filtering=filtering, predecessors=preds,
-                      classify=classify, _force_regen=force, _far_capacity=3)  # fmt: skip
-    _check(G, sources, dist, pred, ref, dtype, f"{method} {filtering} {preds} {classify}")
+                      classify=classify, _force_regen=force, _far_capacity=3, layout=layout,
+                      features=features)  # fmt: skip
+    _check(G, sources, dist, pred, ref, dtype,
+           f"{method} {filtering} {preds} {classify} {layout} {features}")  # fmt: skip
+
+
+def _undirected(G: wg.Graph, dtype) -> wg.Graph:
+    """G's edges, undirected (skip1 applies), weights of ``dtype``."""
+    src, dst, w = _arcs(G)
+    if not G.directed:  # each edge once (from_edges stores both arcs)
+        keep = src <= dst
+        src, dst, w = src[keep], dst[keep], w[keep]
+    return wg.Graph.from_edges(src, dst, weights=w.astype(dtype), num_vertices=G.num_vertices,
+                               directed=False)  # fmt: skip
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_split_layout_features(graphs, method):
+    """The split layout with each feature alone and together, both weight types it serves,
+    directed and undirected, filtering on and off, against SciPy."""
+    for name, G0 in graphs.items():
+        for dtype in (np.int32, np.float32):
+            for Gt in (_as(G0, dtype), _undirected(G0, dtype)):
+                sources = _sources(Gt)
+                ref = _oracle(Gt, sources)
+                for feats in FEATURE_SETS:
+                    for filtering in (True, False):
+                        msg = f"{name} {method} {dtype} {Gt.directed} {feats} {filtering}"
+                        dist, _ = _run(Gt, sources, method=method, filtering=filtering,
+                                       layout="split", features=feats)  # fmt: skip
+                        _check(Gt, sources, dist, None, ref, dtype, msg)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_packed_layout(graphs, method):
+    """The packed (distance, stamp) word, the default before the split layout."""
+    for name, G in graphs.items():
+        for dtype in (np.int32, np.float32):
+            Gt = _as(G, dtype)
+            sources = _sources(G)
+            ref = _oracle(Gt, sources)
+            for filtering in (True, False):
+                dist, _ = _run(Gt, sources, method=method, filtering=filtering, layout="packed")
+                _check(Gt, sources, dist, None, ref, dtype, f"{name} {method} {dtype} {filtering}")
+
+
+def test_split_overflow_paths(graphs):
+    """Split layout: frontiers rebuilt from the stamps, far-pile rescans, edge classes."""
+    for name in ("directed", "kron", "path", "star"):
+        G = graphs[name]
+        sources = _sources(G)
+        ref = _oracle(G, sources)
+        for method in METHODS:
+            for classify in (True, False):
+                stats: list = []
+                dist, _ = _run(G, sources, method=method, classify=classify, layout="split",
+                               stats=stats, _force_regen=True, _far_capacity=7)  # fmt: skip
+                _check(G, sources, dist, None, ref, np.int64, f"{name} {method} {classify}")
+                assert all(s["regenerations"] > 0 for s in stats if s["iterations"] > 1)
+
+
+def test_chunk_boundaries():
+    """Large rows of 256..1100 arcs next to each other in the CSR (the split layout cuts them
+    into floor(deg / 256) chunks, the last one longer, and names each chunk by its first arc
+    / 256), reached again and again along ever cheaper paths (the chunk-done filter)."""
+    rng = np.random.default_rng(11)
+    degs = [256, 257, 300, 511, 512, 513, 767, 768, 1100]
+    hubs = np.arange(len(degs))
+    n = 4000
+    src, dst, w = [], [], []
+    for h, d in zip(hubs, degs, strict=True):
+        src.append(np.full(d, h))
+        dst.append(rng.integers(len(degs), n, d))
+        w.append(rng.integers(1, 100, d))
+    # source n - 1 reaches each hub directly (dear) and through 1..4 ever cheaper hops
+    s = n - 1
+    for h in hubs:
+        prev = s
+        for hop in range(4):
+            mid = int(rng.integers(len(degs), n - 1))
+            src.append(np.array([prev, prev]))
+            dst.append(np.array([h, mid]))
+            w.append(np.array([400 - 90 * hop, 1]))
+            prev = mid
+    G = wg.Graph.from_edges(np.concatenate(src), np.concatenate(dst), weights=np.concatenate(w),
+                            num_vertices=n, directed=True)  # fmt: skip
+    sources = [s, 0, 4]
+    ref = _oracle(G, sources)
+    for method in METHODS:
+        for feats in (None, ["done"], 0):
+            for filtering in (True, False):
+                dist, _ = _run(G, sources, method=method, layout="split", features=feats,
+                               filtering=filtering)  # fmt: skip
+                _check(G, sources, dist, None, ref, np.int64, f"{method} {feats} {filtering}")
+
+
+def test_workspace_reuse_and_weight_range(graphs):
+    """Kept scratch buffers give the same answers call after call, for other sources and
+    methods in between; caller-given weight statistics stand for the weights."""
+    from warpgraph.algorithms.sssp.gpu import release_workspace
+
+    G = graphs["kron"]
+    Gg = G.to("gpu")
+    sources = _sources(G)
+    ref = _oracle(G, sources)
+    wr = (float(G.weights.min()), float(G.weights.max()), float(G.weights.mean()))
+    for method in ("hbf", "hbf", "near_far", "hbf", "delta", "delta", "hbf"):
+        for i, s in enumerate(sources):
+            for kw in ({}, {"weight_range": wr}, {"reuse": False}):
+                from warpgraph.algorithms.sssp.gpu import sssp_gpu
+
+                dist, _ = sssp_gpu(Gg.indptr, Gg.indices, Gg.weights, np.array([s]),
+                                   method=method, directed=False, **kw)  # fmt: skip
+                _check(G, [s], dist.get(), None, ref[i : i + 1], np.int64, f"{method} {s} {kw}")
+    release_workspace()
+    dist, _ = _run(G, sources)
+    _check(G, sources, dist, None, ref, np.int64, "after release")
+
+
+def test_public_call_split_path(graphs):
+    """The public call (cached weight statistics, split layout) on both weight types."""
+    from warpgraph.algorithms.sssp import sssp
+
+    for name in ("kron", "star", "directed"):
+        for dtype in (np.int32, np.float32):
+            for Gt in (_as(graphs[name], dtype), _undirected(graphs[name], dtype)):
+                sources = _sources(Gt)
+                ref = _oracle(Gt, sources)
+                for method in ("auto", *METHODS):
+                    dist = sssp(Gt.to("gpu"), sources, method=method, device="gpu").get()
+                    _check(Gt, sources, dist, None, ref, dtype, f"{name} {dtype} {method}")
 
 
 @given(case=_random_graph(negative=True), filtering=st.booleans(), preds=st.booleans())

@@ -268,7 +268,7 @@ def sssp(
 
         dist, pred = sssp_gpu(Gd.indptr, Gd.indices, w, sources, method=method, delta=delta,
                               predecessors=bool(predecessors), filtering=bool(filtering),
-                              directed=Gd.directed)  # fmt: skip
+                              directed=Gd.directed, weight_range=(lo, hi, mean))  # fmt: skip
     else:
         dist, pred = _sssp_cpu(Gd, w, sources, method, delta, bool(predecessors),
                                bool(filtering), negative, max_abs, mean)  # fmt: skip

@@ -9,11 +9,26 @@ before the state is reused).
 Choices made here, per call:
 
 * **State layout.** Integer weights use 32-bit keys when every distance fits
-  (``max|w| * n`` below ``2**32``, or ``3 * max|w| * n`` with negative weights), which allows
-  H-BF's packed ``(distance, stamp)`` word; otherwise 64-bit keys. float32 weights use 32-bit
-  keys, float64 weights 64-bit keys. With predecessors (or negative weights, whose cycle must be
-  walked) the word packs ``(distance, predecessor)`` instead and is updated by a compare-and-swap
-  loop, so the predecessor always matches the distance.
+  (``max|w| * n`` below ``2**32``, or ``3 * max|w| * n`` with negative weights); otherwise 64-bit
+  keys. float32 weights use 32-bit keys, float64 weights 64-bit keys. 32-bit keys without
+  predecessors and without negative weights use the *split* layout (``layout="auto"``): a
+  4-byte key array updated by a 32-bit atomicMin, with the queue stamps in a separate array, so
+  the per-arc distance check reads half the bytes of H-BF's packed ``(distance, stamp)`` word
+  (16 MB instead of 32 MB at 4M vertices: more of it stays in L2). ``layout="packed"`` keeps
+  the packed word (the layout before 2026-11-21's session 3). With predecessors (or negative
+  weights, whose cycle must be walked) the word packs ``(distance, predecessor)`` instead and is
+  updated by a compare-and-swap loop, so the predecessor always matches the distance.
+* **Features of the split layout** (``features``, all on by default; ``FEATURES``): ``qbuf``
+  stages near-queue appends in a per-warp shared-memory buffer (one counter atomic per 256
+  entries instead of one per 32-arc round that queues anything: millions of same-address
+  atomics at Kronecker scale 22); ``stream`` loads arc ids and weights with evict-first hints;
+  ``done`` skips a vertex, or a 256-arc chunk of a large row, whose distance equals the one it
+  was last expanded with (not with delta-stepping, whose expansions relax only part of a row);
+  ``skip1`` never queues a degree-1 vertex of an undirected graph (its one arc leads back).
+* **Per-call work.** The weight statistics come from the caller when known (``weight_range``;
+  the public ``sssp`` caches them per graph), else from one pass over the weights; the scratch
+  buffers and the configuration block are kept between calls of the same shape on the same
+  stream (``reuse``; :func:`release_workspace` frees them).
 * **delta** (``near_far`` and ``delta``): when not given, ``32 * mean weight / mean out-degree``
   (Davidson et al., IPDPS 2014: a warp's worth of arcs per bucket), at least 1 for integer
   weights; an explicit float delta is rounded up for integer weights.
@@ -33,6 +48,7 @@ Importing this module does not import CuPy.
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 import numpy as np
@@ -40,7 +56,7 @@ import numpy as np
 from ...errors import InvalidArgumentError, NegativeCycleError, WarpgraphError
 from ...gpu.loader import declare, get_kernel
 
-__all__ = ["METHODS", "auto_delta", "sssp_gpu"]
+__all__ = ["FEATURES", "METHODS", "auto_delta", "release_workspace", "sssp_gpu"]
 
 SOURCE = "sssp.cu"
 METHODS = {"hbf": 0, "near_far": 1, "delta": 2}
@@ -48,9 +64,12 @@ BLOCK = 256
 BIG_DEG = 256  # sssp_core.cuh
 CHUNK = 256
 SPARSE_DEGREE = 8  # arcs per vertex below which near-far / delta-stepping use 1 block per SM
-PACK, PACK_PRED, WIDE, WIDE_PRED = range(4)
+PACK, PACK_PRED, WIDE, WIDE_PRED, SPLIT = range(5)
 (C_N, C_QCAP, C_CCAP, C_FCAP, C_METHOD, C_FILTER, C_CLASSIFY, C_DELTA, C_LOW, C_NEGB, C_HASNEG,
- C_MAXOPS, C_FORCE) = range(13)  # fmt: skip
+ C_MAXOPS, C_FORCE, C_FEATURES, C_CDONE) = range(15)  # fmt: skip
+FEATURES = {"qbuf": 1, "stream": 2, "done": 4, "skip1": 8}
+"""Run-time features of the split layout (``sssp_core.cuh`` ``Feature``)."""
+LAYOUTS = ("auto", "split", "packed")
 C_WORDS, CTL_WORDS = 16, 48
 ST_DONE, ST_NEGCYCLE, ST_LIMIT, ST_OVERFLOW = 1, 2, 3, 4
 STAT_NAMES = ("status", "negv", "ops", "iterations", "splits", "heavy", "regenerations", "farscans")
@@ -61,11 +80,12 @@ _OUT = {"int": "long long", "long long": "long long", "float": "float", "double"
 _COMBOS = [
     ("int", PACK), ("int", PACK_PRED), ("float", PACK), ("float", PACK_PRED),
     ("long long", WIDE), ("long long", WIDE_PRED), ("double", WIDE), ("double", WIDE_PRED),
+    ("int", SPLIT), ("float", SPLIT),
 ]  # fmt: skip
 
 
 def _declare(vt: str) -> None:
-    combos = _COMBOS if vt == "int" else [c for c in _COMBOS if c[1] != PACK_PRED]
+    combos = _COMBOS if vt == "int" else [c for c in _COMBOS if c[1] not in (PACK_PRED, SPLIT)]
     declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {m}>" for w, m in combos))
     declare(SOURCE, *(f"sssp_output<{w}, {m}, {_OUT[w]}>" for w, m in combos))
     declare(SOURCE, f"sssp_indegree<{vt}>", *(f"sssp_classify<{vt}, {w}>" for w in _W))
@@ -121,16 +141,18 @@ def auto_delta(mean_weight: float, n: int, m: int, integer: bool) -> float | int
     return d if d > 0 and math.isfinite(d) else 1.0
 
 
-def _plan_layout(dtype: np.dtype, wmin, wmax, n: int, track: bool, wide_ids: bool):
+def _plan_layout(dtype: np.dtype, wmin, wmax, n: int, track: bool, wide_ids: bool,
+                 layout: str = "packed"):  # fmt: skip
     """(weight C type, mode, key offset, -B) for this call."""
     amax = max(abs(wmin), abs(wmax))
     neg = wmin < 0
+    split = layout != "packed" and not (track or neg or wide_ids)
     if dtype.kind in "iu":
         b = int(amax) * max(n, 1)
         span = 3 * b if neg else b
         low = -2 * b if neg else 0
         if span < 2**32 - 1 and not (track and wide_ids):
-            return "int", (PACK_PRED if track else PACK), low, -b
+            return "int", (PACK_PRED if track else SPLIT if split else PACK), low, -b
         if span < 2**62:
             return "long long", (WIDE_PRED if track else WIDE), low, -b
         raise InvalidArgumentError(
@@ -139,8 +161,79 @@ def _plan_layout(dtype: np.dtype, wmin, wmax, n: int, track: bool, wide_ids: boo
         )
     negb = -1.5 * float(amax) * max(n, 1)
     if dtype == np.float32 and not (track and wide_ids):
-        return "float", (PACK_PRED if track else PACK), 0, negb
+        return "float", (PACK_PRED if track else SPLIT if split else PACK), 0, negb
     return "double", (WIDE_PRED if track else WIDE), 0, negb
+
+
+def _range_usable(weight_range: Any, dtype: np.dtype) -> bool:
+    """Whether caller-given (min, max, mean) can stand for the weights (exact for integers)."""
+    lo, hi, _ = weight_range
+    if dtype.kind in "iu":  # the caller's statistics are floats: exact below 2**52
+        return max(abs(lo), abs(hi)) < 2**52
+    return True
+
+
+def _feature_bits(features: Any) -> int:
+    """The bit mask of ``features`` (None: all; an int: as is; names of ``FEATURES``)."""
+    if features is None:
+        return sum(FEATURES.values())
+    if isinstance(features, int | np.integer) and not isinstance(features, bool):
+        if not 0 <= int(features) <= sum(FEATURES.values()):
+            raise InvalidArgumentError(f"features mask {features} has unknown bits")
+        return int(features)
+    if isinstance(features, str):
+        features = [features] if features else []
+    bits = 0
+    for name in features:
+        if name not in FEATURES:
+            raise InvalidArgumentError(
+                f"unknown SSSP feature {name!r}; known: {', '.join(FEATURES)}"
+            )
+        bits |= FEATURES[name]
+    return bits
+
+
+_LOCAL = threading.local()
+_COOP: dict[tuple[int, int], int] = {}
+
+
+def _stream_key() -> tuple[int, int]:
+    from ...device import cupy
+
+    cp = cupy()
+    return cp.cuda.runtime.getDevice(), int(cp.cuda.get_current_stream().ptr)
+
+
+def _workspace(shape: tuple) -> dict | None:
+    """The scratch buffers kept by the last call of this thread, if of this shape and stream."""
+    kept = getattr(_LOCAL, "ws", None)
+    if kept is not None and kept[0] == (_stream_key(), shape):
+        return kept[1]
+    return None
+
+
+def _keep_workspace(shape: tuple, ws: dict) -> None:
+    _LOCAL.ws = ((_stream_key(), shape), ws)
+
+
+def release_workspace() -> None:
+    """Free the scratch buffers that GPU SSSP calls of this thread keep for the next call.
+
+    Examples
+    --------
+    >>> release_workspace()
+    """
+    _LOCAL.ws = None
+
+
+def _coop_limit(kernel: Any) -> int:
+    """Co-resident blocks of ``kernel`` (the cooperative grid limit), cached per device."""
+    from ...gpu.launch import max_cooperative_blocks
+
+    key = (_stream_key()[0], int(kernel.ptr))
+    if key not in _COOP:
+        _COOP[key] = max_cooperative_blocks(kernel, BLOCK)
+    return _COOP[key]
 
 
 def _cycle_from(pred: np.ndarray, x: int) -> list[int] | None:
@@ -178,6 +271,10 @@ def sssp_gpu(
     classify: bool | None = None,
     blocks_per_sm: int | None = None,
     stats: list | None = None,
+    layout: str = "auto",
+    features: Any = None,
+    weight_range: tuple[float, float, float] | None = None,
+    reuse: bool = True,
     _force_regen: bool = False,
     _far_capacity: int | None = None,
 ) -> tuple[Any, Any]:
@@ -206,6 +303,18 @@ def sssp_gpu(
         Persistent blocks per SM (default: the rule in the module doc).
     stats : list, optional
         Receives one dict per source (operations, expand iterations, splits, ...).
+    layout : {"auto", "split", "packed"}
+        State layout for 32-bit keys without predecessors and negative weights: ``"split"``
+        (4-byte keys, separate stamps; what ``"auto"`` picks) or ``"packed"`` (H-BF's
+        ``(distance, stamp)`` word). Other calls have one layout each; this is ignored there.
+    features : int, iterable of str or None
+        Features of the split layout (names of ``FEATURES`` or their bit mask); ``None``: all
+        that apply (``done`` not with delta-stepping, ``skip1`` only for undirected graphs).
+    weight_range : (min, max, mean), optional
+        The weights' statistics when the caller knows them (skips one pass over the weights).
+    reuse : bool
+        Keep the scratch buffers for the next call of the same shape (on this thread, device and
+        stream); off: allocate them for this call only.
     _force_regen, _far_capacity
         Tests only: rebuild every expanded frontier from the stamps (the queue-overflow path);
         a smaller far pile (the far-overflow path, which rescans all vertices).
@@ -234,11 +343,13 @@ def sssp_gpu(
     [[0, 4, 9]]
     """
     from ...device import check_device_memory, cupy
-    from ...gpu.launch import launch, launch_cooperative, max_cooperative_blocks, sm_count
+    from ...gpu.launch import launch, launch_cooperative, sm_count
 
     cp = cupy()
     if method not in METHODS:
         raise InvalidArgumentError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if layout not in LAYOUTS:
+        raise InvalidArgumentError(f"layout must be one of {', '.join(LAYOUTS)}, got {layout!r}")
     n = int(indptr.size) - 1
     m = int(indices.size)
     sources = np.asarray(sources, dtype=np.int64).reshape(-1)
@@ -259,7 +370,11 @@ def sssp_gpu(
         _declare(vt)
 
     # 1. weights: range, sign, mean
-    wmin, wmax, wsum = weight_stats(weights)
+    if weight_range is not None and _range_usable(weight_range, wdt):
+        wmin, wmax, wmean = weight_range
+    else:
+        wmin, wmax, wsum = weight_stats(weights)
+        wmean = wsum / max(m, 1)
     if wdt.kind == "f" and (math.isnan(wmin) or math.isnan(wmax)):
         raise InvalidArgumentError("weights contain NaN")
     has_neg = bool(wmin < 0)
@@ -269,14 +384,14 @@ def sssp_gpu(
             "use method='hbf' for negative weights"
         )
     track = track or has_neg
-    wt, mode, low, negb = _plan_layout(wdt, wmin, wmax, n, track, wide_ids)
+    wt, mode, low, negb = _plan_layout(wdt, wmin, wmax, n, track, wide_ids, layout)
     if np.dtype(_W[wt]) != wdt:
         weights = weights.astype(_W[wt])
     integer = wt in ("int", "long long")
     if method == "hbf":
         dval = 0
     elif delta is None:
-        dval = auto_delta(wsum / max(m, 1), n, m, integer)
+        dval = auto_delta(wmean, n, m, integer)
     else:
         try:
             dval = float(delta)
@@ -303,30 +418,56 @@ def sssp_gpu(
         indices = marked
         del indeg
 
-    # 3. buffers
+    # 3. features and buffers
+    feats = 0
+    if mode == SPLIT:
+        feats = _feature_bits(features)
+        if method == "delta":
+            feats &= ~FEATURES["done"]
+        if directed:
+            feats &= ~FEATURES["skip1"]
     V = np.dtype(np.int64 if wide_ids else np.int32)
     near_far = method != "hbf"
     qcap, ccap = max(n, 1), 2 * (m // CHUNK) + 2
     fcap = 2 * max(n, 1) if near_far else 1
     if near_far and _far_capacity is not None:
         fcap = max(1, min(fcap, int(_far_capacity)))
-    words = 2 * n if mode == WIDE_PRED else n
-    need = 8 * words + 2 * qcap * V.itemsize + 16 * ccap + 2 * fcap * V.itemsize
-    need += 4 * n * ((mode != PACK or near_far) + (method == "delta"))
-    need += (n * V.itemsize + 8 * ccap) if method == "delta" else 0
-    check_device_memory(need, what=f"SSSP buffers ({n} vertices, {m} arcs)")
-    word = cp.empty(words, dtype=np.uint64)
-    stamp = cp.empty(n, dtype=np.uint32) if (mode != PACK or near_far) else None
-    rstamp = cp.empty(n, dtype=np.uint32) if method == "delta" else None
-    q0, q1 = cp.empty(qcap, V), cp.empty(qcap, V)
-    c0, c1 = cp.empty(ccap, np.uint64), cp.empty(ccap, np.uint64)
-    far0 = cp.empty(fcap, V) if near_far else None
-    far1 = cp.empty(fcap, V) if near_far else None
-    rq = cp.empty(n, V) if method == "delta" else None
-    rc = cp.empty(ccap, np.uint64) if method == "delta" else None
-    ctl = cp.zeros(CTL_WORDS, np.uint64)
-    bar = cp.zeros(2, np.uint64)
-    status = cp.zeros((k, 8), np.uint64)
+    words = 2 * n if mode == WIDE_PRED else (n + 1) // 2 if mode == SPLIT else n
+    done = bool(feats & FEATURES["done"])
+    ndone = m // CHUNK + 1
+    shape = (n, m, V.str, mode, method, fcap, words, done)
+    ws = _workspace(shape) if reuse else None
+    if ws is None:
+        if reuse:
+            release_workspace()  # the kept buffers of another shape go first
+        need = 8 * words + 2 * qcap * V.itemsize + 16 * ccap + 2 * fcap * V.itemsize
+        need += 4 * n * ((mode != PACK or near_far) + (method == "delta"))
+        need += (n * V.itemsize + 8 * ccap) if method == "delta" else 0
+        need += 4 * (n + ndone) if done else 0
+        check_device_memory(need, what=f"SSSP buffers ({n} vertices, {m} arcs)")
+        ws = {
+            "word": cp.empty(max(words, 1), dtype=np.uint64),
+            "stamp": cp.empty(n, dtype=np.uint32) if (mode != PACK or near_far) else None,
+            "rstamp": cp.empty(n, dtype=np.uint32) if method == "delta" else None,
+            "q0": cp.empty(qcap, V),
+            "q1": cp.empty(qcap, V),
+            "c0": cp.empty(ccap, np.uint64),
+            "c1": cp.empty(ccap, np.uint64),
+            "far0": cp.empty(fcap, V) if near_far else None,
+            "far1": cp.empty(fcap, V) if near_far else None,
+            "rq": cp.empty(n, V) if method == "delta" else None,
+            "rc": cp.empty(ccap, np.uint64) if method == "delta" else None,
+            "ctl": cp.zeros(CTL_WORDS, np.uint64),
+            "bar": cp.zeros(2, np.uint64),
+            "done": cp.empty(n, dtype=np.uint32) if done else None,
+            "cdone": cp.empty(ndone, dtype=np.uint32) if done else None,
+            "cfg_host": None,
+            "cfg": None,
+        }
+        if reuse:
+            _keep_workspace(shape, ws)
+    word, stamp, ctl = ws["word"], ws["stamp"], ws["ctl"]
+    status = cp.empty((k, 8), np.uint64)  # every entry written by sssp_output
 
     cfg = np.zeros(C_WORDS, np.int64)
     cfg[C_N], cfg[C_QCAP], cfg[C_CCAP], cfg[C_FCAP] = n, qcap, ccap, fcap
@@ -341,13 +482,16 @@ def sssp_gpu(
     # delta-stepping end in far fewer than this bound, which only guards against a bug
     cfg[C_MAXOPS] = 4 * n + 64 if method == "hbf" else 2**31 - 16
     cfg[C_FORCE] = int(bool(_force_regen))
-    cfg_d = cp.asarray(cfg)
+    cfg[C_FEATURES], cfg[C_CDONE] = feats, ndone
+    if ws["cfg_host"] is None or not np.array_equal(ws["cfg_host"], cfg):
+        ws["cfg"], ws["cfg_host"] = cp.asarray(cfg), cfg
+    cfg_d = ws["cfg"]
 
     # 4. kernels and grid
     run = get_kernel(SOURCE, f"sssp_persistent<{vt}, {wt}, {mode}>", cooperative=True)
     ot = _OUT[wt]
     outk = get_kernel(SOURCE, f"sssp_output<{wt}, {mode}, {ot}>")
-    limit = max_cooperative_blocks(run, BLOCK)
+    limit = _coop_limit(run)
     if blocks_per_sm is None and near_far and m < SPARSE_DEGREE * n:
         blocks_per_sm = 1
     blocks = limit if blocks_per_sm is None else max(1, min(limit, blocks_per_sm * sm_count()))
@@ -355,8 +499,9 @@ def sssp_gpu(
     dist_k = dist if odt == out_dtype else cp.empty((k, n), dtype=odt)
 
     # 5. one persistent launch per source
-    args = [indptr, indices, weights, word, stamp, rstamp, q0, q1, c0, c1, far0, far1, rq, rc,
-            ctl, bar, cfg_d]  # fmt: skip
+    args = [indptr, indices, weights, word, stamp, ws["rstamp"], ws["q0"], ws["q1"], ws["c0"],
+            ws["c1"], ws["far0"], ws["far1"], ws["rq"], ws["rc"], ctl, ws["bar"], cfg_d,
+            ws["done"], ws["cdone"]]  # fmt: skip
     for i, s in enumerate(sources.tolist()):
         ctl.fill(0)
         launch_cooperative(run, [*args, int(s)], block=BLOCK, blocks=blocks)

@@ -33,7 +33,8 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
     const long long* indptr, const V* indices, const W* weights, unsigned long long* word,
     unsigned int* stamp, unsigned int* rstamp, V* q0, V* q1, unsigned long long* c0,
     unsigned long long* c1, V* far0, V* far1, V* rq, unsigned long long* rc,
-    unsigned long long* ctl, unsigned long long* bar, const long long* cfg, long long source) {
+    unsigned long long* ctl, unsigned long long* bar, const long long* cfg, unsigned int* done,
+    unsigned int* cdone, long long source) {
     using T = typename Val<W>::T;
     using L = Layout<MODE>;
     Run<V, W, MODE> r;
@@ -53,6 +54,10 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
     r.rc = rc;
     r.ctl = ctl;
     r.cfg = cfg;
+    r.done = done;
+    r.cdone = cdone;
+    r.features = MODE == SPLIT ? (int)cfg[C_FEATURES] : 0;
+    r.qb_n = 0;
     r.n = cfg[C_N];
     r.qcap = cfg[C_QCAP];
     r.ccap = cfg[C_CCAP];
@@ -73,11 +78,16 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
         r.st.init(i, i == source ? src_key : L::INF);
         if (stamp != nullptr) stamp[i] = 0u;
         if (rstamp != nullptr) rstamp[i] = 0u;
+        if (done != nullptr) done[i] = ~0u;
+    }
+    if (cdone != nullptr) {
+        const long long nd = cfg[C_CDONE];
+        for (long long i = wg::global_thread_id(); i < nd; i += wg::grid_threads()) cdone[i] = ~0u;
     }
     if (wg::global_thread_id() == 0) {
         const long long deg = r.degree((V)source);
         if (deg >= BIG_DEG) {
-            const long long nch = (deg + CHUNK - 1) / CHUNK;
+            const long long nch = num_chunks<MODE>(deg);
             for (long long j = 0; j < nch; ++j) c0[j] = ((u64)source << CHUNK_SHIFT) | (u64)j;
             ctl[Q_SLOTS + 1] = (u64)nch;
         } else {
@@ -195,6 +205,7 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
                 break;
             }
         }
+        r.flush_q();  // F_QBUF: this operation's buffered near entries, before the barrier
         wg::fr::grid_barrier(bar);
     }
     if (wg::global_thread_id() == 0) {
@@ -315,7 +326,8 @@ __global__ void sssp_classify(const long long* indptr, const V* indices, const W
     template __global__ void sssp_persistent<V, W, MODE>(                                        \
         const long long*, const V*, const W*, unsigned long long*, unsigned int*, unsigned int*, \
         V*, V*, unsigned long long*, unsigned long long*, V*, V*, V*, unsigned long long*,        \
-        unsigned long long*, unsigned long long*, const long long*, long long);
+        unsigned long long*, unsigned long long*, const long long*, unsigned int*,           \
+        unsigned int*, long long);
 #define WG_SSSP_OUT(W, MODE, O)                                                               \
     template __global__ void sssp_output<W, MODE, O>(const unsigned long long*, long long,    \
                                                      const long long*, O*, long long*,        \
@@ -329,6 +341,8 @@ WG_SSSP_RUN(int, long long, 2)
 WG_SSSP_RUN(int, long long, 3)
 WG_SSSP_RUN(int, double, 2)
 WG_SSSP_RUN(int, double, 3)
+WG_SSSP_RUN(int, int, 4)
+WG_SSSP_RUN(int, float, 4)
 WG_SSSP_RUN(long long, int, 1)
 WG_SSSP_RUN(long long, double, 3)
 WG_SSSP_OUT(int, 0, long long)
@@ -339,6 +353,8 @@ WG_SSSP_OUT(long long, 2, long long)
 WG_SSSP_OUT(long long, 3, long long)
 WG_SSSP_OUT(double, 2, double)
 WG_SSSP_OUT(double, 3, double)
+WG_SSSP_OUT(int, 4, long long)
+WG_SSSP_OUT(float, 4, float)
 template __global__ void sssp_indegree<int>(const int*, long long, int*);
 template __global__ void sssp_weight_stats<int>(const int*, long long, unsigned long long*);
 template __global__ void sssp_weight_stats<long long>(const long long*, long long,

@@ -13,6 +13,12 @@
 //              is always consistent with the distance), stamps in a separate array
 //   WIDE       u64 key per vertex (atomicMin) + stamp array (64-bit distances)
 //   WIDE_PRED  16-byte {key64, pred64} with a 128-bit CAS loop (sm_90) + stamp array
+//   SPLIT      u32 key per vertex (32-bit atomicMin) + stamp array: the per-arc distance check
+//              reads a 4-byte array (16 MB at 4M vertices) instead of 8-byte words, so more of it
+//              stays in L2; non-negative weights without predecessors only. SPLIT also has the
+//              run-time features of Feature (below) and cuts rows into chunks of CHUNK..2*CHUNK-1
+//              arcs (floor(deg / CHUNK) chunks), so chunk starts are CHUNK apart and `start /
+//              CHUNK` names a chunk uniquely (the chunk-done filter is indexed by it)
 // Stamps: operation k (epoch e = k + 1) writes 2e + 1 for a vertex it queued in the near
 // frontier and 2e for a far improvement (PACK), so "already queued" is one equality test and the
 // near frontier can be regenerated from the stamps after a queue overflow.
@@ -38,7 +44,18 @@ constexpr long long BIG_DEG = 256;  // out-degree from which a vertex is expande
 constexpr long long CHUNK = 256;    // arcs per chunk entry (one warp, 8 rounds)
 constexpr int CHUNK_SHIFT = 24;     // chunk entry = vertex << 24 | chunk index
 
-enum Mode : int { PACK = 0, PACK_PRED = 1, WIDE = 2, WIDE_PRED = 3 };
+enum Mode : int { PACK = 0, PACK_PRED = 1, WIDE = 2, WIDE_PRED = 3, SPLIT = 4 };
+// SPLIT's run-time features (cfg[C_FEATURES] bits; gpu.py FEATURES)
+enum Feature : int {
+    F_QBUF = 1,    // near-queue appends staged in a per-warp shared-memory buffer: one counter
+                  // atomic per QBUF entries instead of one per warp round that queues anything
+    F_STREAM = 2,  // arc ids and weights loaded with evict-first hints (__ldcs)
+    F_DONE = 4,    // expanded-distance filter: a vertex (small) or chunk (large) whose distance
+                   // equals the one it was last expanded with is not expanded again
+    F_SKIP1 = 8,   // undirected, non-negative: degree-1 vertices are never queued (their one
+                   // arc leads back to the neighbour that set their distance)
+};
+constexpr int QBUF = 256;  // entries per warp buffer (F_QBUF)
 enum Method : int { HBF = 0, NEAR_FAR = 1, DELTA = 2 };
 enum EdgeClass : int { CLS_NORMAL = 0, CLS_SKIP = 1, CLS_DIRECT = 2, CLS_SINK = 3 };
 enum Arcs : int { ARCS_ALL = 0, ARCS_LIGHT = 1, ARCS_HEAVY = 2 };
@@ -60,6 +77,8 @@ enum Cfg : int {
     C_HASNEG = 10,
     C_MAXOPS = 11,   // safety bound on operations
     C_FORCE = 12,    // tests: rebuild every expanded frontier from the stamps (the overflow path)
+    C_FEATURES = 13, // SPLIT: Feature bits
+    C_CDONE = 14,    // SPLIT with F_DONE: entries of the chunk-done array (m / CHUNK + 1)
     C_WORDS = 16,
 };
 
@@ -103,11 +122,29 @@ template <> struct Val<float> { using T = float; static constexpr bool integer =
 template <> struct Val<double> { using T = double; static constexpr bool integer = false; };
 
 template <int MODE> struct Layout {
-    static constexpr bool narrow = MODE == PACK || MODE == PACK_PRED;
+    static constexpr bool narrow = MODE == PACK || MODE == PACK_PRED || MODE == SPLIT;
     static constexpr bool pred = MODE == PACK_PRED || MODE == WIDE_PRED;
     static constexpr bool stamps = MODE != PACK;  // near stamps in the separate array
     static constexpr u64 INF = narrow ? 0xffffffffull : ~0ull;
 };
+
+// Chunks of a row of `deg` >= BIG_DEG arcs: ceil(deg / CHUNK) of at most CHUNK arcs, or (SPLIT)
+// floor(deg / CHUNK), the last one taking the remainder too.
+template <int MODE>
+__device__ __forceinline__ long long num_chunks(long long deg) {
+    return MODE == SPLIT ? deg / CHUNK : (deg + CHUNK - 1) / CHUNK;
+}
+
+template <int MODE>
+__device__ __forceinline__ void chunk_range(long long rb, long long re, long long j, long long& b,
+                                            long long& e) {
+    b = rb + j * CHUNK;
+    if constexpr (MODE == SPLIT) {
+        e = j == (re - rb) / CHUNK - 1 ? re : b + CHUNK;
+    } else {
+        e = b + CHUNK < re ? b + CHUNK : re;
+    }
+}
 
 struct alignas(16) KeyPred {
     u64 key;
@@ -155,11 +192,14 @@ __device__ __forceinline__ long long ldcg(const long long* p) { return __ldcg(p)
 template <int MODE>
 struct State {
     using L = Layout<MODE>;
-    u64* word;        // PACK*: n words; WIDE: n keys; WIDE_PRED: n KeyPred (2n words)
+    u64* word;        // PACK*: n words; WIDE: n keys; WIDE_PRED: n KeyPred (2n words); SPLIT:
+                      // n u32 keys
     unsigned* stamp;  // near stamps (all modes but PACK), far-pile dedup (near-far, delta)
 
     __device__ __forceinline__ u64 key(long long v) const {
-        if constexpr (L::narrow) {
+        if constexpr (MODE == SPLIT) {
+            return (u64)ldcg(reinterpret_cast<const unsigned*>(word) + v);
+        } else if constexpr (L::narrow) {
             return ldcg(word + v) >> 32;
         } else if constexpr (MODE == WIDE) {
             return ldcg(word + v);
@@ -175,6 +215,8 @@ struct State {
             word[v] = (key << 32) | 0xffffffffull;
         } else if constexpr (MODE == WIDE) {
             word[v] = key;
+        } else if constexpr (MODE == SPLIT) {
+            reinterpret_cast<unsigned*>(word)[v] = (unsigned)key;
         } else {
             word[2 * v] = key;
             word[2 * v + 1] = ~0ull;
@@ -253,6 +295,17 @@ struct State {
                         improved = atomicMin(word + v, key) > key;
                     }
                 }
+            } else if constexpr (MODE == SPLIT) {
+                unsigned* kw = reinterpret_cast<unsigned*>(word);
+                const unsigned k32 = (unsigned)key;
+                if (ldcg(kw + v) > k32) {
+                    if (direct) {
+                        kw[v] = k32;
+                        improved = true;
+                    } else {
+                        improved = atomicMin(kw + v, k32) > k32;
+                    }
+                }
             } else {
                 KeyPred* kp = reinterpret_cast<KeyPred*>(word) + v;
                 KeyPred cur;
@@ -310,8 +363,12 @@ struct Run {
     u64* rc;
     u64* ctl;
     const long long* cfg;
+    unsigned* done;   // SPLIT + F_DONE: key each vertex was last expanded with (~0u: never)
+    unsigned* cdone;  // the same per chunk, indexed by chunk start / CHUNK
     long long n, qcap, ccap, fcap;
     int method;
+    int features;     // SPLIT: Feature bits (0 in the other modes)
+    int qb_n;         // F_QBUF: entries in this warp's buffer (warp-uniform)
     bool filter, classify, hasneg;
     long long low;
     T delta, negb;
@@ -328,12 +385,58 @@ struct Run {
         return ldg(indptr + v + 1) - ldg(indptr + v);
     }
 
+    __device__ __forceinline__ bool feat(int f) const {
+        if constexpr (MODE == SPLIT) {
+            return (features & f) != 0;
+        } else {
+            return false;
+        }
+    }
+
+    // arc arrays: read once per relaxation; F_STREAM marks them evict-first so that they do not
+    // push the distance array out of L2
+    template <typename X>
+    __device__ __forceinline__ X arc_load(const X* p) const {
+        return feat(F_STREAM) ? __ldcs(p) : ldg(p);
+    }
+
+    // This warp's F_QBUF buffer (shared memory, QBUF entries per warp).
+    __device__ __forceinline__ V* qbuf() const {
+        __shared__ V sq[WARPS * QBUF];
+        return sq + (threadIdx.x / WARP_SIZE) * QBUF;
+    }
+
+    // Warp-collective: write this warp's buffered near entries to the queue (one atomic).
+    __device__ __forceinline__ void flush_q() {
+        if constexpr (MODE == SPLIT) {
+            if (qb_n == 0) return;
+            __syncwarp();
+            u64 base = 0;
+            if (lane_id() == 0) base = atomicAdd(qslot_out + 0, (u64)qb_n);
+            base = __shfl_sync(FULL_MASK, base, 0);
+            const V* buf = qbuf();
+            for (int i = lane_id(); i < qb_n; i += WARP_SIZE) {
+                if (base + (u64)i < (u64)qcap) q_out[base + i] = buf[i];
+            }
+            __syncwarp();
+            qb_n = 0;
+        }
+    }
+
     // Warp-collective: lanes with `p` append v to the next near frontier (by degree class).
     __device__ __forceinline__ void push_near(bool p, V v) {
         const long long deg = p ? degree(v) : 0;
         const bool big = p && deg >= BIG_DEG;
-        const bool small = p && !big;
-        if (__any_sync(FULL_MASK, small)) {
+        const bool small = p && !big && !(deg == 1 && feat(F_SKIP1));
+        if (feat(F_QBUF)) {
+            const unsigned sm = __ballot_sync(FULL_MASK, small);
+            if (sm) {
+                if (qb_n + WARP_SIZE > QBUF) flush_q();
+                const int r = __popc(sm & ((1u << lane_id()) - 1u));
+                if (small) qbuf()[qb_n + r] = v;
+                qb_n += __popc(sm);
+            }
+        } else if (__any_sync(FULL_MASK, small)) {
             const u64 s = warp_reserve(qslot_out + 0, (u64)small);
             if (small && s < (u64)qcap) q_out[s] = v;
         }
@@ -345,7 +448,7 @@ struct Run {
     // whole warp writes them.
     __device__ __forceinline__ void append_chunks(unsigned mask, V v, long long deg, u64* out,
                                                   u64* counter, long long cap) {
-        const u64 nch = ((mask >> lane_id()) & 1u) ? (u64)((deg + CHUNK - 1) / CHUNK) : 0ull;
+        const u64 nch = ((mask >> lane_id()) & 1u) ? (u64)num_chunks<MODE>(deg) : 0ull;
         const u64 base = warp_reserve(counter, nch);
         while (mask) {
             const int l = __ffs(mask) - 1;
@@ -379,10 +482,10 @@ struct Run {
         V v = 0;
         u64 key = 0;
         if (valid) {
-            const V raw = ldg(indices + pos);
+            const V raw = arc_load(indices + pos);
             const int cls = classify ? (int)((raw >> CLS_SHIFT) & 3) : CLS_NORMAL;
             v = classify ? (V)(raw & ID_MASK) : raw;
-            const W w = ldg(weights + pos);
+            const W w = arc_load(weights + pos);
             bool go = cls != CLS_SKIP;
             if (arcs == ARCS_LIGHT) go = go && (T)w < delta;
             if (arcs == ARCS_HEAVY) go = go && !((T)w < delta);
@@ -443,6 +546,7 @@ struct Run {
         int p2 = 1;
         while (p2 < vpw) p2 <<= 1;
         const long long step = nw * p2;
+        const bool done_on = feat(F_DONE) && arcs == ARCS_ALL;
         for (long long base = gw * p2; base < ns; base += step) {
             const long long i = base + lane;
             const bool has = lane < p2 && i < ns;
@@ -453,7 +557,15 @@ struct Run {
                 u = ldcg(small + i);
                 b = ldg(indptr + u);
                 e = ldg(indptr + u + 1);
-                du = dist(u);
+                const u64 ku = st.key((long long)u);
+                du = val_of<W>(ku, low);
+                if (done_on) {  // expanded with this distance already: nothing to do
+                    if (ldcg(done + u) == (unsigned)ku) {
+                        e = b;
+                    } else {
+                        done[u] = (unsigned)ku;
+                    }
+                }
             }
             if (record) record_small(has, u, bucket);
             const eid_t deg = e - b;
@@ -475,9 +587,19 @@ struct Run {
             const V u = (V)(ent >> CHUNK_SHIFT);
             const long long j = (long long)(ent & ((1ull << CHUNK_SHIFT) - 1));
             const eid_t rb = ldg(indptr + u), re = ldg(indptr + u + 1);
-            const eid_t b = rb + j * CHUNK;
-            const eid_t e = b + CHUNK < re ? b + CHUNK : re;
-            const T du = dist(u);
+            eid_t b, e;
+            chunk_range<MODE>(rb, re, j, b, e);
+            const u64 ku = st.key((long long)u);
+            const T du = val_of<W>(ku, low);
+            if (done_on) {  // lane 0 decides for the warp
+                int skip = 0;
+                if (lane == 0) {
+                    unsigned* cd = cdone + b / CHUNK;
+                    skip = ldcg(cd) == (unsigned)ku;
+                    if (!skip) *cd = (unsigned)ku;
+                }
+                if (__shfl_sync(FULL_MASK, skip, 0)) e = b;
+            }
             if (record && j == 0) {
                 bool first = false;
                 if (lane == 0) first = atomicExch(rstamp + u, bucket) != bucket;
