@@ -260,7 +260,8 @@ class GpuBfsPlan:
         need += 2 * max(arcs, 1) * V.itemsize if options.frontier == "edge" else 0
         need += 8 * max(n, 1) if options.load_balance == "merge-path" else 0
         need += (n + 7) // 8 if options.status == "bitmask" else 0
-        check_device_memory(need, what=f"BFS queues and buffers for {G!r}")
+        # not {G!r}: its edge count would count self-loops through 16 bytes per arc
+        check_device_memory(need, what=f"BFS queues and buffers ({n} vertices, {arcs} arcs)")
         self.q = [cp.empty(max(n, 1), V), cp.empty(max(n, 1), V)]
         self.big = [cp.empty(bigcap, V), cp.empty(bigcap, V)] if self.bins else [None, None]
         self.eu = cp.empty(max(arcs, 1), V) if self.edge_frontier else None
