@@ -23,7 +23,7 @@ pytestmark = pytest.mark.gpu
 
 METHODS = ("hbf", "near_far", "delta")
 LAYOUTS = ("auto", "split", "packed")
-FEATURE_SETS = (0, ["qbuf"], ["stream"], ["done"], ["skip1"], ["qbuf", "done"], None)
+FEATURE_SETS = (0, ["qbuf"], ["stream"], ["done"], ["skip1"], ["ilp"], ["qbuf", "done"], None)
 DTYPES = (np.int32, np.int64, np.float32, np.float64)
 IMAX = np.iinfo(np.int64).max
 
@@ -244,7 +244,7 @@ def _random_graph(draw, negative=False):
     classify=st.booleans(),
     force=st.booleans(),
     layout=st.sampled_from(LAYOUTS),
-    features=st.integers(0, 15),
+    features=st.integers(0, 31),
 )
 def test_random_graphs(case, method, filtering, preds, classify, force, layout, features):
     G, sources, dtype = case

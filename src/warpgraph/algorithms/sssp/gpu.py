@@ -24,7 +24,9 @@ Choices made here, per call:
   atomics at Kronecker scale 22); ``stream`` loads arc ids and weights with evict-first hints;
   ``done`` skips a vertex, or a 256-arc chunk of a large row, whose distance equals the one it
   was last expanded with (not with delta-stepping, whose expansions relax only part of a row);
-  ``skip1`` never queues a degree-1 vertex of an undirected graph (its one arc leads back).
+  ``skip1`` never queues a degree-1 vertex of an undirected graph (its one arc leads back);
+  ``ilp`` loads the ids and weights of 4 rounds of a chunk before relaxing them (more memory
+  loads in flight per warp).
 * **Per-call work.** The weight statistics come from the caller when known (``weight_range``;
   the public ``sssp`` caches them per graph), else from one pass over the weights; the scratch
   buffers and the configuration block are kept between calls of the same shape on the same
@@ -67,7 +69,7 @@ SPARSE_DEGREE = 8  # arcs per vertex below which near-far / delta-stepping use 1
 PACK, PACK_PRED, WIDE, WIDE_PRED, SPLIT = range(5)
 (C_N, C_QCAP, C_CCAP, C_FCAP, C_METHOD, C_FILTER, C_CLASSIFY, C_DELTA, C_LOW, C_NEGB, C_HASNEG,
  C_MAXOPS, C_FORCE, C_FEATURES, C_CDONE) = range(15)  # fmt: skip
-FEATURES = {"qbuf": 1, "stream": 2, "done": 4, "skip1": 8}
+FEATURES = {"qbuf": 1, "stream": 2, "done": 4, "skip1": 8, "ilp": 16}
 """Run-time features of the split layout (``sssp_core.cuh`` ``Feature``)."""
 LAYOUTS = ("auto", "split", "packed")
 C_WORDS, CTL_WORDS = 16, 48

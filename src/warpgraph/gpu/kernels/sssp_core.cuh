@@ -54,7 +54,10 @@ enum Feature : int {
                    // equals the one it was last expanded with is not expanded again
     F_SKIP1 = 8,   // undirected, non-negative: degree-1 vertices are never queued (their one
                    // arc leads back to the neighbour that set their distance)
+    F_ILP = 16,    // chunks: load the ids and weights of ILP_ROUNDS rounds before relaxing them
+                   // (more loads in flight per warp)
 };
+constexpr int ILP_ROUNDS = 4;
 constexpr int QBUF = 256;  // entries per warp buffer (F_QBUF)
 enum Method : int { HBF = 0, NEAR_FAR = 1, DELTA = 2 };
 enum EdgeClass : int { CLS_NORMAL = 0, CLS_SKIP = 1, CLS_DIRECT = 2, CLS_SINK = 3 };
@@ -478,14 +481,24 @@ struct Run {
 
     // Warp-collective: relax arc `pos` of u (distance du) when `valid`, then queue the target.
     __device__ __forceinline__ void edge(bool valid, V u, T du, eid_t pos, int arcs, u64 tk) {
+        V raw = 0;
+        W w = (W)0;
+        if (valid) {
+            raw = arc_load(indices + pos);
+            w = arc_load(weights + pos);
+        }
+        edge_loaded(valid, u, du, raw, w, arcs, tk);
+    }
+
+    // The same with the arc's (raw) target id and weight already loaded.
+    __device__ __forceinline__ void edge_loaded(bool valid, V u, T du, V raw, W w, int arcs,
+                                                u64 tk) {
         int res = R_NONE;
         V v = 0;
         u64 key = 0;
         if (valid) {
-            const V raw = arc_load(indices + pos);
             const int cls = classify ? (int)((raw >> CLS_SHIFT) & 3) : CLS_NORMAL;
             v = classify ? (V)(raw & ID_MASK) : raw;
-            const W w = arc_load(weights + pos);
             bool go = cls != CLS_SKIP;
             if (arcs == ARCS_LIGHT) go = go && (T)w < delta;
             if (arcs == ARCS_HEAVY) go = go && !((T)w < delta);
@@ -606,7 +619,31 @@ struct Run {
                 first = __shfl_sync(FULL_MASK, first, 0);
                 if (first) append_chunks(1u, u, re - rb, rc, ctl + R_CHUNK, ccap);
             }
-            for (eid_t p = b; p < e; p += WARP_SIZE) edge(p + lane < e, u, du, p + lane, arcs, tk);
+            if (feat(F_ILP)) {
+                for (eid_t p = b; p < e; p += ILP_ROUNDS * WARP_SIZE) {
+                    V rv[ILP_ROUNDS];
+                    W rw[ILP_ROUNDS];
+#pragma unroll
+                    for (int t = 0; t < ILP_ROUNDS; ++t) {
+                        const eid_t q = p + t * WARP_SIZE + lane;
+                        rv[t] = (V)0;
+                        rw[t] = (W)0;
+                        if (q < e) {
+                            rv[t] = arc_load(indices + q);
+                            rw[t] = arc_load(weights + q);
+                        }
+                    }
+#pragma unroll
+                    for (int t = 0; t < ILP_ROUNDS; ++t) {
+                        const eid_t q = p + t * WARP_SIZE;  // warp-uniform test
+                        if (q < e) edge_loaded(q + lane < e, u, du, rv[t], rw[t], arcs, tk);
+                    }
+                }
+            } else {
+                for (eid_t p = b; p < e; p += WARP_SIZE) {
+                    edge(p + lane < e, u, du, p + lane, arcs, tk);
+                }
+            }
         }
     }
 
