@@ -203,12 +203,11 @@ def _gpu_call(G, srcs, method: str, kw: dict[str, Any], wr, stats=None):
                     directed=G.directed, stats=stats, **kw)[0]  # fmt: skip
 
 
-def compare_gpu(spec: str, args) -> dict[str, Any]:
-    """Time every configuration of ``GPU_VARIANTS`` on one graph (see the module doc)."""
+def compare_prepare(spec: str, args) -> tuple[dict[str, Any], Any, list[int], tuple]:
+    """Build one graph and check every configuration of ``GPU_VARIANTS`` on it."""
     import cupy as cp
 
     from warpgraph._arrays import to_host
-    from warpgraph.algorithms.sssp import sssp
     from warpgraph.algorithms.sssp.api import _graph_weight_stats
 
     t0 = time.perf_counter()
@@ -239,7 +238,7 @@ def compare_gpu(spec: str, args) -> dict[str, Any]:
         except Exception as exc:
             row["results"][vname] = {"error": repr(exc)[:400]}
             print(f"   {vname:24s} {exc!r}", flush=True)
-    if G.num_vertices <= args.peer_max_n and sources:
+    if G.num_vertices <= args.peer_max_n and sources and sources[0] in reference:
         from scipy.sparse.csgraph import dijkstra
 
         ref = dijkstra(G.to("cpu").to_scipy(), indices=sources[0])
@@ -247,11 +246,17 @@ def compare_gpu(spec: str, args) -> dict[str, Any]:
         got[got == np.iinfo(np.int64).max] = np.inf
         row["scipy_equal"] = bool(np.array_equal(ref, got))
         print(f"   first source equal to SciPy's dijkstra: {row['scipy_equal']}", flush=True)
-    if args.start_after:  # a device job runs tests beside us: time on an idle GPU
-        waited = time.perf_counter()
-        while not os.path.exists(args.start_after) and time.perf_counter() - waited < 300:
-            time.sleep(0.5)
-        row["gpu_shared_while_timing"] = not os.path.exists(args.start_after)
+    return row, G, sources, wr
+
+
+def compare_time(row: dict[str, Any], G, sources: list[int], wr: tuple) -> dict[str, Any]:
+    """Time every configuration of ``GPU_VARIANTS`` on a prepared graph (see the module doc)."""
+    import cupy as cp
+
+    from warpgraph._arrays import to_host
+    from warpgraph.algorithms.sssp import sssp
+
+    print(f"== timing {row['graph']}", flush=True)
     start, end = cp.cuda.Event(), cp.cuda.Event()
     deg_host = to_host(G.out_degree()).astype(np.int64)
     for vname, method, kw in GPU_VARIANTS:
@@ -582,9 +587,24 @@ def main(argv=None) -> int:
 
         numba.set_num_threads(args.cpu_threads)
     rows = []
+    if args.compare_gpu:  # build and check every graph first, then time them on an idle GPU
+        prepared = [compare_prepare(spec, args) for spec in filter(None, args.graphs.split(","))]
+        if args.start_after:  # a device job runs tests beside us
+            waited = time.perf_counter()
+            while not os.path.exists(args.start_after) and time.perf_counter() - waited < 300:
+                time.sleep(0.5)
+        for row, G, sources, wr in prepared:
+            row["gpu_shared_while_timing"] = bool(
+                args.start_after and not os.path.exists(args.start_after)
+            )
+            rows.append(compare_time(row, G, sources, wr))
+            write_json("sssp", {"args": vars(args), "results": rows}, args.out)
+        path = write_json("sssp", {"args": vars(args), "results": rows}, args.out)
+        print(f"wrote {path}")
+        return 0
     for spec in filter(None, args.graphs.split(",")):
         try:
-            rows.append(compare_gpu(spec, args) if args.compare_gpu else bench_graph(spec, args))
+            rows.append(bench_graph(spec, args))
         except Exception as exc:  # e.g. out of device memory at the largest scales
             print(f"!! {spec}: {exc!r}", file=sys.stderr, flush=True)
             rows.append({"graph": spec, "edges": 0, "error": repr(exc)[:500]})
