@@ -1,3 +1,4 @@
+# ruff: noqa: E402  (networkx is imported before the rest, see below)
 """Triangles, k-core, k-truss and triad census: warpgraph (CPU, GPU) beside its peers.
 
 Peers run in the same process on the same graph: igraph (``transitivity_local_undirected``,
@@ -27,6 +28,14 @@ import traceback
 from pathlib import Path
 
 import numpy as np
+
+# benchmarks/networkx.py would shadow the networkx package for a script run from this folder:
+# import the package first, with this folder off the path.
+_path = sys.path[:]
+sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != Path(__file__).resolve().parent]
+import networkx  # noqa: F401
+
+sys.path[:] = _path
 from _common import measure, sync, write_json
 
 import warpgraph as wg
@@ -222,6 +231,90 @@ def tc_breakdown(G: wg.Graph, repeat: int, groups: list[int]) -> list[dict]:
     return [{"breakdown": out, "counts": counts, "identical_orientation": same}]
 
 
+def nx_compare(G: wg.Graph, ks: list[int], repeat: int, spec: str) -> list[dict]:
+    """k-core and k-truss on the CPU beside NetworkX, interleaved: warpgraph (min of
+    ``repeat`` after a warm-up), NetworkX once, warpgraph again; the load average is recorded
+    around each case, and both answers are compared (edge counts, core numbers)."""
+    import os
+
+    import networkx as nx
+
+    from warpgraph.algorithms.kcore import k_core
+    from warpgraph.algorithms.ktruss import k_truss
+
+    H = _nx(G)
+    G = G.remove_self_loops()
+    cases = [
+        (
+            "core_number",
+            lambda: core_number(G, device="cpu"),
+            lambda: nx.core_number(H),
+            lambda r: [int(r.max(initial=0)), int(r.sum())],
+            lambda r: [max(r.values(), default=0), sum(r.values())],
+        ),
+        (
+            "k_core (main core)",
+            lambda: k_core(G, device="cpu"),
+            lambda: nx.k_core(H),
+            lambda r: r.num_edges,
+            lambda r: r.number_of_edges(),
+        ),
+    ]
+    for k in ks:
+        cases.append(
+            (
+                f"k_truss k={k}",
+                lambda k=k: k_truss(G, k, device="cpu"),
+                lambda k=k: nx.k_truss(H, k),
+                lambda r: r.num_edges,
+                lambda r: r.number_of_edges(),
+            )
+        )
+    out = []
+    for name, ours_fn, peer_fn, dig, peer_dig in cases:
+        ours_fn()
+        t_ours = []
+        load = [os.getloadavg()[0]]
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            r = ours_fn()
+            t_ours.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        pr = peer_fn()
+        t_peer = time.perf_counter() - t0
+        load.append(os.getloadavg()[0])
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            r = ours_fn()
+            t_ours.append(time.perf_counter() - t0)
+        load.append(os.getloadavg()[0])
+        rec = {
+            "graph": spec,
+            "n": G.num_vertices,
+            "edges": G.num_edges,
+            "algorithm": name,
+            "impl": "warpgraph-cpu vs networkx",
+            "device": "cpu",
+            "warpgraph_min_s": min(t_ours),
+            "warpgraph_median_s": float(np.median(t_ours)),
+            "warpgraph_times_s": t_ours,
+            "networkx_s": t_peer,
+            "speedup_min": t_peer / min(t_ours),
+            "speedup_median": t_peer / float(np.median(t_ours)),
+            "loadavg_1min": load,
+            "result": dig(r),
+            "agrees": dig(r) == peer_dig(pr),
+        }
+        print(
+            f"  {name:<20} warpgraph {min(t_ours):.3f} s (median {np.median(t_ours):.3f})"
+            f"  networkx {t_peer:.1f} s  {rec['speedup_min']:.0f}x / {rec['speedup_median']:.0f}x"
+            f"  agrees={rec['agrees']}  load {load}",
+            flush=True,
+        )
+        out.append(rec)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--graphs", nargs="+", default=["kronecker:16", "urand:16"])
@@ -247,7 +340,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--tc-breakdown", action="store_true", help="time GPU orientation and kernel apart"
     )
+    ap.add_argument(
+        "--nx-compare",
+        nargs="*",
+        type=int,
+        metavar="K",
+        help="only k-core, core numbers and k-truss for these k on the CPU beside NetworkX "
+        "(any graph size), interleaved",
+    )
     args = ap.parse_args(argv)
+    if args.nx_compare is not None:
+        records = []
+        for spec in args.graphs:
+            _, U = load(spec, Path(args.datasets), "cpu")
+            print(f"{spec}: n={U.num_vertices:,} undirected edges={U.num_edges:,}", flush=True)
+            records += nx_compare(U, args.nx_compare, args.repeat, spec)
+        print(f"wrote {write_json('triangles', {'records': records}, args.out)}")
+        return 0
 
     rows, records = [], []
     for spec in args.graphs:
