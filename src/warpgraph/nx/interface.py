@@ -178,7 +178,7 @@ class WarpgraphGraph:
             raise not_implemented("the NetworkX graph changed after it was converted")
         arcs = raw.arc_hashes(rows) if raw.available() else None
         with gc_paused():
-            found = _weighted_view(self.graph, self._perm, rows, attr, default, arcs)
+            found = _weighted_view(self.graph, self._perm, rows, attr, default, arcs, self.nx_order)
         self._weighted[key] = found
         return found
 
@@ -204,11 +204,15 @@ class WarpgraphGraph:
 
 def _rows(G: Any, nodes: list) -> list:
     adj = getattr(G, "_adj", None) or G.adj
-    return [adj[v] for v in nodes]
+    return list(map(adj.__getitem__, nodes))
 
 
 def _read_weights(
-    rows: list, attr: str, default: Any, arcs: int, table: Any = None
+    rows: list,
+    attr: str,
+    default: Any,
+    arcs: int,
+    table: Any = None,
 ) -> tuple[np.ndarray, str, np.ndarray | None]:
     """Values of ``attr`` on every arc in NetworkX's adjacency order, their kind (see
     :class:`Weighted`) and the mask of ``None`` values (or None).
