@@ -178,7 +178,7 @@ class WarpgraphGraph:
             raise not_implemented("the NetworkX graph changed after it was converted")
         arcs = raw.arc_hashes(rows) if raw.available() else None
         with gc_paused():
-            found = _weighted_view(self.graph, self._perm, rows, attr, default, arcs, self.nx_order)
+            found = _weighted_view(self.graph, self._perm, rows, attr, default, arcs)
         self._weighted[key] = found
         return found
 
