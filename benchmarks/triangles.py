@@ -442,6 +442,8 @@ def main(argv: list[str] | None = None) -> int:
                 r["row"] = True
                 rows.append(r)
                 t = r.get("median_s")
+                if t is None and "error" not in r:
+                    continue  # the breakdown, printed above
                 print(
                     f"  {r['algorithm']:<13} {r['impl']:<40} "
                     f"{'error: ' + r['error'][:60] if 'error' in r else f'{t:.4f} s'}",
