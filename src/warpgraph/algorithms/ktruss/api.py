@@ -153,6 +153,10 @@ def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
     loops = rows == G.indices
     if k <= 2:
         return _arc_subgraph(G, ~loops, rows, G._xp())
+    if k == 3 and dev == "cpu":  # the edges on a triangle: no supports, no peeling
+        from .cpu import triangle_arc_mask
+
+        return _arc_subgraph(G, triangle_arc_mask(G.indptr, G.indices), rows, np)
     o, _, left = _trussness(G, dev, stop=int(k) - 2)
     xp = G._xp()
     eid = _all_arc_edge_ids(G, o, rows)

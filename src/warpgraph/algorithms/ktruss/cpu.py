@@ -11,6 +11,10 @@
 
 ``stop`` ends the peeling once the least support reaches ``stop``: the edges left form the
 ``(stop + 2)``-truss (used by :func:`~warpgraph.algorithms.ktruss.k_truss`).
+
+The 3-truss needs neither supports nor peeling (:func:`triangle_arc_mask`): it is the set of
+edges that lie on at least one triangle, decided arc by arc on the input CSR with an early exit
+at the first common neighbour.
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ...cpu.atomics import atomic_add
 from ..triangles import cpu as tcpu
 from ..triangles.prep import Oriented
 
-__all__ = ["full_adjacency", "peel", "trussness"]
+__all__ = ["full_adjacency", "peel", "triangle_arc_mask", "trussness"]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -164,6 +169,71 @@ def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
                 flen[x] = q - fptr[x]
                 dead[x] = 0
     return truss, ~removed
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _triangle_arcs(indptr, indices, bounds, nworkers, mask):
+    """Each edge is decided once, at its higher end ``u`` (by (row length, id)): ``N(u)`` is
+    marked, the lower end's row is scanned against the marks up to the first common neighbour,
+    and the answer is written to both arcs (the twin found by binary search in the lower
+    end's row). Every arc is written by one thread only."""
+    n = indptr.shape[0] - 1
+    nchunks = bounds.shape[0] - 1
+    nworkers = max(1, min(nworkers, nchunks))
+    marks = np.zeros((nworkers, n), dtype=np.int64)
+    next_chunk = np.zeros(1, dtype=np.int64)
+    for worker in nb.prange(nworkers):
+        mark = marks[worker]
+        while True:  # dynamic schedule: claim the next chunk of rows
+            chunk = atomic_add(next_chunk, 0, 1)
+            if chunk >= nchunks:
+                break
+            for u in range(bounds[chunk], bounds[chunk + 1]):
+                u0, ue = indptr[u], indptr[u + 1]
+                du = ue - u0
+                stamp = u + 1  # mark[w] == stamp: w is a neighbour of u (no clearing needed)
+                for p in range(u0, ue):
+                    mark[indices[p]] = stamp
+                for p in range(u0, ue):
+                    v = indices[p]
+                    if v == u:
+                        mask[p] = False
+                        continue
+                    if p > u0 and indices[p - 1] == v:  # a parallel arc: same answer
+                        mask[p] = mask[p - 1]
+                        continue
+                    v0, ve = indptr[v], indptr[v + 1]
+                    dv = ve - v0
+                    if dv > du or (dv == du and v > u):
+                        continue  # decided at v, which writes this arc as its twin
+                    found = False
+                    for r in range(v0, ve):
+                        w = indices[r]
+                        if w != u and w != v and mark[w] == stamp:
+                            found = True
+                            break
+                    mask[p] = found
+                    t = _lower_bound(indices, v0, ve, u)
+                    while t < ve and indices[t] == u:
+                        mask[t] = found
+                        t += 1
+
+
+def triangle_arc_mask(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """``mask[p]``: arc ``p = (u, v)`` of an undirected CSR with sorted rows lies on a triangle
+    (``u != v`` and some ``w``, neither ``u`` nor ``v``, is a neighbour of both), so the arcs
+    of ``mask`` form the 3-truss. Parallel over rows (chunks of equal arc counts, claimed
+    dynamically); each edge is decided once, scanning its shorter row up to its first
+    triangle."""
+    n, m = indptr.shape[0] - 1, indices.shape[0]
+    mask = np.zeros(m, dtype=np.bool_)
+    if m == 0:
+        return mask
+    k = max(1, min(n, 16 * nb.get_num_threads()))
+    cuts = np.searchsorted(indptr, np.linspace(0, m, k + 1)[1:-1].astype(np.int64))
+    bounds = np.unique(np.concatenate(([0], cuts, [n]))).astype(np.int64)
+    _triangle_arcs(indptr, indices, bounds, nb.get_num_threads(), mask)
+    return mask
 
 
 def trussness(o: Oriented, stop: int = -1) -> tuple[np.ndarray, np.ndarray]:
