@@ -558,6 +558,18 @@ def test_k_truss_equals_networkx(seed):
         nx.k_truss(G, 3, backend=BACKEND)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_graph_results_when_rows_are_iterated_in_python(directed, monkeypatch):
+    from warpgraph.nx import _cpython
+
+    monkeypatch.setitem(_cpython._STATE, "ok", False)  # no reading of the dict tables in place
+    G = attributed_graph(4, directed)
+    for func, k in (("k_core", None), ("k_shell", 1), ("k_crust", None), ("k_corona", 1)):
+        _graphs_equal_exactly(*both(func, G, k))
+    if not directed:
+        _graphs_equal_exactly(*both("k_truss", G, 3))
+
+
 def test_k_core_result_is_a_copy():
     G = attributed_graph(2)
     H = nx.k_core(G, 1, backend=BACKEND)

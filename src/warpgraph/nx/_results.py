@@ -14,10 +14,12 @@ one new data dict per edge, shared by its two arcs. For a ``DiGraph`` the succes
 
 from __future__ import annotations
 
+import ctypes
 from itertools import chain, islice
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from ._common import gc_paused
 
@@ -76,38 +78,115 @@ def _subgraph_copy(W, G, node_keep, arc_keep, induced):
     picked = np.flatnonzero(keep)
     tails, heads = tails[picked], heads[picked]
     tpos, hpos = position[tails], position[heads]
-    arc_data = list(chain.from_iterable(G._adj[v].values() for v in W.nodes))
+    data_of = _DataDicts(W, G)
     labels = W.labels
     nodes = labels[visit].tolist()
     kept = len(nodes)
     H = G.__class__()
     H.graph.update(G.graph)
     H._node.update(zip(nodes, map(dict.copy, map(G._node.__getitem__, nodes)), strict=True))
-    rank = np.arange(tails.size)  # NetworkX's adjacency order within each row
     if G.is_directed():
-        data = list(map(dict.copy, map(arc_data.__getitem__, picked.tolist())))
-        out = np.lexsort((rank, tpos))
-        H._succ.update(
-            _dicts(nodes, tpos[out], labels[heads[out]].tolist(), _pick(data, out), kept)
-        )
-        into = np.lexsort((tpos, hpos))  # predecessors in visiting order of the tails
-        H._pred.update(
-            _dicts(nodes, hpos[into], labels[tails[into]].tolist(), _pick(data, into), kept)
-        )
+        copies, slot = data_of.copies(picked)
+        out = _row_order(tpos, hpos, kept, False)  # successors in G's order
+        data = _pick(copies, slot[out])
+        H._succ.update(_dicts(nodes, tpos[out], labels[heads[out]].tolist(), data, kept))
+        into = _row_order(hpos, tpos, kept, True)  # predecessors in visiting order of the tails
+        data = _pick(copies, slot[into])
+        H._pred.update(_dicts(nodes, hpos[into], labels[tails[into]].tolist(), data, kept))
         return H
-    # One data dict per edge, shared by its two arcs.
+    # One data dict per edge, shared by its two arcs: the copy of the arc with tail <= head.
     n = max(len(W), 1)
     edge_key = np.minimum(tails, heads) * n + np.maximum(tails, heads)
     _, edge = np.unique(edge_key, return_inverse=True)
     owner = tails <= heads
     first = np.empty(int(edge.max(initial=-1)) + 1, dtype=np.int64)
     first[edge[owner]] = np.flatnonzero(owner)
-    copies = list(map(dict.copy, map(arc_data.__getitem__, picked[first].tolist())))
-    earlier = hpos < tpos  # neighbours visited before: added to this row in visiting order
-    order = np.lexsort((np.where(earlier, hpos, rank), ~earlier, tpos))
-    data = _pick(copies, edge[order])
+    copies, slot = data_of.copies(picked[first])
+    # neighbours visited before come first (in visiting order), then the rest in G[u]'s order
+    order = _row_order(tpos, hpos, kept, False, earlier_first=True)
+    data = _pick(copies, slot[edge[order]])
     H._adj.update(_dicts(nodes, tpos[order], labels[heads[order]].tolist(), data, kept))
     return H
+
+
+def _objects_at(addresses: np.ndarray):
+    """A sequence of the objects at ``addresses`` (CPython), each read with a new reference;
+    the caller keeps the objects alive while it is used."""
+    buffer = np.ascontiguousarray(addresses, dtype=np.int64)
+    return (ctypes.py_object * buffer.size).from_buffer(buffer)
+
+
+class _DataDicts:
+    """Copies of the data dicts of chosen arcs (positions in NetworkX's adjacency order).
+
+    Copying a million dicts that lie scattered over the heap costs ~1 us each in cache misses;
+    in address order it is 4x cheaper. Where the dict tables can be read in place
+    (:mod:`._cpython`) the arcs' data-dict addresses come from there and the dicts are fetched
+    and copied in address order, without a list of every arc's dict; otherwise the dicts are
+    listed by iterating ``G``'s rows."""
+
+    def __init__(self, W, G) -> None:
+        from . import _cpython as raw
+
+        self._rows = [G._adj[v] for v in W.nodes]
+        self._table = raw.arc_hashes(self._rows) if raw.available() else None
+        if self._table is not None and self._table.addresses.size != W.graph.num_arcs:
+            self._table = None
+        self._all: list | None = None
+
+    def copies(self, arcs: np.ndarray) -> tuple[list, np.ndarray]:
+        """Copies of the data dicts of ``arcs`` and where each arc's copy is in that list
+        (``copies[slot[i]]`` is ``data_dicts[arcs[i]].copy()``)."""
+        if self._table is None:
+            if self._all is None:
+                self._all = list(chain.from_iterable(map(dict.values, self._rows)))
+            copied = list(map(dict.copy, map(self._all.__getitem__, arcs.tolist())))
+            return copied, np.arange(len(copied))
+        addresses = self._table.addresses[arcs]
+        by_address = np.argsort(addresses)
+        ordered = np.ascontiguousarray(addresses[by_address])
+        # The dicts are alive (held by self._rows); reading a py_object takes a new reference.
+        found = list(_objects_at(ordered))
+        slot = np.empty_like(by_address)
+        slot[by_address] = np.arange(by_address.size)
+        return list(map(dict.copy, found)), slot
+
+
+@njit(cache=True)
+def _row_order(rows, other, n_rows, by_other, earlier_first=False):  # pragma: no cover
+    """Order of arcs (given in NetworkX's adjacency order) in the rows of the copy: grouped by
+    ``rows`` (positions 0..n_rows-1); within a row by ``other`` (``by_other``), or with
+    ``earlier_first`` the arcs whose ``other`` is below the row first, by ``other``, then the
+    rest in the given order; otherwise in the given order."""
+    m = rows.shape[0]
+    start = np.zeros(n_rows + 1, dtype=np.int64)
+    for a in range(m):
+        start[rows[a] + 1] += 1
+    for r in range(n_rows):
+        start[r + 1] += start[r]
+    fill = start[:n_rows].copy()
+    order = np.empty(m, dtype=np.int64)
+    for a in range(m):  # stable counting sort by row
+        r = rows[a]
+        if earlier_first and other[a] >= r:
+            continue
+        order[fill[r]] = a
+        fill[r] += 1
+    split = fill.copy()
+    if earlier_first:
+        for a in range(m):
+            r = rows[a]
+            if other[a] >= r:
+                order[fill[r]] = a
+                fill[r] += 1
+    for r in range(n_rows):
+        lo = start[r]
+        hi = split[r] if earlier_first else (start[r + 1] if by_other else lo)
+        if hi - lo > 1:
+            keys = other[order[lo:hi]]
+            idx = np.argsort(keys, kind="mergesort")
+            order[lo:hi] = order[lo:hi][idx]
+    return order
 
 
 def _pick(items: list, idx: np.ndarray) -> list:
