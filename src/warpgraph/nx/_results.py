@@ -86,7 +86,7 @@ def _subgraph_copy(W, G, node_keep, arc_keep, induced):
     H.graph.update(G.graph)
     H._node.update(zip(nodes, map(dict.copy, map(G._node.__getitem__, nodes)), strict=True))
     if G.is_directed():
-        copies, slot = data_of.copies(picked)
+        copies, slot = data_of.copies(picked, tails, heads)
         out = _row_order(tpos, hpos, kept, False)  # successors in G's order
         data = _pick(copies, slot[out])
         H._succ.update(_dicts(nodes, tpos[out], labels[heads[out]].tolist(), data, kept))
@@ -101,7 +101,7 @@ def _subgraph_copy(W, G, node_keep, arc_keep, induced):
     owner = tails <= heads
     first = np.empty(int(edge.max(initial=-1)) + 1, dtype=np.int64)
     first[edge[owner]] = np.flatnonzero(owner)
-    copies, slot = data_of.copies(picked[first])
+    copies, slot = data_of.copies(picked[first], tails[first], heads[first])
     # neighbours visited before come first (in visiting order), then the rest in G[u]'s order
     order = _row_order(tpos, hpos, kept, False, earlier_first=True)
     data = _pick(copies, slot[edge[order]])
@@ -126,23 +126,29 @@ class _DataDicts:
     listed by iterating ``G``'s rows."""
 
     def __init__(self, W, G) -> None:
-        from . import _cpython as raw
-
         self._rows = [G._adj[v] for v in W.nodes]
-        self._table = raw.arc_hashes(self._rows) if raw.available() else None
-        if self._table is not None and self._table.addresses.size != W.graph.num_arcs:
-            self._table = None
+        self._labels = W.labels
+        self._arcs = W.graph.num_arcs
         self._all: list | None = None
 
-    def copies(self, arcs: np.ndarray) -> tuple[list, np.ndarray]:
-        """Copies of the data dicts of ``arcs`` and where each arc's copy is in that list
-        (``copies[slot[i]]`` is ``data_dicts[arcs[i]].copy()``)."""
-        if self._table is None:
+    def copies(self, arcs: np.ndarray, tails: np.ndarray, heads: np.ndarray) -> tuple:
+        """Copies of the data dicts of ``arcs`` (from ``tails`` to ``heads``, dense ids) and
+        where each arc's copy is in that list (``copies[slot[i]]`` is a copy of arc
+        ``arcs[i]``'s dict). A few arcs are looked up by label."""
+        from . import _cpython as raw
+
+        if 16 * arcs.size < self._arcs:
+            rows = map(self._rows.__getitem__, tails.tolist())
+            found = map(dict.__getitem__, rows, self._labels[heads].tolist())
+            copied = list(map(dict.copy, found))
+            return copied, np.arange(len(copied))
+        table = raw.arc_hashes(self._rows) if raw.available() else None
+        if table is None or table.addresses.size != self._arcs:
             if self._all is None:
                 self._all = list(chain.from_iterable(map(dict.values, self._rows)))
             copied = list(map(dict.copy, map(self._all.__getitem__, arcs.tolist())))
             return copied, np.arange(len(copied))
-        addresses = self._table.addresses[arcs]
+        addresses = table.addresses[arcs]
         by_address = np.argsort(addresses)
         ordered = np.ascontiguousarray(addresses[by_address])
         # The dicts are alive (held by self._rows); reading a py_object takes a new reference.
