@@ -174,24 +174,25 @@ def cpu_work(G, s, method, delta, filtering) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------- GPU engine
 GPU_VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
-    # (name, method, sssp_gpu keywords); "wr" is replaced by the graph's weight statistics
-    ("hbf/old", "hbf", {"layout": "packed", "reuse": False}),
-    ("hbf/packed+host", "hbf", {"layout": "packed", "weight_range": "wr"}),
-    ("hbf/split", "hbf", {"layout": "split", "features": 0, "weight_range": "wr"}),
+    # (name, method, sssp_gpu keywords); "wr" is replaced by the graph's weight statistics.
+    # "old": the kernel and per-call work as before 2026-11-21's session 3 (packed layout, no
+    # features, a weight-statistics pass and fresh buffers each call)
+    ("hbf/old", "hbf", {"layout": "packed", "features": 0, "reuse": False}),
+    ("hbf/packed+host", "hbf", {"layout": "packed", "features": 0, "weight_range": "wr"}),
+    ("hbf/packed+qbuf", "hbf", {"layout": "packed", "features": ["qbuf"], "weight_range": "wr"}),
+    ("hbf/packed+qbuf+skip1", "hbf",
+     {"layout": "packed", "features": ["qbuf", "skip1"], "weight_range": "wr"}),
+    ("hbf/packed+qbuf+skip1+stream", "hbf",
+     {"layout": "packed", "features": ["qbuf", "skip1", "stream"], "weight_range": "wr"}),
+    ("hbf/packed+all", "hbf", {"layout": "packed", "weight_range": "wr"}),
     ("hbf/split+qbuf", "hbf", {"layout": "split", "features": ["qbuf"], "weight_range": "wr"}),
-    ("hbf/split+stream", "hbf", {"layout": "split", "features": ["stream"], "weight_range": "wr"}),
-    ("hbf/split+done", "hbf", {"layout": "split", "features": ["done"], "weight_range": "wr"}),
-    ("hbf/split+skip1", "hbf", {"layout": "split", "features": ["skip1"], "weight_range": "wr"}),
-    ("hbf/split+ilp", "hbf", {"layout": "split", "features": ["ilp"], "weight_range": "wr"}),
-    ("hbf/split+qbuf+done", "hbf",
-     {"layout": "split", "features": ["qbuf", "done"], "weight_range": "wr"}),
-    ("hbf/new-ilp", "hbf",
-     {"layout": "split", "features": ["qbuf", "stream", "done", "skip1"], "weight_range": "wr"}),
-    ("hbf/new", "hbf", {"weight_range": "wr"}),
-    ("near_far/old", "near_far", {"layout": "packed", "reuse": False}),
-    ("near_far/new", "near_far", {"weight_range": "wr"}),
-    ("delta/old", "delta", {"layout": "packed", "reuse": False}),
-    ("delta/new", "delta", {"weight_range": "wr"}),
+    ("hbf/split+all", "hbf", {"layout": "split", "weight_range": "wr"}),
+    ("near_far/old", "near_far", {"layout": "packed", "features": 0, "reuse": False}),
+    ("near_far/packed+all", "near_far", {"layout": "packed", "weight_range": "wr"}),
+    ("near_far/split+all", "near_far", {"layout": "split", "weight_range": "wr"}),
+    ("delta/old", "delta", {"layout": "packed", "features": 0, "reuse": False}),
+    ("delta/packed+all", "delta", {"layout": "packed", "weight_range": "wr"}),
+    ("delta/split+all", "delta", {"layout": "split", "weight_range": "wr"}),
 ]  # fmt: skip
 
 

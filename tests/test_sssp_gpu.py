@@ -285,15 +285,18 @@ def test_split_layout_features(graphs, method):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_packed_layout(graphs, method):
-    """The packed (distance, stamp) word, the default before the split layout."""
+    """The packed (distance, stamp) word with and without its features."""
     for name, G in graphs.items():
         for dtype in (np.int32, np.float32):
-            Gt = _as(G, dtype)
             sources = _sources(G)
-            ref = _oracle(Gt, sources)
-            for filtering in (True, False):
-                dist, _ = _run(Gt, sources, method=method, filtering=filtering, layout="packed")
-                _check(Gt, sources, dist, None, ref, dtype, f"{name} {method} {dtype} {filtering}")
+            for Gu in (_as(G, dtype), _undirected(G, dtype)):
+                ref = _oracle(Gu, sources)
+                for feats in (0, ["qbuf"], ["ilp", "stream"], None):  # 0: the old kernel
+                    for filtering in (True, False):
+                        dist, _ = _run(Gu, sources, method=method, filtering=filtering,
+                                       layout="packed", features=feats)  # fmt: skip
+                        msg = f"{name} {method} {dtype} {Gu.directed} {feats} {filtering}"
+                        _check(Gu, sources, dist, None, ref, dtype, msg)
 
 
 def test_split_overflow_paths(graphs):

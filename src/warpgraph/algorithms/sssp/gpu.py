@@ -18,7 +18,8 @@ Choices made here, per call:
   the packed word (the layout before 2026-11-21's session 3). With predecessors (or negative
   weights, whose cycle must be walked) the word packs ``(distance, predecessor)`` instead and is
   updated by a compare-and-swap loop, so the predecessor always matches the distance.
-* **Features of the split layout** (``features``, all on by default; ``FEATURES``): ``qbuf``
+* **Features** of the packed and split layouts (``features``, all on by default; ``FEATURES``;
+  ``done`` only with the split layout): ``qbuf``
   stages near-queue appends in a per-warp shared-memory buffer (one counter atomic per 256
   entries instead of one per 32-arc round that queues anything: millions of same-address
   atomics at Kronecker scale 22); ``stream`` loads arc ids and weights with evict-first hints;
@@ -72,6 +73,8 @@ PACK, PACK_PRED, WIDE, WIDE_PRED, SPLIT = range(5)
 FEATURES = {"qbuf": 1, "stream": 2, "done": 4, "skip1": 8, "ilp": 16}
 """Run-time features of the split layout (``sssp_core.cuh`` ``Feature``)."""
 LAYOUTS = ("auto", "split", "packed")
+AUTO_LAYOUT = "split"
+"""The layout ``layout="auto"`` picks where both apply (H100 measurements, docs/SSSP.md)."""
 C_WORDS, CTL_WORDS = 16, 48
 ST_DONE, ST_NEGCYCLE, ST_LIMIT, ST_OVERFLOW = 1, 2, 3, 4
 STAT_NAMES = ("status", "negv", "ops", "iterations", "splits", "heavy", "regenerations", "farscans")
@@ -148,7 +151,8 @@ def _plan_layout(dtype: np.dtype, wmin, wmax, n: int, track: bool, wide_ids: boo
     """(weight C type, mode, key offset, -B) for this call."""
     amax = max(abs(wmin), abs(wmax))
     neg = wmin < 0
-    split = layout != "packed" and not (track or neg or wide_ids)
+    want = AUTO_LAYOUT if layout == "auto" else layout
+    split = want == "split" and not (track or neg or wide_ids)
     if dtype.kind in "iu":
         b = int(amax) * max(n, 1)
         span = 3 * b if neg else b
@@ -307,11 +311,12 @@ def sssp_gpu(
         Receives one dict per source (operations, expand iterations, splits, ...).
     layout : {"auto", "split", "packed"}
         State layout for 32-bit keys without predecessors and negative weights: ``"split"``
-        (4-byte keys, separate stamps; what ``"auto"`` picks) or ``"packed"`` (H-BF's
-        ``(distance, stamp)`` word). Other calls have one layout each; this is ignored there.
+        (4-byte keys, separate stamps) or ``"packed"`` (H-BF's ``(distance, stamp)`` word);
+        ``"auto"``: ``AUTO_LAYOUT``. Other calls have one layout each; this is ignored there.
     features : int, iterable of str or None
-        Features of the split layout (names of ``FEATURES`` or their bit mask); ``None``: all
-        that apply (``done`` not with delta-stepping, ``skip1`` only for undirected graphs).
+        Features of the packed and split layouts (names of ``FEATURES`` or their bit mask);
+        ``None``: all that apply (``done`` only with the split layout and not with
+        delta-stepping, ``skip1`` only for undirected graphs).
     weight_range : (min, max, mean), optional
         The weights' statistics when the caller knows them (skips one pass over the weights).
     reuse : bool
@@ -422,9 +427,9 @@ def sssp_gpu(
 
     # 3. features and buffers
     feats = 0
-    if mode == SPLIT:
+    if mode in (SPLIT, PACK):
         feats = _feature_bits(features)
-        if method == "delta":
+        if method == "delta" or mode == PACK:  # see FEATURES
             feats &= ~FEATURES["done"]
         if directed:
             feats &= ~FEATURES["skip1"]

@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
     r.cfg = cfg;
     r.done = done;
     r.cdone = cdone;
-    r.features = MODE == SPLIT ? (int)cfg[C_FEATURES] : 0;
+    r.features = (MODE == SPLIT || MODE == PACK) ? (int)cfg[C_FEATURES] : 0;
     r.qb_n = 0;
     r.n = cfg[C_N];
     r.qcap = cfg[C_QCAP];

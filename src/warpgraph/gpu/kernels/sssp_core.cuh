@@ -18,7 +18,8 @@
 //              stays in L2; non-negative weights without predecessors only. SPLIT also has the
 //              run-time features of Feature (below) and cuts rows into chunks of CHUNK..2*CHUNK-1
 //              arcs (floor(deg / CHUNK) chunks), so chunk starts are CHUNK apart and `start /
-//              CHUNK` names a chunk uniquely (the chunk-done filter is indexed by it)
+//              CHUNK` names a chunk uniquely (the chunk-done filter is indexed by it). PACK has
+//              the features too, except F_DONE.
 // Stamps: operation k (epoch e = k + 1) writes 2e + 1 for a vertex it queued in the near
 // frontier and 2e for a far improvement (PACK), so "already queued" is one equality test and the
 // near frontier can be regenerated from the stamps after a queue overflow.
@@ -45,7 +46,7 @@ constexpr long long CHUNK = 256;    // arcs per chunk entry (one warp, 8 rounds)
 constexpr int CHUNK_SHIFT = 24;     // chunk entry = vertex << 24 | chunk index
 
 enum Mode : int { PACK = 0, PACK_PRED = 1, WIDE = 2, WIDE_PRED = 3, SPLIT = 4 };
-// SPLIT's run-time features (cfg[C_FEATURES] bits; gpu.py FEATURES)
+// Run-time features of PACK and SPLIT (cfg[C_FEATURES] bits; gpu.py FEATURES)
 enum Feature : int {
     F_QBUF = 1,    // near-queue appends staged in a per-warp shared-memory buffer: one counter
                   // atomic per QBUF entries instead of one per warp round that queues anything
@@ -391,6 +392,8 @@ struct Run {
     __device__ __forceinline__ bool feat(int f) const {
         if constexpr (MODE == SPLIT) {
             return (features & f) != 0;
+        } else if constexpr (MODE == PACK) {  // all but F_DONE (its chunk names need SPLIT's cut)
+            return (features & f & ~F_DONE) != 0;
         } else {
             return false;
         }
@@ -411,7 +414,7 @@ struct Run {
 
     // Warp-collective: write this warp's buffered near entries to the queue (one atomic).
     __device__ __forceinline__ void flush_q() {
-        if constexpr (MODE == SPLIT) {
+        if constexpr (MODE == SPLIT || MODE == PACK) {
             if (qb_n == 0) return;
             __syncwarp();
             u64 base = 0;
