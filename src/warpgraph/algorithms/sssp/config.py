@@ -71,9 +71,10 @@ def choose_method(negative: bool, device: str, avg_degree: float | None = None) 
 
     ``"hbf"`` when some weight is negative (the only method that allows it). Otherwise
     delta-stepping on the CPU; on the GPU, measured on an H100 (docs/SSSP.md), H-BF on graphs of
-    ``GPU_HBF_MIN_DEGREE`` or more arcs per vertex (Kronecker 20/22: 2.2/7.5 ms per source
-    against 2.9/9.8 near-far and 3.2/11.3 delta-stepping) and near-far on sparser, deep graphs
-    (2048^2 grid: 31 ms against 36 delta-stepping and 121 H-BF).
+    ``GPU_HBF_MIN_DEGREE`` or more arcs per vertex (Kronecker 20/22: 1.4/4.7 ms per source in a
+    batch, against 2.3/7.7 near-far and 2.3/7.9 delta-stepping) and near-far on sparser, deep
+    graphs (2048^2 grid: 31 ms against 36 delta-stepping and 121 H-BF, measured before the
+    GPU features of 2026-11-21's session 3).
 
     Examples
     --------
