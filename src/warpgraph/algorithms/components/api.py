@@ -195,12 +195,11 @@ def weak_min_labels(G: Graph, method: str, dev: str, opts: dict[str, Any]):
 
 
 def _strong_labels(G: Graph, method: str, dev: str, config: Any):
-    """Raw SCC labels (any ids) from the multi-step SCC module."""
+    """Raw SCC labels (any ids) from the SCC modules."""
+    if dev == "cpu":
+        return _strong_labels_cpu(G, method, config)
     try:
-        if dev == "gpu":
-            from .scc_gpu import scc_gpu as run
-        else:
-            from .scc_cpu import scc_cpu as run
+        from .scc_gpu import scc_gpu as run
     except ImportError as exc:  # pragma: no cover - only while the SCC module is missing
         raise WarpgraphError(f"strong components are not available: {exc}") from exc
     rindptr, rindices, _ = G.reverse_csr()
@@ -208,6 +207,38 @@ def _strong_labels(G: Graph, method: str, dev: str, config: Any):
     if method != "auto":
         kwargs["method"] = method
     return run(G.indptr, G.indices, G.num_vertices, **kwargs)
+
+
+def _strong_labels_cpu(G: Graph, method: str, config: Any):
+    """CPU strong labels. ``"auto"`` without a config: Tarjan (no reverse CSR) on road-like
+    graphs (``scc_config.auto_scc_method``); otherwise the reverse CSR is built (cached on
+    ``G``) and, when it equals the graph (every arc has its reverse), the strong components
+    are the weak ones (Afforest); else the multi-step scheme."""
+    from . import scc_cpu
+    from .scc_config import auto_scc_method
+
+    n = G.num_vertices
+    automatic = method == "auto" and config is None
+    if automatic:
+        method = auto_scc_method(G.indptr, n, "cpu", indices=G.indices)
+    elif method == "auto":
+        method = "multistep"
+    if method == "tarjan":
+        return scc_cpu.scc_cpu_labels(G.indptr, G.indices, n, method="tarjan")
+    rindptr, rindices, _ = G.reverse_csr()
+    if automatic and scc_cpu.is_symmetric(G.indptr, G.indices, rindptr, rindices):
+        from . import cpu
+
+        return cpu.afforest_labels(G.indptr, G.indices, n, symmetric=True)
+    return scc_cpu.scc_cpu_labels(
+        G.indptr,
+        G.indices,
+        n,
+        method=method,
+        config=config,
+        rindptr=rindptr,
+        rindices=rindices,
+    )
 
 
 def connected_components(

@@ -20,7 +20,8 @@ Reachability: ``quadratic`` sweeps all vertices per step (state in a byte: 0 uns
 frontier of this or the next step, 3 done), ``virtual_warp`` the same with arc-balanced thread
 chunks, ``linear`` expands a queue (vertices claimed by compare-and-swap, per-thread buffers).
 
-Tarjan: the classic algorithm with an explicit call stack (no recursion), sequential.
+Tarjan: the classic algorithm in Pearce's space-efficient one-pass form (one index array, SCC ids
+counted down from n - 1), with an explicit call stack (no recursion), sequential.
 
 Examples
 --------
@@ -30,7 +31,7 @@ Examples
 >>> bool(lab[0] == lab[1] == lab[2]), bool(lab[3] != lab[0])
 (True, True)
 >>> scc_cpu(indptr, indices, 4, method="tarjan").tolist()
-[0, 0, 0, 3]
+[3, 3, 3, 2]
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ import numba as nb
 import numpy as np
 
 from ...cpu.atomics import cas, fetch_add
+from ...cpu.transpose import transpose_csr as _transpose
 from ...errors import InvalidArgumentError
 from .scc_config import SCC_METHODS, SCCConfig, auto_scc_config, method_config
 
-__all__ = ["scc_cpu", "tarjan_scc", "transpose_csr"]
+__all__ = ["is_symmetric", "scc_cpu", "scc_cpu_labels", "tarjan_scc", "transpose_csr"]
 
 _LOCAL = 1024  # per-thread queue buffer, flushed with one atomic fetch-add
 PARALLEL_MIN_WORK = 1 << 16
@@ -72,73 +74,9 @@ def _bounds(indptr: np.ndarray, n: int, nchunks: int, by_arcs: bool) -> np.ndarr
 # ---- transpose --------------------------------------------------------------------------------
 
 
-@nb.njit(parallel=True, cache=True, nogil=True)
-def _transpose(indptr, indices, n, nthreads, shift):
-    """In-arc CSR in cache-friendly passes (a one-digit radix sort); rows sorted by source.
-
-    Targets are grouped in blocks of ``2**shift`` vertices ("buckets"):
-
-    1. every thread counts the arcs of its source range per bucket (a small table);
-    2. every arc goes, as a (target, source) pair, to its bucket (sequential appends to a few
-       thousand streams; threads write disjoint slices of each bucket, in source order);
-    3. per bucket: in-degrees of its block, their prefix sum (the block's ``rindptr``), and the
-       scatter into the block's rows, a window that stays in cache.
-    """
-    m = indptr[n]
-    nbk = (n >> shift) + 1
-    cuts = np.empty(nthreads + 1, dtype=np.int64)
-    for t in range(nthreads + 1):  # source ranges with about equal arc counts
-        cuts[t] = np.searchsorted(indptr, (m * t) // nthreads)
-    cuts[0] = 0
-    cuts[nthreads] = n
-    bcount = np.zeros((nthreads, nbk), dtype=np.int64)
-    for t in nb.prange(nthreads):
-        for p in range(indptr[cuts[t]], indptr[cuts[t + 1]]):
-            bcount[t, indices[p] >> shift] += 1
-    bstart = np.empty(nbk + 1, dtype=np.int64)
-    cursor = np.empty((nthreads, nbk), dtype=np.int64)
-    pos = 0
-    for b in range(nbk):
-        bstart[b] = pos
-        for t in range(nthreads):
-            cursor[t, b] = pos
-            pos += bcount[t, b]
-    bstart[nbk] = pos
-    tgt = np.empty(m, dtype=indices.dtype)
-    src = np.empty(m, dtype=indices.dtype)
-    for t in nb.prange(nthreads):
-        for u in range(cuts[t], cuts[t + 1]):
-            for p in range(indptr[u], indptr[u + 1]):
-                v = indices[p]
-                b = v >> shift
-                q = cursor[t, b]
-                tgt[q] = v
-                src[q] = u
-                cursor[t, b] = q + 1
-    rindptr = np.empty(n + 1, dtype=np.int64)
-    rindptr[0] = 0
-    rindices = np.empty(m, dtype=indices.dtype)
-    for b in nb.prange(nbk):
-        lo = b << shift
-        hi = min(n, (b + 1) << shift)
-        if lo >= hi:
-            continue
-        fill = np.zeros(hi - lo + 1, dtype=np.int64)
-        for q in range(bstart[b], bstart[b + 1]):
-            fill[tgt[q] - lo + 1] += 1
-        fill[0] = bstart[b]
-        for i in range(hi - lo):
-            fill[i + 1] += fill[i]
-            rindptr[lo + i + 1] = fill[i + 1]
-        for q in range(bstart[b], bstart[b + 1]):
-            i = tgt[q] - lo
-            rindices[fill[i]] = src[q]
-            fill[i] += 1
-    return rindptr, rindices
-
-
 def transpose_csr(indptr: np.ndarray, indices: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(rindptr, rindices)``: the CSR of the reversed arcs (parallel, rows sorted).
+    """``(rindptr, rindices)``: the CSR of the reversed arcs (parallel, rows sorted; the
+    two-pass radix sort of :func:`warpgraph.cpu.transpose.transpose_csr`).
 
     Examples
     --------
@@ -146,12 +84,34 @@ def transpose_csr(indptr: np.ndarray, indices: np.ndarray, n: int) -> tuple[np.n
     >>> rp.tolist(), ri.tolist()
     ([0, 0, 1, 3], [0, 0, 1])
     """
-    t = _threads()
-    m = int(indptr[n])
-    # target blocks of about 16K arcs (a 64 KB window of int32), but at most 4096 buckets
-    shift = int(np.log2(max(1.0, (1 << 14) * n / max(1, m))))
-    shift = min(30, max(4, shift, n.bit_length() - 12))
-    return _transpose(indptr, indices, n, t, shift)
+    rindptr, rindices, _ = _transpose(indptr, indices, n)
+    return rindptr, rindices
+
+
+@nb.njit(cache=True, nogil=True)
+def _equal_csr(indptr, indices, rindptr, rindices):
+    n = indptr.shape[0] - 1
+    for v in range(n + 1):
+        if indptr[v] != rindptr[v]:
+            return False
+    for p in range(indptr[n]):
+        if indices[p] != rindices[p]:
+            return False
+    return True
+
+
+def is_symmetric(indptr: Any, indices: Any, rindptr: Any, rindices: Any) -> bool:
+    """True when the CSR equals its transpose: every arc has its reverse arc, as often (the
+    rows of ``indices`` must be sorted, as in a :class:`~warpgraph.Graph`; unsorted rows only
+    make this answer False). Stops at the first difference (O(n) on most directed graphs).
+
+    Examples
+    --------
+    >>> ptr, idx = np.array([0, 1, 2]), np.array([1, 0])
+    >>> is_symmetric(ptr, idx, *transpose_csr(ptr, idx, 2))
+    True
+    """
+    return bool(_equal_csr(indptr, indices, rindptr, rindices))
 
 
 # ---- trimming ---------------------------------------------------------------------------------
@@ -627,77 +587,118 @@ def _coloring(G, part, label, bmark, cfg: SCCConfig) -> None:
             return
 
 
-# ---- Tarjan -----------------------------------------------------------------------------------
+# ---- Tarjan (Pearce's one-pass form) ------------------------------------------------------------
 
 
 @nb.njit(cache=True, nogil=True)
-def _tarjan(indptr, indices, n):
-    index = np.full(n, -1, dtype=np.int64)
-    low = np.empty(n, dtype=np.int64)
-    label = np.full(n, -1, dtype=np.int64)
-    stack = np.empty(n, dtype=np.int64)  # Tarjan's vertex stack
-    call_v = np.empty(n, dtype=np.int64)  # DFS call stack: vertex and next arc position
-    call_p = np.empty(n, dtype=np.int64)
-    counter = 0
-    top = 0
+def _pearce(indptr, indices, rindex, stack, call_v, call_p, root):
+    """Tarjan's SCC algorithm in Pearce's space-efficient form (one ``rindex`` array instead
+    of index + lowlink + on-stack flag), with an explicit DFS call stack.
+
+    ``rindex[v]``: 0 unvisited; while ``v`` is open, its DFS index (from 1) lowered to the
+    smallest index it reaches; once its SCC is closed, the SCC's id, counted down from ``n``
+    to 1 (ids stay above every open index, so closed vertices never lower one; 0 is never an
+    id). A vertex without out-arcs is closed on sight (no frame). Returns the number of SCCs;
+    ``rindex`` ends as the labels.
+    """
+    n = rindex.shape[0]
+    index = 1
+    c = n
+    sp = 0
     for s in range(n):
-        if index[s] >= 0:
+        if rindex[s] != 0:
+            continue
+        if indptr[s] == indptr[s + 1]:
+            rindex[s] = c
+            c -= 1
             continue
         depth = 0
         call_v[0] = s
         call_p[0] = indptr[s]
-        index[s] = low[s] = counter
-        counter += 1
-        stack[top] = s
-        top += 1
+        root[0] = 1
+        rindex[s] = index
+        index += 1
         while depth >= 0:
             v = call_v[depth]
             p = call_p[depth]
             end = indptr[v + 1]
+            rv = rindex[v]
+            isroot = root[depth]
             descended = False
             while p < end:
                 w = indices[p]
                 p += 1
-                if index[w] < 0:
+                rw = rindex[w]
+                if rw == 0:
+                    q = indptr[w]
+                    if q == indptr[w + 1]:  # a sink: an SCC of its own
+                        rindex[w] = c
+                        c -= 1
+                        continue
                     call_p[depth] = p
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack[top] = w
-                    top += 1
+                    rindex[v] = rv
+                    root[depth] = isroot
                     depth += 1
                     call_v[depth] = w
-                    call_p[depth] = indptr[w]
+                    call_p[depth] = q
+                    root[depth] = 1
+                    rindex[w] = index
+                    index += 1
                     descended = True
                     break
-                if label[w] < 0 and index[w] < low[v]:  # w on the stack
-                    low[v] = index[w]
+                if rw < rv:
+                    rv = rw
+                    isroot = 0
             if descended:
                 continue
-            if low[v] == index[v]:  # v roots an SCC: pop it
-                while True:
-                    top -= 1
-                    w = stack[top]
-                    label[w] = v
-                    if w == v:
-                        break
+            if isroot:  # v closes an SCC: v and the stacked vertices it reached
+                index -= 1
+                while sp > 0 and rv <= rindex[stack[sp - 1]]:
+                    sp -= 1
+                    rindex[stack[sp]] = c
+                    index -= 1
+                rindex[v] = c
+                c -= 1
+            else:
+                rindex[v] = rv
+                stack[sp] = v
+                sp += 1
             depth -= 1
-            if depth >= 0:
+            if depth >= 0:  # back in the parent: lower it to what v reached
                 u = call_v[depth]
-                if low[v] < low[u]:
-                    low[u] = low[v]
-    return label
+                if rindex[v] < rindex[u]:
+                    rindex[u] = rindex[v]
+                    root[depth] = 0
+    return n - c
 
 
 def tarjan_scc(indptr: np.ndarray, indices: np.ndarray, n: int) -> np.ndarray:
-    """SCC labels by Tarjan's algorithm (iterative, sequential): each SCC is labelled with the
-    vertex at which the DFS closed it.
+    """SCC labels by Tarjan's algorithm in Pearce's one-pass form (iterative, sequential).
+
+    Labels are SCC ids in ``[0, n)``: ``n - 1`` for the first SCC closed, then downwards
+    (int32 while ``n < 2**31 - 1``). Memory: 21 bytes per vertex, all allocated by NumPy.
 
     Examples
     --------
     >>> tarjan_scc(np.array([0, 1, 2, 2]), np.array([1, 0]), 3).tolist()
-    [0, 0, 2]
+    [2, 2, 1]
     """
-    return _tarjan(indptr, indices, n)
+    n = int(n)
+    dt = np.int32 if n < 2**31 - 1 else np.int64  # ids up to n
+    rindex = np.zeros(n, dtype=dt)
+    if n == 0:
+        return rindex
+    _pearce(
+        indptr,
+        indices,
+        rindex,
+        np.empty(n, dtype=dt),
+        np.empty(n, dtype=dt),
+        np.empty(n, dtype=np.int64),
+        np.empty(n, dtype=np.uint8),
+    )
+    rindex -= 1
+    return rindex
 
 
 # ---- driver -----------------------------------------------------------------------------------
@@ -744,7 +745,8 @@ def scc_cpu(
     Returns
     -------
     numpy.ndarray
-        int64 label per vertex, equal exactly within an SCC; each label is a vertex id of its SCC.
+        int64 label per vertex in ``[0, n)``, equal exactly within an SCC (the multi-step
+        methods name an SCC by one of its vertices, Tarjan by an SCC id).
 
     Raises
     ------
@@ -758,6 +760,30 @@ def scc_cpu(
     >>> bool(lab[0] == lab[1]), bool(lab[2] == 2)
     (True, True)
     """
+    labels = scc_cpu_labels(
+        indptr, indices, n, method=method, config=config, rindptr=rindptr, rindices=rindices
+    )
+    return labels.astype(np.int64, copy=False)
+
+
+def scc_cpu_labels(
+    indptr: Any,
+    indices: Any,
+    n: int,
+    *,
+    method: str = "multistep",
+    config: SCCConfig | None = None,
+    rindptr: Any = None,
+    rindices: Any = None,
+) -> np.ndarray:
+    """:func:`scc_cpu` without the final widening: labels in the vertex dtype (int32 while
+    ``n < 2**31 - 1``), as the numbering of ``connected_components`` takes them.
+
+    Examples
+    --------
+    >>> scc_cpu_labels(np.array([0, 1, 2, 2]), np.array([1, 0]), 3).dtype
+    dtype('int32')
+    """
     if method not in SCC_METHODS:
         raise InvalidArgumentError(f"method must be one of {SCC_METHODS}, got {method!r}")
     if config is not None and not isinstance(config, SCCConfig):
@@ -765,7 +791,7 @@ def scc_cpu(
     n = int(n)
     indptr, indices = _as_csr(indptr, indices, n, "")
     if n == 0:
-        return np.empty(0, dtype=np.int64)
+        return np.empty(0, dtype=np.int32)
     if method == "tarjan":
         return tarjan_scc(indptr, indices, n)
     cfg = auto_scc_config(indptr, indices, n, "cpu") if config is None else config
@@ -802,4 +828,4 @@ def _multistep(indptr, indices, rindptr, rindices, n, method, cfg: SCCConfig) ->
             i += 1
     if left > 0 and coloring:
         _coloring(G, part, label, bmark, cfg)
-    return label.astype(np.int64)
+    return label
