@@ -114,3 +114,18 @@ def test_verifier_catches_errors():
     L = wg.Graph.from_edges([0, 0], [0, 1], directed=False)
     with pytest.raises(VerificationError, match="self-loop"):
         verify_truss_decomposition(L, np.array([2, 2]))
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_cpu_prefilter_with_parallel_edges(k):
+    """k_truss on the CPU (support pre-filter, parallel over rows) keeps every copy of a
+    doubled edge of the truss, on a graph large enough to be split among threads."""
+    s, d = wg.generators.kronecker_edges(11, 16, seed=6, device="cpu")
+    s, d = np.concatenate([s, s[:3000]]), np.concatenate([d, d[:3000]])  # doubled edges
+    G = wg.Graph.from_edges(s, d, directed=False)
+    t = host(truss_decomposition(G, device="cpu"))
+    src, dst, _ = G.edges()
+    want = sorted((int(u), int(v)) for u, v, x in zip(src, dst, t, strict=True) if x >= k)
+    H = k_truss(G, k, device="cpu")
+    hs, hd, _ = H.edges()
+    assert sorted(zip(hs.tolist(), hd.tolist(), strict=True)) == want

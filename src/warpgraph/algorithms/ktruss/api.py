@@ -153,10 +153,15 @@ def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
     loops = rows == G.indices
     if k <= 2:
         return _arc_subgraph(G, ~loops, rows, G._xp())
-    if k == 3 and dev == "cpu":  # the edges on a triangle: no supports, no peeling
+    if dev == "cpu":
+        # Edges on fewer than k - 2 triangles of G are in no k-truss: one pass with early exits
+        # drops them; for k = 3 what is left is the 3-truss, else it is peeled below.
         from .cpu import triangle_arc_mask
 
-        return _arc_subgraph(G, triangle_arc_mask(G.indptr, G.indices), rows, np)
+        G = _arc_subgraph(G, triangle_arc_mask(G.indptr, G.indices, int(k) - 2), rows, np)
+        if k == 3:
+            return G
+        rows = G._arc_sources()
     o, _, left = _trussness(G, dev, stop=int(k) - 2)
     xp = G._xp()
     eid = _all_arc_edge_ids(G, o, rows)

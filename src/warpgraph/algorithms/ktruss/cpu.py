@@ -13,8 +13,10 @@
 ``(stop + 2)``-truss (used by :func:`~warpgraph.algorithms.ktruss.k_truss`).
 
 The 3-truss needs neither supports nor peeling (:func:`triangle_arc_mask`): it is the set of
-edges that lie on at least one triangle, decided arc by arc on the input CSR with an early exit
-at the first common neighbour.
+edges that lie on at least one triangle, decided edge by edge on the input CSR with an early
+exit at the first common neighbour. For k > 3 the same pass, counting up to ``k - 2`` common
+neighbours, first drops the edges on fewer than ``k - 2`` triangles of ``G`` (none of them is
+in the k-truss), and the peeling runs on what is left.
 """
 
 from __future__ import annotations
@@ -172,10 +174,10 @@ def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
-def _triangle_arcs(indptr, indices, bounds, nworkers, mask):
+def _triangle_arcs(indptr, indices, bounds, nworkers, need, mask):
     """Each edge is decided once, at its higher end ``u`` (by (row length, id)): ``N(u)`` is
-    marked, the lower end's row is scanned against the marks up to the first common neighbour,
-    and the answer is written to both arcs (the twin found by binary search in the lower
+    marked, the lower end's row is scanned against the marks until ``need`` common neighbours
+    are found, and the answer is written to both arcs (the twin found by binary search in the lower
     end's row). Every arc is written by one thread only."""
     n = indptr.shape[0] - 1
     nchunks = bounds.shape[0] - 1
@@ -199,19 +201,21 @@ def _triangle_arcs(indptr, indices, bounds, nworkers, mask):
                     if v == u:
                         mask[p] = False
                         continue
-                    if p > u0 and indices[p - 1] == v:  # a parallel arc: same answer
-                        mask[p] = mask[p - 1]
-                        continue
                     v0, ve = indptr[v], indptr[v + 1]
                     dv = ve - v0
                     if dv > du or (dv == du and v > u):
-                        continue  # decided at v, which writes this arc as its twin
-                    found = False
+                        continue  # decided at v, which writes this arc (and its copies)
+                    if p > u0 and indices[p - 1] == v:  # a parallel arc: same answer
+                        mask[p] = mask[p - 1]
+                        continue
+                    common = 0
                     for r in range(v0, ve):
                         w = indices[r]
                         if w != u and w != v and mark[w] == stamp:
-                            found = True
-                            break
+                            common += 1
+                            if common >= need:
+                                break
+                    found = common >= need
                     mask[p] = found
                     t = _lower_bound(indices, v0, ve, u)
                     while t < ve and indices[t] == u:
@@ -219,12 +223,14 @@ def _triangle_arcs(indptr, indices, bounds, nworkers, mask):
                         t += 1
 
 
-def triangle_arc_mask(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """``mask[p]``: arc ``p = (u, v)`` of an undirected CSR with sorted rows lies on a triangle
-    (``u != v`` and some ``w``, neither ``u`` nor ``v``, is a neighbour of both), so the arcs
-    of ``mask`` form the 3-truss. Parallel over rows (chunks of equal arc counts, claimed
-    dynamically); each edge is decided once, scanning its shorter row up to its first
-    triangle."""
+def triangle_arc_mask(indptr: np.ndarray, indices: np.ndarray, need: int = 1) -> np.ndarray:
+    """``mask[p]``: arc ``p = (u, v)`` of an undirected CSR with sorted rows lies on at least
+    ``need`` triangles (``u != v`` and ``need`` distinct ``w``, neither ``u`` nor ``v``, are
+    neighbours of both). With ``need = 1`` the arcs of ``mask`` form the 3-truss; with
+    ``need = k - 2`` they hold the k-truss (an edge of the k-truss lies on ``k - 2`` of its
+    triangles, all in ``G``). Parallel over rows (chunks of equal arc counts, claimed
+    dynamically); each edge is decided once, scanning its shorter row until ``need``
+    common neighbours are found."""
     n, m = indptr.shape[0] - 1, indices.shape[0]
     mask = np.zeros(m, dtype=np.bool_)
     if m == 0:
@@ -232,7 +238,7 @@ def triangle_arc_mask(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     k = max(1, min(n, 16 * nb.get_num_threads()))
     cuts = np.searchsorted(indptr, np.linspace(0, m, k + 1)[1:-1].astype(np.int64))
     bounds = np.unique(np.concatenate(([0], cuts, [n]))).astype(np.int64)
-    _triangle_arcs(indptr, indices, bounds, nb.get_num_threads(), mask)
+    _triangle_arcs(indptr, indices, bounds, nb.get_num_threads(), max(1, int(need)), mask)
     return mask
 
 
