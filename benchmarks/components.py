@@ -14,14 +14,23 @@ is the stored (directed) count.
 
 Graphs: ``kron:S`` directed Graph500 Kronecker of 2**S vertices, edge factor 16, *not*
 symmetrized; ``ukron:S`` its undirected version; ``uniform:S`` directed uniform random (edge
-factor 16); ``grid:R`` R x R undirected 4-neighbour grid; ``road:N`` road-like; or a file path
-(``datasets`` for every file of ``--datasets``).
+factor 16); ``uniform4:S`` the same with out-degree 4; ``grid:R`` R x R undirected 4-neighbour
+grid; ``dgrid:R`` the grid directed, every edge one arc of random orientation; ``sgrid:R`` the
+grid directed with both arcs of every edge (a symmetric digraph); ``road:N`` road-like; or a
+file path (``datasets`` for every file of ``--datasets``).
+
+Strong components on the CPU with ``--rounds R``: interleaved instead (SciPy, igraph and every
+warpgraph variant run once each per round, R rounds, min and median kept), with the reverse CSR
+built inside every warpgraph call (``Graph.reverse_csr`` reset first) unless the variant says
+"reverse cached"; SciPy gets a float64 CSR without repeated entries (no conversion inside).
 
 Usage
 -----
 python benchmarks/components.py --graphs kron:20,kron:22,grid:4096 --device gpu
 python benchmarks/components.py --graphs kron:20 --device cpu --gapbs /tmp/gapbs/cc
 python benchmarks/components.py --graphs kron:18,grid:1000 --connection weak,strong
+python benchmarks/components.py --graphs kron:18,kron:20,uniform4:20,sgrid:1024,dgrid:1024 \
+    --device cpu --connection strong --rounds 7
 """
 
 from __future__ import annotations
@@ -59,9 +68,24 @@ def make_graph(spec: str, device: str):
         n = 2 ** int(arg)
         return f"uniform-{arg}-directed", gen.uniform(n, 16 * n, seed=1, directed=True,
                                                       device=device)  # fmt: skip
+    if kind == "uniform4":  # the SCC table's sparse random graph: out-degree 4
+        n = 2 ** int(arg)
+        return f"uniform-{arg}-deg4-directed", gen.uniform(n, 4 * n, seed=1, directed=True,
+                                                           device=device)  # fmt: skip
     if kind == "grid":
         r = int(arg)
         return f"grid-{r}x{r}", gen.grid_2d(r, r, device=device)
+    if kind in ("dgrid", "sgrid"):  # directed grids: random orientation, or both arcs
+        r = int(arg)
+        src, dst = gen.grid_2d_edges(r, r, device="cpu")
+        if kind == "sgrid":
+            src, dst = np.r_[src, dst], np.r_[dst, src]
+        else:
+            flip = np.random.default_rng(1).random(src.size) < 0.5
+            src, dst = np.where(flip, dst, src), np.where(flip, src, dst)
+        G = wg.Graph.from_edges(src, dst, num_vertices=r * r, directed=True)
+        label = "oriented" if kind == "dgrid" else "both-arcs"
+        return f"grid-{r}x{r}-directed-{label}", G.to(device)
     if kind == "road":
         return f"road-{arg}", gen.road_like(int(arg), seed=1, weights=None, device=device)
     path = Path(spec)
@@ -226,6 +250,74 @@ def gpu_phases(G, repeat: int = 5) -> dict[str, dict[str, float]]:
     return out
 
 
+def strong_cpu_interleaved(G, rounds: int, want, methods: list[str]) -> dict[str, Any]:
+    """Strong components on the CPU, every contender once per round (see the module doc)."""
+    import scipy.sparse as sp
+    from scipy.sparse import csgraph
+
+    from warpgraph.algorithms.components import connected_components
+
+    n = G.num_vertices
+    A = sp.csr_matrix((np.ones(G.num_arcs), G.indices.copy(), G.indptr.copy()), shape=(n, n))
+    A.sum_duplicates()  # SciPy's strong components go wrong on repeated entries
+    contenders: dict[str, Any] = {
+        "scipy": lambda: csgraph.connected_components(A, directed=True, connection="strong")
+    }
+    try:
+        import igraph
+
+        src, dst, _ = G.edges()
+        g = igraph.Graph(n=n, directed=True)
+        g.add_edges(np.column_stack([src, dst]))
+        contenders["igraph"] = lambda: g.connected_components(mode="strong")
+    except ImportError:
+        pass
+
+    def fresh(method):
+        def run():
+            G._reverse = None  # the reverse CSR is built inside the call
+            return connected_components(G, connection="strong", method=method, device="cpu")
+
+        return run
+
+    def cached(method):
+        return lambda: connected_components(G, connection="strong", method=method, device="cpu")
+
+    def transpose():
+        G._reverse = None
+        return G.reverse_csr()
+
+    for m in methods:
+        contenders[f"warpgraph {m}"] = fresh(m)
+    contenders["warpgraph auto, reverse cached"] = cached("auto")
+    contenders["warpgraph reverse_csr alone"] = transpose
+
+    checks = {}
+    for who, fn in contenders.items():  # warm-up (compilation) and verification
+        out = fn()
+        if who == "igraph":
+            checks[who] = len(out) == want[0]
+        elif who.startswith("warpgraph") and "alone" not in who:
+            checks[who] = out[0] == want[0] and np.array_equal(out[1], want[1])
+    times: dict[str, list[float]] = {k: [] for k in contenders}
+    loads = [os.getloadavg()[0]]
+    for _ in range(rounds):
+        for who, fn in contenders.items():
+            t0 = time.perf_counter()
+            fn()
+            times[who].append((time.perf_counter() - t0) * 1e3)
+        loads.append(os.getloadavg()[0])
+    out: dict[str, Any] = {"load_avg_1min": loads}
+    for who, ts in times.items():
+        rec = {**stats(ts), "raw_ms": ts}
+        if who in checks:
+            rec["verified"] = bool(checks[who])
+        out[who] = rec
+        print(f"   cpu strong {who:34s} min {min(ts):9.2f}  median {statistics.median(ts):9.2f}"
+              f"  {'' if checks.get(who, True) else 'WRONG'}", flush=True)  # fmt: skip
+    return out
+
+
 # ---------------------------------------------------------------------------- peers
 def scipy_reference(G, connection: str, repeat: int):
     from scipy.sparse import csgraph
@@ -375,6 +467,11 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
         res["count"] = want[0]
         print(f"   scipy  {connection:6s} {rec['median_ms']:.3f} ms, {want[0]:,} components",
               flush=True)  # fmt: skip
+        if connection == "strong" and args.rounds and devices == ["cpu"]:
+            methods = args.methods.split(",") if args.methods else ["auto"]
+            res["interleaved"] = strong_cpu_interleaved(Gc, args.rounds, want, methods)
+            row[connection] = res
+            continue
         for dev in devices:
             Gd = G.to(dev)
             if dev == "cpu":
@@ -435,6 +532,7 @@ def main(argv=None) -> int:
     ap.add_argument("--methods", help="comma-separated methods (default: every one)")
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--peer-repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=0, help="strong, CPU: interleaved rounds")
     ap.add_argument("--peers", default="igraph,networkit,networkx")
     ap.add_argument("--networkx-max-n", type=int, default=100_000)
     ap.add_argument("--gapbs", help="GAPBS's cc binary (or its directory)")

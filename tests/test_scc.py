@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components
 
+from warpgraph.algorithms.components import scc_cpu as scc_cpu_module
 from warpgraph.algorithms.components import scc_gpu as scc_gpu_module
 from warpgraph.algorithms.components.scc_config import (
     GPU_SCC_METHODS,
@@ -32,6 +33,13 @@ from warpgraph.algorithms.components.scc_config import (
 )
 from warpgraph.algorithms.components.scc_cpu import scc_cpu, tarjan_scc, transpose_csr
 from warpgraph.errors import InvalidArgumentError
+
+
+@pytest.fixture(autouse=True)
+def _all_threads(monkeypatch):
+    """The parallel kernels are tested in parallel even when the machine is busy."""
+    monkeypatch.setattr(scc_cpu_module, "DYNAMIC_THREADS", False)
+
 
 CONFIGS = {
     "default": SCCConfig(),

@@ -15,7 +15,7 @@ from warpgraph import Graph
 from warpgraph.algorithms.components import connected_components
 from warpgraph.algorithms.components import scc_cpu as scc_cpu_module
 from warpgraph.algorithms.components.scc_config import _local, auto_scc_method
-from warpgraph.algorithms.components.scc_cpu import is_symmetric, tarjan_scc
+from warpgraph.algorithms.components.scc_cpu import dynamic_threads, is_symmetric, tarjan_scc
 from warpgraph.cpu import transpose as transpose_module
 from warpgraph.cpu.transpose import _shift_for, transpose_csr
 
@@ -276,3 +276,12 @@ def test_explicit_methods_skip_the_symmetry_shortcut(monkeypatch):
         "coloring",
         "tarjan",
     ]
+
+
+def test_dynamic_threads(monkeypatch):
+    monkeypatch.setattr(scc_cpu_module.os, "cpu_count", lambda: 8)
+    for load, want in ((0.2, 4), (1.0, 4), (5.5, 3), (7.9, 1), (30.0, 1)):
+        monkeypatch.setattr(scc_cpu_module.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
+        assert dynamic_threads(4) == want
+    monkeypatch.setattr(scc_cpu_module, "DYNAMIC_THREADS", False)
+    assert dynamic_threads(4) == 4
