@@ -366,7 +366,9 @@ def test_auto_config_rules():
     grid = np.arange(0, 4 * 101, 4)
     assert auto_scc_method(grid, 100, "cpu") == "tarjan"
     assert auto_scc_method(grid, 100, "gpu") == "multistep"
-    assert auto_scc_method(indptr, 100, "cpu") == "multistep"
+    assert auto_scc_method(indptr, 100, "cpu") == "tarjan"  # small
+    dense = np.arange(0, 8 * 10**5 + 1, 8)
+    assert auto_scc_method(dense, 10**5, "cpu") == "multistep"
     with pytest.raises(InvalidArgumentError, match="device must be"):
         auto_scc_method(grid, 100, "tpu")
 

@@ -183,9 +183,10 @@ def grid_directed(r, both, seed=0):
 
 
 def test_auto_method_rules():
-    grid = grid_directed(60, both=False)
+    grid = grid_directed(200, both=False)
     assert auto_scc_method(grid.indptr, grid.num_vertices, "cpu", grid.indices) == "tarjan"
-    n = 1 << 14
+    assert auto_scc_method(np.array([0, 2, 4]), 2, "cpu") == "tarjan"  # small
+    n = 1 << 15
     indptr, indices = random_csr(n, 3 * n, seed=2)  # low degree, not local
     assert not _local(indptr, indices, n)
     assert auto_scc_method(indptr, n, "cpu") == "tarjan"  # degrees alone say road-like
@@ -226,6 +227,7 @@ def spy(monkeypatch):
 @pytest.mark.parametrize(
     "graph,path",
     [
+        ("small", "tarjan"),
         ("grid_both", "tarjan"),
         ("grid_oriented", "tarjan"),
         ("kron_symmetric", "afforest"),
@@ -236,17 +238,19 @@ def spy(monkeypatch):
 def test_auto_paths_match_scipy(monkeypatch, graph, path):
     from warpgraph.generators import kronecker
 
-    if graph == "grid_both":
+    if graph == "small":
+        G = kronecker(10, seed=2, directed=True, device="cpu")
+    elif graph == "grid_both":
         G = grid_directed(70, both=True)
     elif graph == "grid_oriented":
         G = grid_directed(70, both=False, seed=3)
     elif graph == "kron_symmetric":
-        U = kronecker(11, seed=2, device="cpu")  # undirected: both arcs of every edge
+        U = kronecker(12, seed=2, device="cpu")  # undirected: both arcs of every edge
         G = Graph(U.indptr, U.indices, directed=True)
     elif graph == "kron":
-        G = kronecker(11, seed=2, directed=True, device="cpu")
+        G = kronecker(13, seed=2, directed=True, device="cpu")
     else:
-        n = 5000
+        n = 30_000
         ip, ix = random_csr(n, 3 * n, seed=9)
         G = Graph(ip, ix, directed=True)
     calls = spy(monkeypatch)

@@ -59,6 +59,7 @@ __all__ = [
     "GPU_SCC_METHODS",
     "PIVOTS",
     "SCC_METHODS",
+    "TARJAN_MAX_WORK",
     "TRAVERSALS",
     "TRIM_FULL",
     "SCCConfig",
@@ -98,6 +99,9 @@ TRIM_FULL = -1
 """``trim_iterations`` value meaning "repeat trimming until a pass removes nothing"."""
 
 _VW_SIZES = (1, 2, 4, 8, 16, 32)
+
+TARJAN_MAX_WORK = 1 << 16
+"""CPU ``method="auto"``: graphs with fewer vertices + arcs run Tarjan."""
 
 
 @dataclass(frozen=True)
@@ -324,9 +328,11 @@ def _local(indptr: Any, indices: Any, n: int, samples: int = 4096) -> bool:
 
 
 def auto_scc_method(indptr: Any, n: int, device: str, indices: Any = None) -> str:
-    """The method ``method="auto"`` should run: ``"tarjan"`` for road-like graphs (average
-    out-degree <= 4, maximum <= 16, and, when ``indices`` is given, local: arcs join nearby
-    ids) on the CPU, ``"multistep"`` otherwise.
+    """The method ``method="auto"`` should run: on the CPU ``"tarjan"`` for small graphs
+    (vertices + arcs < :data:`TARJAN_MAX_WORK`: they fit in cache, and the multi-step scheme's
+    fixed costs dominate; directed Kronecker 12: 0.2 ms against 0.9 ms) and for road-like graphs
+    (average out-degree <= 4, maximum <= 16, and, when ``indices`` is given, local: arcs join
+    nearby ids), ``"multistep"`` otherwise.
 
     On a 1024 x 1024 grid (2 cores) Tarjan (Pearce's form) took 16 ms, SciPy 20 ms and the
     multi-step scheme 54-64 ms: thousands of thin BFS levels give parallelism nothing to work
@@ -340,11 +346,17 @@ def auto_scc_method(indptr: Any, n: int, device: str, indices: Any = None) -> st
     >>> ring = np.arange(0, 13, 4)  # 3 vertices of out-degree 4
     >>> auto_scc_method(ring, 3, "cpu"), auto_scc_method(ring, 3, "gpu")
     ('tarjan', 'multistep')
+    >>> auto_scc_method(np.arange(0, 8 * 10**5 + 1, 8), 10**5, "cpu")  # not small or sparse
+    'multistep'
     """
     if device not in ("cpu", "gpu"):
         raise InvalidArgumentError(f"device must be 'cpu' or 'gpu', got {device!r}")
+    if device != "cpu":
+        return "multistep"
     s = scc_graph_stats(indptr, n)
+    if n + s["m"] < TARJAN_MAX_WORK:
+        return "tarjan"
     road_like = n > 0 and s["avg_degree"] <= 4 and s["max_degree"] <= 16
-    if device != "cpu" or not road_like:
+    if not road_like:
         return "multistep"
     return "tarjan" if indices is None or _local(indptr, indices, n) else "multistep"
