@@ -227,6 +227,11 @@ def test_raw_conversion_is_used_and_falls_back(monkeypatch):
     C = Custom(nx.cycle_graph(5))  # rows are a dict subclass: iterated in Python
     assert _structure(C, list(C))[4] is None
     _assert_same_conversion(*_conversions(C, None, monkeypatch))
+    R = random_graph(5, "tuple")
+    R._adj = dict(reversed(R._adj.items()))  # rows not in node order: found by label instead
+    raw, py = _conversions(R, None, monkeypatch)
+    _assert_same_conversion(raw, py)
+    assert _structure(R, list(R))[4] is not None
 
 
 def test_conversion_is_cached_on_the_graph(monkeypatch):

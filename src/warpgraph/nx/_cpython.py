@@ -35,7 +35,7 @@ from numba import prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["Arcs", "arc_hashes", "available", "ids_from_hashes", "read_attribute"]
+__all__ = ["Arcs", "arc_hashes", "available", "graph_rows", "ids_from_hashes", "read_attribute"]
 
 # Codes of read_attribute, per arc.
 INT, FLOAT, NONE, MISSING, OTHER = 0, 1, 2, 3, 4
@@ -360,8 +360,12 @@ def arc_hashes(rows: list) -> Arcs | None:
 
     The caller keeps ``rows`` (and so every data dict) alive while it uses the addresses.
     """
-    n = len(rows)
-    dicts = np.fromiter(map(id, rows), dtype=np.int64, count=n)
+    return _arcs_at(np.fromiter(map(id, rows), dtype=np.int64, count=len(rows)))
+
+
+def _arcs_at(dicts: np.ndarray) -> Arcs | None:
+    """:func:`arc_hashes` of the live objects at ``dicts``."""
+    n = dicts.size
     lengths = np.empty(n, dtype=np.int64)
     if _lengths(dicts, id(dict), lengths):
         return None
@@ -373,6 +377,20 @@ def arc_hashes(rows: list) -> Arcs | None:
     if _scan(dicts, indptr, hashes, values):
         return None
     return Arcs(indptr, hashes, values)
+
+
+def graph_rows(node: dict, adj: dict) -> tuple[np.ndarray, list, Arcs] | None:
+    """For a NetworkX graph's ``_node`` and ``_adj`` dicts: the node hashes (in ``node``'s
+    order), the rows (``adj``'s values) and what :func:`arc_hashes` reads from them, without a
+    Python call per node; None unless ``adj``'s keys hash as ``node``'s, in the same order (then,
+    when the node hashes are distinct, row ``i`` is node ``i``'s)."""
+    both = arc_hashes([node, adj])
+    n = len(node)
+    if both is None or len(adj) != n or not np.array_equal(both.hashes[:n], both.hashes[n:]):
+        return None
+    rows = list(adj.values())
+    found = _arcs_at(both.addresses[n:])  # the rows, alive in ``adj``
+    return None if found is None else (both.hashes[:n], rows, found)
 
 
 def identity_hashes(node_hashes: np.ndarray) -> bool:

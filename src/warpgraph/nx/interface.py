@@ -202,6 +202,9 @@ class WarpgraphGraph:
         return H
 
 
+_PLAIN = ("Graph", "DiGraph")
+
+
 def _rows(G: Any, nodes: list) -> list:
     adj = getattr(G, "_adj", None) or G.adj
     return list(map(adj.__getitem__, nodes))
@@ -295,18 +298,25 @@ def _structure(
     hashes; otherwise the rows are iterated at C level (one label look-up per arc unless the
     labels are ``0..n-1`` in order).
     """
-    rows = _rows(G, nodes)
     n = len(nodes)
     if n >= 2**31 - 1:
         raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
     from ..cpu import csr
     from . import _cpython as raw
 
-    nx_order = None
-    table = raw.arc_hashes(rows) if raw.available() else None
+    nx_order = table = rows = None
+    if raw.available():
+        plain = type(G).__module__.startswith("networkx.") and type(G).__name__ in _PLAIN
+        found = raw.graph_rows(G._node, G._adj) if plain else None
+        if found is not None:  # iter(G) is iter(G._node): ``nodes`` are its keys in order
+            node_hashes, rows, table = found
+        else:
+            rows = _rows(G, nodes)
+            table = raw.arc_hashes(rows)
+            if table is not None:
+                node_hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
     if table is not None:
         indptr = table.indptr
-        node_hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
         nx_order = raw.ids_from_hashes(node_hashes, table.hashes)
         identity = (
             nx_order is not None
@@ -315,6 +325,7 @@ def _structure(
         )
     if nx_order is None:
         table = None
+        rows = _rows(G, nodes)
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=n), out=indptr[1:])
         arcs = int(indptr[-1])
