@@ -149,7 +149,7 @@ class _DataDicts:
             copied = list(map(dict.copy, map(self._all.__getitem__, arcs.tolist())))
             return copied, np.arange(len(copied))
         addresses = table.addresses[arcs]
-        by_address = np.argsort(addresses)
+        by_address = np.argsort(addresses, kind="stable")  # runs: timsort is linear on them
         ordered = np.ascontiguousarray(addresses[by_address])
         # The dicts are alive (held by self._rows); reading a py_object takes a new reference.
         found = list(_objects_at(ordered))
