@@ -21,7 +21,11 @@ weak, CPU: ``"afforest"`` and ``"sv"`` (Shiloach-Vishkin), Numba parallel.
 strong: the multi-step SCC decomposition (``scc_config.SCC_METHODS``: ``"multistep"``, ``"fb"``,
 ``"coloring"``, and ``"tarjan"`` on the CPU).
 ``"auto"`` picks ``"afforest"`` for weak components on both devices (fastest measured, see
-docs/COMPONENTS.md) and the SCC module's default for strong ones.
+docs/COMPONENTS.md). For strong ones: on the GPU the multi-step scheme; on the CPU Tarjan
+(Pearce's one-pass form, no reverse CSR) for small and for local road-like graphs
+(``scc_config.auto_scc_method``), else the reverse CSR is built (cached on the graph) and
+either the graph equals it (every arc has its reverse: strong = weak components, Afforest) or
+the multi-step scheme runs.
 
 Examples
 --------

@@ -51,6 +51,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 from ...errors import InvalidArgumentError
@@ -216,6 +217,24 @@ def method_config(method: str, config: SCCConfig) -> tuple[int, bool]:
     raise InvalidArgumentError(f"method must be one of {SCC_METHODS}, got {method!r}")
 
 
+@nb.njit(cache=True, nogil=True)
+def _degree_moments(indptr):
+    """Mean, maximum, standard deviation (two passes) and zero count of the out-degrees."""
+    n = indptr.shape[0] - 1
+    mx = 0
+    zeros = 0
+    for v in range(n):
+        d = indptr[v + 1] - indptr[v]
+        mx = max(mx, d)
+        zeros += d == 0
+    mean = (indptr[n] - indptr[0]) / n
+    ss = 0.0
+    for v in range(n):
+        x = (indptr[v + 1] - indptr[v]) - mean
+        ss += x * x
+    return mean, mx, np.sqrt(ss / n), zeros
+
+
 def scc_graph_stats(indptr: Any, n: int) -> dict[str, float]:
     """The out-degree statistics :func:`auto_scc_config` decides from (NumPy or CuPy CSR).
 
@@ -230,6 +249,16 @@ def scc_graph_stats(indptr: Any, n: int) -> dict[str, float]:
     """
     if n == 0:
         return dict(n=0, m=0, avg_degree=0.0, max_degree=0, std_degree=0.0, zero_out=0.0)
+    if isinstance(indptr, np.ndarray):  # one compiled pass, no n-sized temporaries
+        mean, mx, std, zeros = _degree_moments(np.ascontiguousarray(indptr, dtype=np.int64))
+        return dict(
+            n=int(n),
+            m=int(indptr[-1]),
+            avg_degree=float(mean),
+            max_degree=int(mx),
+            std_degree=float(std),
+            zero_out=float(zeros) / n,
+        )
     deg = indptr[1:] - indptr[:-1]
     degf = deg.astype(np.float64)
     return dict(
