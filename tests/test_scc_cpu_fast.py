@@ -253,6 +253,7 @@ def test_auto_paths_match_scipy(monkeypatch, graph, path):
         n = 30_000
         ip, ix = random_csr(n, 3 * n, seed=9)
         G = Graph(ip, ix, directed=True)
+    monkeypatch.setattr(scc_cpu_module, "dynamic_threads", lambda t: 2)  # an idle machine
     calls = spy(monkeypatch)
     count, labels = connected_components(G, connection="strong", device="cpu")
     k, ref = scipy_scc(G.num_vertices, G.indptr, G.indices)
@@ -289,3 +290,22 @@ def test_dynamic_threads(monkeypatch):
         assert dynamic_threads(4) == want
     monkeypatch.setattr(scc_cpu_module, "DYNAMIC_THREADS", False)
     assert dynamic_threads(4) == 4
+
+
+def test_auto_busy_machine_prefers_tarjan(monkeypatch):
+    from warpgraph.generators import kronecker
+
+    G = kronecker(13, seed=2, directed=True, device="cpu")
+    k, ref = scipy_scc(G.num_vertices, G.indptr, G.indices)
+    for threads, want in ((1, "tarjan"), (2, "multistep")):
+        G._reverse = None
+        monkeypatch.setattr(scc_cpu_module, "dynamic_threads", lambda t, threads=threads: threads)
+        calls = spy(monkeypatch)
+        count, labels = connected_components(G, connection="strong", device="cpu")
+        assert count == k and np.array_equal(canon(labels), canon(ref))
+        assert [c[1] for c in calls if c[0] == "scc_cpu_labels"][-1] == want
+    # with the reverse CSR cached the multi-step scheme runs even on one thread
+    monkeypatch.setattr(scc_cpu_module, "dynamic_threads", lambda t: 1)
+    calls = spy(monkeypatch)
+    connected_components(G, connection="strong", device="cpu")
+    assert [c[1] for c in calls if c[0] == "scc_cpu_labels"][-1] == "multistep"

@@ -61,6 +61,7 @@ __all__ = [
     "PIVOTS",
     "SCC_METHODS",
     "TARJAN_MAX_WORK",
+    "TARJAN_SERIAL_MAX_VERTICES",
     "TRAVERSALS",
     "TRIM_FULL",
     "SCCConfig",
@@ -103,6 +104,10 @@ _VW_SIZES = (1, 2, 4, 8, 16, 32)
 
 TARJAN_MAX_WORK = 1 << 16
 """CPU ``method="auto"``: graphs with fewer vertices + arcs run Tarjan."""
+
+TARJAN_SERIAL_MAX_VERTICES = 1 << 18
+"""CPU ``method="auto"`` with one thread to spare and no cached reverse CSR: graphs of at most
+this many vertices run Tarjan (its state, 21 bytes a vertex, stays in cache)."""
 
 
 @dataclass(frozen=True)
