@@ -26,7 +26,11 @@ groups=(
   "tests/test_sssp.py tests/test_sssp_gpu.py tests/test_graph500.py"
   "tests/test_scc.py tests/test_bench.py tests/test_gpu_loader.py tests/test_gpu_csr.py"
   "tests/test_nx_backend.py tests/test_csgraph.py tests/test_cli.py tests/test_triangles.py tests/test_ktruss.py tests/test_kcore.py tests/test_triads.py"
+  "tests/test_bfs_scale.py tests/test_graph.py tests/test_generators.py tests/test_stats.py"
 )
+# EXTRA: a command run beside the test groups (a benchmark whose peer is CPU-bound);
+# AFTER: a command run once the tests and the demo are done (a GPU timing that needs a quiet GPU).
+if [ -n "${EXTRA:-}" ]; then bash -c "$EXTRA" > "$OUT/extra.txt" 2>&1 & fi
 i=0
 for g in "${groups[@]}"; do
   # shellcheck disable=SC2086
@@ -38,3 +42,5 @@ wait
 for f in "$OUT"/pytest_*.txt; do echo "== $f"; tail -4 "$f"; done
 timeout 100 python3 -m warpgraph.cli demo --device gpu > "$OUT/demo_gpu.txt" 2>&1
 tail -22 "$OUT/demo_gpu.txt"
+if [ -n "${AFTER:-}" ]; then bash -c "$AFTER" > "$OUT/after.txt" 2>&1; tail -30 "$OUT/after.txt"; fi
+wait
