@@ -149,19 +149,20 @@ def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
     if isinstance(k, bool) or not isinstance(k, int | np.integer):
         raise InvalidArgumentError(f"k must be an integer, got {k!r}")
     G, dev = place(G, device)
+    if dev == "cpu" and k >= 3:
+        from .cpu import compact_indptr, k_truss_mask
+
+        mask = k_truss_mask(G.indptr, G.indices, int(k))
+        w = None if G.weights is None else G.weights[mask]
+        H = Graph(
+            compact_indptr(G.indptr, mask), G.indices[mask], w, directed=False, validate=False
+        )
+        H.vertex_labels = G.vertex_labels
+        return H
     rows = G._arc_sources()
     loops = rows == G.indices
     if k <= 2:
         return _arc_subgraph(G, ~loops, rows, G._xp())
-    if dev == "cpu":
-        # Edges on fewer than k - 2 triangles of G are in no k-truss: one pass with early exits
-        # drops them; for k = 3 what is left is the 3-truss, else it is peeled below.
-        from .cpu import triangle_arc_mask
-
-        G = _arc_subgraph(G, triangle_arc_mask(G.indptr, G.indices, int(k) - 2), rows, np)
-        if k == 3:
-            return G
-        rows = G._arc_sources()
     o, _, left = _trussness(G, dev, stop=int(k) - 2)
     xp = G._xp()
     eid = _all_arc_edge_ids(G, o, rows)
