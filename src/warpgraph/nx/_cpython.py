@@ -100,8 +100,8 @@ def _lengths(dicts, dict_type, out):  # pragma: no cover - compiled
     bad = 0
     for i in prange(dicts.shape[0]):
         d = dicts[i]
-        ok = _i64(d + 8) == dict_type and _i64(d + 40) == 0
-        out[i] = _i64(d + 16)
+        ok = _i64(d + 8) == dict_type and _i64(d + 40) == 0  # read past the header if a dict
+        out[i] = _i64(d + 16) if ok else 0
         bad += 0 if ok else 1
     return bad
 
@@ -243,19 +243,51 @@ def _attribute(
     return codes
 
 
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@nb.njit(cache=True)
+def _slot(h, shift):  # pragma: no cover - compiled
+    return np.int64((np.uint64(h) * _GOLDEN) >> shift)
+
+
+@nb.njit(cache=True)
+def _hash_table(node_hashes, bits):  # pragma: no cover - compiled
+    """Open-addressing table (2**bits slots) from hash to node position; ok False when two
+    nodes share a hash."""
+    size = np.int64(1) << bits
+    shift = np.uint64(64 - bits)
+    keys = np.zeros(size, dtype=np.int64)
+    ids = np.full(size, -1, dtype=np.int32)
+    for i in range(node_hashes.shape[0]):
+        h = node_hashes[i]
+        j = _slot(h, shift)
+        while ids[j] != -1:
+            if keys[j] == h:
+                return keys, ids, False
+            j = (j + 1) & (size - 1)
+        keys[j] = h
+        ids[j] = i
+    return keys, ids, True
+
+
 @nb.njit(parallel=True, cache=True)
-def _ids_by_hash(hashes, sorted_hashes, order, out):  # pragma: no cover - compiled
-    """``out[a]`` = ``order[j]`` where ``sorted_hashes[j] == hashes[a]``; returns misses."""
+def _ids_by_hash(hashes, keys, ids, bits, out):  # pragma: no cover - compiled
+    """``out[a]`` = the node position of hash ``hashes[a]``; returns how many are no node's."""
     bad = 0
-    n = sorted_hashes.shape[0]
+    mask = (np.int64(1) << bits) - 1
+    shift = np.uint64(64 - bits)
     for a in prange(hashes.shape[0]):
         h = hashes[a]
-        j = np.searchsorted(sorted_hashes, h)
-        if j < n and sorted_hashes[j] == h:
-            out[a] = order[j]
-        else:
-            out[a] = 0
-            bad += 1
+        j = _slot(h, shift)
+        found = -1
+        while ids[j] != -1:
+            if keys[j] == h:
+                found = ids[j]
+                break
+            j = (j + 1) & mask
+        out[a] = found if found >= 0 else 0
+        bad += 0 if found >= 0 else 1
     return bad
 
 
@@ -405,11 +437,11 @@ def ids_from_hashes(node_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray |
     out = np.empty(hashes.size, dtype=np.int32)
     if identity_hashes(node_hashes):
         return None if _ids_direct(hashes, n, out) else out
-    order = np.argsort(node_hashes, kind="stable")
-    sorted_hashes = node_hashes[order]
-    if n > 1 and not (sorted_hashes[1:] != sorted_hashes[:-1]).all():
+    bits = max(4, int(2 * n).bit_length())  # load factor <= 1/2
+    keys, ids, distinct = _hash_table(node_hashes, bits)
+    if not distinct:
         return None
-    return None if _ids_by_hash(hashes, sorted_hashes, order.astype(np.int32), out) else out
+    return None if _ids_by_hash(hashes, keys, ids, bits, out) else out
 
 
 def read_attribute(arcs: Arcs, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
