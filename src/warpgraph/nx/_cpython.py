@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 import numba as nb
 import numpy as np
+from llvmlite import binding as llvm
 from llvmlite import ir
 from numba import prange, types
 from numba.core import cgutils
@@ -56,6 +57,11 @@ def _loader(nbtype):
     return load
 
 
+# The intrinsic's name carries its pointer type: "p0" with LLVM's opaque pointers (17+), "p0i8"
+# with typed ones (the LLVM of older llvmlite releases).
+_PREFETCH = "llvm.prefetch.p0" if llvm.llvm_version_info >= (17,) else "llvm.prefetch.p0i8"
+
+
 @intrinsic
 def _prefetch(typingctx, addr):
     """Hint the cache to fetch ``addr`` (never faults, whatever the address)."""
@@ -66,7 +72,7 @@ def _prefetch(typingctx, addr):
         i32 = ir.IntType(32)
         ptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
         fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        fn = cgutils.get_or_insert_function(builder.module, fnty, _PREFETCH)
         builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
 
