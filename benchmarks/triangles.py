@@ -28,14 +28,6 @@ import traceback
 from pathlib import Path
 
 import numpy as np
-
-# benchmarks/networkx.py would shadow the networkx package for a script run from this folder:
-# import the package first, with this folder off the path.
-_path = sys.path[:]
-sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != Path(__file__).resolve().parent]
-import networkx  # noqa: F401
-
-sys.path[:] = _path
 from _common import measure, sync, write_json
 
 import warpgraph as wg

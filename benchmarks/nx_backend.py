@@ -22,9 +22,9 @@ the same edges as arcs, oriented as generated.
 
 Usage::
 
-    python benchmarks/networkx.py --graphs urand:17 grid:708 --devices cpu
-    python benchmarks/networkx.py --graphs urand:17 --conversion-only --str-labels
-    python benchmarks/networkx.py --graphs urand:17 grid:708 --devices cpu gpu \\
+    python benchmarks/nx_backend.py --graphs urand:17 grid:708 --devices cpu
+    python benchmarks/nx_backend.py --graphs urand:17 --conversion-only --str-labels
+    python benchmarks/nx_backend.py --graphs urand:17 grid:708 --devices cpu gpu \\
         --out benchmarks/results/networkx_h100.json
 """
 
@@ -40,22 +40,15 @@ import traceback
 import warnings
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
-# This file is named networkx.py: keep its folder off the path while NetworkX itself is imported.
-_HERE = Path(__file__).resolve().parent
-_SAVED = list(sys.path)
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-import networkx as nx  # noqa: E402
+import networkx as nx
+import numpy as np
+from _common import write_json
 
-sys.path[:] = _SAVED
-import numpy as np  # noqa: E402
-from _common import write_json  # noqa: E402
-
-import warpgraph as wg  # noqa: E402
-from warpgraph.nx import FUNCTIONS  # noqa: E402
-from warpgraph.nx.interface import backend_interface  # noqa: E402
+import warpgraph as wg
+from warpgraph.nx import FUNCTIONS
+from warpgraph.nx.interface import backend_interface
 
 BACKEND = "warpgraph"
 
