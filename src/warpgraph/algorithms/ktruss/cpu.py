@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import binding as llvm
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -184,6 +185,10 @@ def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
     return truss, ~removed
 
 
+# opaque pointers from LLVM 17: the intrinsic's name lost its pointee type
+_PREFETCH = "llvm.prefetch.p0" if llvm.llvm_version_info >= (17,) else "llvm.prefetch.p0i8"
+
+
 @intrinsic
 def _prefetch(typingctx, arr, idx):
     """``llvm.prefetch`` of ``arr[idx]`` (a hint: never faults, so ``idx`` needs no check)."""
@@ -198,7 +203,7 @@ def _prefetch(typingctx, arr, idx):
         ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [i], wraparound=False)
         i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        fn = cgutils.get_or_insert_function(builder.module, fnty, _PREFETCH)
         builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])  # read, keep
         return context.get_dummy_value()
 
