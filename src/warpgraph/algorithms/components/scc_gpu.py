@@ -158,18 +158,24 @@ class _Run:
         cfg, n, k = self.cfg, self.n, self.k
         args = (*self.fw, *self.bw, n, self.part, self.label)
         if cfg.trim_iterations == TRIM_FULL:
-            for _ in self.steps("trim"):
-                self.flags.fill(0)
-                for i in range(cfg.sync_interval):
-                    launch(k.trim1, n, (*args, self.flags[i : i + 1]))
-                if int(self.flags[-1]) == 0:
-                    break
+            self.trim_full()
         else:
             for _ in range(cfg.trim_iterations):
                 launch(k.trim1, n, (*args, self.flags[:1]))
         if cfg.trim2 and cfg.trim_iterations != 0:
             launch(k.trim2_decide, n, args)
             launch(k.trim2_apply, n, (n, self.part, self.label))
+
+    def trim_full(self) -> None:
+        """Trim-1 to a fixed point (batches of ``sync_interval`` passes per host check)."""
+        n, k, K = self.n, self.k, self.cfg.sync_interval
+        args = (*self.fw, *self.bw, n, self.part, self.label)
+        for _ in self.steps("trim"):
+            self.flags.fill(0)
+            for i in range(K):
+                launch(k.trim1, n, (*args, self.flags[i : i + 1]))
+            if int(self.flags[-1]) == 0:
+                return
 
     def active(self) -> int:
         return int(self.cp.count_nonzero(self.part >= 0))
@@ -341,6 +347,12 @@ class _Run:
             now = int(left[0])
             if now == 0:
                 return
+            # Peel what the round left without a cycle (a path loses one vertex per coloring
+            # round: n rounds of n steps; trimming removes it in n / 2 passes).
+            self.trim_full()
+            now = self.active()
+            if now == 0:
+                return
             if now >= before:
                 raise WarpgraphError(f"internal error: a coloring round left {now} of {before}")
             before = now
@@ -416,6 +428,9 @@ def scc_gpu(
     while left > 0 and fb_rounds != 0 and (fb_rounds < 0 or i < fb_rounds):
         left = run.fb_round()
         i += 1
+    if left > 0 and coloring:
+        run.trim_full()  # FB leaves acyclic pieces (a path's two sides) that coloring peels slowly
+        left = run.active()
     if left > 0 and coloring:
         run.coloring()
     return run.label.astype(cp.int64)
