@@ -180,7 +180,7 @@ def test_cpu_k_truss_keeps_weights():
 def test_support_kernel_shared_counters_agree():
     """The support kernel gives the same counts with per-worker counter rows and with one
     shared row updated atomically (the path for graphs too large for private rows)."""
-    from warpgraph.algorithms.ktruss import cpu
+    from warpgraph.algorithms.ktruss import fixed_k as cpu
 
     s, d = wg.generators.kronecker_edges(10, 16, seed=8, device="cpu")
     G = wg.Graph.from_edges(s, d, directed=False).remove_self_loops()

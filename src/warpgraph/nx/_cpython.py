@@ -30,11 +30,10 @@ from typing import Any, NamedTuple
 
 import numba as nb
 import numpy as np
-from llvmlite import binding as llvm
-from llvmlite import ir
 from numba import prange, types
-from numba.core import cgutils
 from numba.extending import intrinsic
+
+from ..cpu.prefetch import prefetch_address as _prefetch
 
 __all__ = ["Arcs", "arc_hashes", "available", "graph_rows", "ids_from_hashes", "read_attribute"]
 
@@ -55,28 +54,6 @@ def _loader(nbtype):
         return nbtype(addr), codegen
 
     return load
-
-
-# The intrinsic's name carries its pointer type: "p0" with LLVM's opaque pointers (17+), "p0i8"
-# with typed ones (the LLVM of older llvmlite releases).
-_PREFETCH = "llvm.prefetch.p0" if llvm.llvm_version_info >= (17,) else "llvm.prefetch.p0i8"
-
-
-@intrinsic
-def _prefetch(typingctx, addr):
-    """Hint the cache to fetch ``addr`` (never faults, whatever the address)."""
-    if not isinstance(addr, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        i32 = ir.IntType(32)
-        ptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
-        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, _PREFETCH)
-        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return types.none(addr), codegen
 
 
 _i64 = _loader(types.int64)

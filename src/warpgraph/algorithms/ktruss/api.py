@@ -150,7 +150,7 @@ def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
         raise InvalidArgumentError(f"k must be an integer, got {k!r}")
     G, dev = place(G, device)
     if dev == "cpu" and k >= 3:
-        from .cpu import compact_indptr, k_truss_mask
+        from .fixed_k import compact_indptr, k_truss_mask
 
         mask = k_truss_mask(G.indptr, G.indices, int(k))
         w = None if G.weights is None else G.weights[mask]
