@@ -255,15 +255,15 @@ class Graph:
                 self._num_self_loops = int((rows == self.indices).sum())
         return self._num_self_loops
 
-    def _count_self_loops_gpu(self, arcs_per_pass: int = 1 << 25) -> int:
-        # In passes over the arcs: row ids for all of them at once take 16 bytes per arc (34 GB on
-        # a Kronecker 27 graph), one pass at a time about 0.5 GB whatever the graph's size.
+    def _count_self_loops_gpu(self, arcs_per_pass: int | None = None) -> int:
+        # In passes over the arcs: row ids for all of them at once take 16 bytes per arc.
+        from .gpu.transpose import ARCS_PER_PASS, arc_source_chunks  # noqa: PLC0415
+
         cp = cupy()
         total = cp.zeros((), dtype=cp.int64)
-        for start in range(0, self.num_arcs, arcs_per_pass):
-            stop = min(start + arcs_per_pass, self.num_arcs)
-            arcs = cp.arange(start, stop, dtype=cp.int64)
-            rows = cp.searchsorted(self.indptr, arcs, side="right") - 1
+        per_pass = arcs_per_pass or ARCS_PER_PASS
+        chunks = arc_source_chunks(self.indptr, self.num_arcs, arcs_per_pass=per_pass, xp=cp)
+        for start, stop, rows in chunks:
             total += (rows == self.indices[start:stop]).sum()
         return int(total)
 
@@ -328,10 +328,9 @@ class Graph:
     def _arc_sources(self):
         """Source vertex of every stored arc (COO row ids)."""
         if self.device == "gpu":
-            cp = cupy()
-            return (
-                cp.searchsorted(self.indptr, cp.arange(self.num_arcs), side="right") - 1
-            ).astype(self.indices.dtype)
+            from .gpu.transpose import arc_sources  # noqa: PLC0415
+
+            return arc_sources(self.indptr, self.num_arcs, self.indices.dtype, xp=cupy())
         rows = np.empty(self.num_arcs, dtype=self.indices.dtype)
         _cpu_csr().expand_rows(self.indptr, rows)
         return rows
@@ -372,9 +371,18 @@ class Graph:
                 index_dtype=_arrays.id_dtype_for(n),
             )
         elif self._reverse is None:
-            rows = self._arc_sources()
-            rev = Graph.from_edges(self.indices, rows, self.weights, num_vertices=self.num_vertices)
-            self._reverse = (rev.indptr, rev.indices, rev.weights)
+            # same arrays as the CPU's, with temporaries bounded by one pass of arcs
+            from .gpu.transpose import transpose_csr_chunked  # noqa: PLC0415
+
+            n = self.num_vertices
+            self._reverse = transpose_csr_chunked(
+                self.indptr,
+                self.indices,
+                n,
+                self.weights,
+                index_dtype=_arrays.id_dtype_for(n),
+                xp=cupy(),
+            )
         return self._reverse
 
     def transpose(self) -> Graph:
