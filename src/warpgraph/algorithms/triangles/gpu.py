@@ -25,6 +25,7 @@ import numpy as np
 from ...device import cupy
 from ...gpu.launch import launch
 from ...gpu.loader import declare, get_kernel
+from ...gpu.transpose import arc_sources
 from ...graph import Graph
 
 __all__ = [
@@ -98,11 +99,8 @@ def arc_kernel(dtype, mode: int, group: int = GROUP):
 
 
 def arc_rows(indptr, m: int, dtype):
-    """Row (source) of every arc of a CSR on the device."""
-    cp = cupy()
-    return (cp.searchsorted(indptr, cp.arange(m, dtype=indptr.dtype), side="right") - 1).astype(
-        dtype
-    )
+    """Row (source) of every arc of a CSR on the device (in bounded passes)."""
+    return arc_sources(indptr, m, dtype, xp=cupy())
 
 
 def simple_arcs(G: Graph):
