@@ -66,6 +66,30 @@ def measure(
     }
 
 
+def gpu_peak(fn: Callable[[], Any]) -> tuple[Any, int, int]:
+    """(result, pool growth, peak bytes in use) of ``fn()`` on CuPy's default pool."""
+    import cupy as cp
+
+    pool = cp.get_default_memory_pool()
+    cp.cuda.Device().synchronize()
+    pool.free_all_blocks()
+    total0, used0 = pool.total_bytes(), pool.used_bytes()
+    peak = [0]
+
+    def tracking(size):
+        mem = pool.malloc(size)
+        peak[0] = max(peak[0], pool.used_bytes() - used0)
+        return mem
+
+    cp.cuda.set_allocator(tracking)
+    try:
+        out = fn()
+        cp.cuda.Device().synchronize()
+    finally:
+        cp.cuda.set_allocator(pool.malloc)
+    return out, pool.total_bytes() - total0, peak[0]
+
+
 def write_json(name: str, payload: dict[str, Any], out: str | None = None) -> Path:
     """Write ``payload`` (plus the environment) to ``benchmarks/results/NAME.json`` or ``out``."""
     path = Path(out) if out else RESULTS / f"{name}.json"

@@ -23,7 +23,7 @@ import multiprocessing as mp
 import sys
 
 import numpy as np
-from _common import measure, write_json
+from _common import gpu_peak, measure, write_json
 
 
 def _edges(scale: int, edgefactor: int, device: str):
@@ -40,37 +40,13 @@ def _status_kib(key: str) -> int:
     raise RuntimeError(f"{key} not in /proc/self/status")
 
 
-def _gpu_peak(fn):
-    """(result, pool growth, peak bytes in use) of ``fn()`` on CuPy's default pool."""
-    import cupy as cp
-
-    pool = cp.get_default_memory_pool()
-    cp.cuda.Device().synchronize()
-    pool.free_all_blocks()
-    total0, used0 = pool.total_bytes(), pool.used_bytes()
-    peak = [0]
-
-    def tracking(size):
-        mem = pool.malloc(size)
-        peak[0] = max(peak[0], pool.used_bytes() - used0)
-        return mem
-
-    cp.cuda.set_allocator(tracking)
-    try:
-        out = fn()
-        cp.cuda.Device().synchronize()
-    finally:
-        cp.cuda.set_allocator(pool.malloc)
-    return out, pool.total_bytes() - total0, peak[0]
-
-
 def _peak_child(scale: int, edgefactor: int, device: str, directed: bool, merge, queue) -> None:
     """Build once in a fresh process; report (peak bytes, peak in use or None, CSR bytes)."""
     from warpgraph import Graph
 
     src, dst = _edges(scale, edgefactor, device)
     if device == "gpu":
-        G, peak, in_use = _gpu_peak(
+        G, peak, in_use = gpu_peak(
             lambda: Graph.from_edges(src, dst, directed=directed, merge=merge)
         )
     else:
@@ -102,7 +78,7 @@ def stats_row(src, dst, device: str, repeat: int) -> dict:
 
     G = Graph.from_edges(src, dst, directed=False, merge="first")
     if device == "gpu":
-        result, peak, in_use = _gpu_peak(lambda: warpgraph.stats(G))  # also the warm-up
+        result, peak, in_use = gpu_peak(lambda: warpgraph.stats(G))  # also the warm-up
         mem = {"peak_bytes": peak, "peak_in_use_bytes": in_use, "graph_bytes": int(G.nbytes)}
     else:
         result, mem = warpgraph.stats(G), {"graph_bytes": int(G.nbytes)}
