@@ -354,7 +354,8 @@ def time_networkit(G, connection: str, repeat: int, want) -> dict[str, Any] | No
         return None
     src, dst, _ = G.edges()
     g = nk.Graph(G.num_vertices, directed=G.directed)
-    g.addEdges((np.asarray(src), np.asarray(dst)))
+    # uint64 ids: NetworKit 11 reads int32 arrays as garbage (a crash, measured)
+    g.addEdges((np.asarray(src, dtype=np.uint64), np.asarray(dst, dtype=np.uint64)))
     if connection == "weak":
         algo = nk.components.WeaklyConnectedComponents if G.directed else None
         algo = algo or nk.components.ConnectedComponents

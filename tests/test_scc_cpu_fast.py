@@ -16,6 +16,7 @@ from warpgraph.algorithms.components import connected_components
 from warpgraph.algorithms.components import scc_cpu as scc_cpu_module
 from warpgraph.algorithms.components.scc_config import _local, auto_scc_method
 from warpgraph.algorithms.components.scc_cpu import dynamic_threads, is_symmetric, tarjan_scc
+from warpgraph.cpu import threads as threads_module
 from warpgraph.cpu import transpose as transpose_module
 from warpgraph.cpu.transpose import _shift_for, transpose_csr
 
@@ -284,11 +285,11 @@ def test_explicit_methods_skip_the_symmetry_shortcut(monkeypatch):
 
 
 def test_dynamic_threads(monkeypatch):
-    monkeypatch.setattr(scc_cpu_module.os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(threads_module.os, "cpu_count", lambda: 8)
     for load, want in ((0.2, 4), (1.0, 4), (5.5, 3), (7.9, 1), (30.0, 1)):
-        monkeypatch.setattr(scc_cpu_module.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
+        monkeypatch.setattr(threads_module.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
         assert dynamic_threads(4) == want
-    monkeypatch.setattr(scc_cpu_module, "DYNAMIC_THREADS", False)
+    monkeypatch.setattr(threads_module, "DYNAMIC_THREADS", False)
     assert dynamic_threads(4) == 4
 
 
@@ -309,3 +310,16 @@ def test_auto_busy_machine_prefers_tarjan(monkeypatch):
     calls = spy(monkeypatch)
     connected_components(G, connection="strong", device="cpu")
     assert [c[1] for c in calls if c[0] == "scc_cpu_labels"][-1] == "multistep"
+
+
+def test_threads_for_sets_and_restores(monkeypatch):
+    import numba
+
+    before = numba.get_num_threads()
+    with threads_module.threads_for(work=5) as t:
+        assert t == 1 and numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+    monkeypatch.setattr(threads_module, "dynamic_threads", lambda t: 1)  # a busy machine
+    with threads_module.threads_for(work=1 << 30) as t:
+        assert t == 1
+    assert numba.get_num_threads() == before

@@ -182,20 +182,22 @@ def weak_min_labels(G: Graph, method: str, dev: str, opts: dict[str, Any]):
             neighbor_rounds=opts["neighbor_rounds"],
             samples=opts["samples"],
         )
+    from ...cpu.threads import threads_for
     from . import cpu
 
-    if method == "sv":
-        return cpu.sv_labels(G.indptr, G.indices, n)
-    return cpu.afforest_labels(
-        G.indptr,
-        G.indices,
-        n,
-        rindptr,
-        rindices,
-        symmetric=symmetric,
-        neighbor_rounds=opts["neighbor_rounds"],
-        samples=opts["samples"],
-    )
+    with threads_for(n + G.num_arcs):  # fewer threads on a busy machine (cpu/threads.py)
+        if method == "sv":
+            return cpu.sv_labels(G.indptr, G.indices, n)
+        return cpu.afforest_labels(
+            G.indptr,
+            G.indices,
+            n,
+            rindptr,
+            rindices,
+            symmetric=symmetric,
+            neighbor_rounds=opts["neighbor_rounds"],
+            samples=opts["samples"],
+        )
 
 
 def _strong_labels(G: Graph, method: str, dev: str, config: Any):
@@ -245,9 +247,11 @@ def _strong_labels_cpu(G: Graph, method: str, config: Any):
         return scc_cpu.scc_cpu_labels(G.indptr, G.indices, n, method="tarjan")
     rindptr, rindices, _ = G.reverse_csr()
     if automatic and scc_cpu.is_symmetric(G.indptr, G.indices, rindptr, rindices):
+        from ...cpu.threads import threads_for
         from . import cpu
 
-        return cpu.afforest_labels(G.indptr, G.indices, n, symmetric=True)
+        with threads_for(n + G.num_arcs):
+            return cpu.afforest_labels(G.indptr, G.indices, n, symmetric=True)
     return scc_cpu.scc_cpu_labels(
         G.indptr,
         G.indices,

@@ -36,13 +36,13 @@ Examples
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numba as nb
 import numpy as np
 
 from ...cpu.atomics import cas, fetch_add
+from ...cpu.threads import PARALLEL_MIN_WORK, dynamic_threads
 from ...cpu.transpose import transpose_csr as _transpose
 from ...errors import InvalidArgumentError
 from .scc_config import SCC_METHODS, SCCConfig, auto_scc_config, method_config
@@ -50,40 +50,11 @@ from .scc_config import SCC_METHODS, SCCConfig, auto_scc_config, method_config
 __all__ = ["is_symmetric", "scc_cpu", "scc_cpu_labels", "tarjan_scc", "transpose_csr"]
 
 _LOCAL = 1024  # per-thread queue buffer, flushed with one atomic fetch-add
-PARALLEL_MIN_WORK = 1 << 16
-"""Graphs with fewer vertices + arcs run on one thread (many tiny steps: a parallel region's
-wake-up would cost more than the step)."""
-DYNAMIC_THREADS = True
-"""Use fewer threads when the machine is busy, as ``OMP_DYNAMIC`` does in libgomp: at most
-``cores - load + 1`` threads (1-minute load average; the ``+ 1`` is this process's own load).
-The multi-step scheme runs dozens to hundreds of short parallel regions; on an oversubscribed
-machine each one waits for a descheduled worker to be woken (a scheduler time slice, ms), which
-cost 25x on a 2-core machine at load 4.6 (directed Kronecker 16: 250 ms on 2 threads, 9.7 ms on
-one)."""
 _DONE = 3  # quadratic reachability: expanded
 
 
 def _threads() -> int:
     return max(1, nb.get_num_threads())
-
-
-def dynamic_threads(threads: int) -> int:
-    """Threads worth using now (:data:`DYNAMIC_THREADS`): ``threads`` on an idle machine, fewer
-    down to 1 as the 1-minute load average rises above the free cores.
-
-    Examples
-    --------
-    >>> 1 <= dynamic_threads(2) <= 2
-    True
-    """
-    if not DYNAMIC_THREADS or threads <= 1:
-        return max(1, threads)
-    try:
-        load = os.getloadavg()[0]
-    except OSError:  # pragma: no cover - platforms without a load average
-        return threads
-    spare = (os.cpu_count() or threads) - load + 1
-    return int(max(1, min(threads, np.floor(spare))))
 
 
 def _bounds(indptr: np.ndarray, n: int, nchunks: int, by_arcs: bool) -> np.ndarray:
