@@ -173,26 +173,27 @@ def cpu_work(G, s, method, delta, filtering) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- GPU engine
+S3 = ["qbuf", "skip1", "stream", "ilp"]  # the default features after session 3
 GPU_VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     # (name, method, sssp_gpu keywords); "wr" is replaced by the graph's weight statistics.
     # "old": the kernel and per-call work as before 2026-11-21's session 3 (packed layout, no
-    # features, a weight-statistics pass and fresh buffers each call)
+    # features, a weight-statistics pass and fresh buffers each call); "s3": the default after
+    # session 3; "all": every feature (the default now, features=None)
     ("hbf/old", "hbf", {"layout": "packed", "features": 0, "reuse": False}),
-    ("hbf/packed+host", "hbf", {"layout": "packed", "features": 0, "weight_range": "wr"}),
-    ("hbf/packed+qbuf", "hbf", {"layout": "packed", "features": ["qbuf"], "weight_range": "wr"}),
-    ("hbf/packed+qbuf+skip1", "hbf",
-     {"layout": "packed", "features": ["qbuf", "skip1"], "weight_range": "wr"}),
-    ("hbf/packed+qbuf+skip1+stream", "hbf",
-     {"layout": "packed", "features": ["qbuf", "skip1", "stream"], "weight_range": "wr"}),
-    ("hbf/packed+all", "hbf", {"layout": "packed", "weight_range": "wr"}),
-    ("hbf/split+qbuf", "hbf", {"layout": "split", "features": ["qbuf"], "weight_range": "wr"}),
-    ("hbf/split+all", "hbf", {"layout": "split", "weight_range": "wr"}),
-    ("near_far/old", "near_far", {"layout": "packed", "features": 0, "reuse": False}),
-    ("near_far/packed+all", "near_far", {"layout": "packed", "weight_range": "wr"}),
-    ("near_far/split+all", "near_far", {"layout": "split", "weight_range": "wr"}),
-    ("delta/old", "delta", {"layout": "packed", "features": 0, "reuse": False}),
-    ("delta/packed+all", "delta", {"layout": "packed", "weight_range": "wr"}),
-    ("delta/split+all", "delta", {"layout": "split", "weight_range": "wr"}),
+    ("hbf/s3", "hbf", {"layout": "packed", "features": S3, "weight_range": "wr"}),
+    ("hbf/s3+defer", "hbf", {"layout": "packed", "features": [*S3, "defer"], "weight_range": "wr"}),
+    ("hbf/s3+spec", "hbf", {"layout": "packed", "features": [*S3, "spec"], "weight_range": "wr"}),
+    ("hbf/s3+spec+defer", "hbf",
+     {"layout": "packed", "features": [*S3, "spec", "defer"], "weight_range": "wr"}),
+    ("hbf/s3+spec+defer+pref", "hbf",
+     {"layout": "packed", "features": [*S3, "spec", "defer", "pref"], "weight_range": "wr"}),
+    ("hbf/s3+spec+defer+ilp2", "hbf",
+     {"layout": "packed", "features": [*S3, "spec", "defer", "ilp2"], "weight_range": "wr"}),
+    ("hbf/all", "hbf", {"layout": "packed", "weight_range": "wr"}),
+    ("near_far/s3", "near_far", {"layout": "packed", "features": S3, "weight_range": "wr"}),
+    ("near_far/all", "near_far", {"layout": "packed", "weight_range": "wr"}),
+    ("delta/s3", "delta", {"layout": "packed", "features": S3, "weight_range": "wr"}),
+    ("delta/all", "delta", {"layout": "packed", "weight_range": "wr"}),
 ]  # fmt: skip
 
 
@@ -288,13 +289,62 @@ def compare_time(row: dict[str, Any], G, sources: list[int], wr: tuple) -> dict[
         print(f"   {vname:24s} {r['median_ms']:7.3f} ms single (wall {r['wall_median_ms']:.3f}),"
               f" {r['batch_per_source_ms']:7.3f} ms/source in a batch, "
               f"{r['stats_first']['iterations']} expand ops", flush=True)  # fmt: skip
+    if not any(v[1] == "hbf" for v in GPU_VARIANTS):
+        return row
     for method in ("hbf", "auto"):
         sssp(G, sources[0], method=method, device="gpu")
         r = time_method(G, sources, deg_host, method, "gpu", None, True)
         r.pop("edges", None)
         row["results"][f"public sssp {method}"] = r
         print(f"   {'public sssp ' + method:24s} {r['median_ms']:7.3f} ms single", flush=True)
+    row["public_probe"] = probe_public(G, sources, wr, deg_host)
     return row
+
+
+def probe_public(G, sources: list[int], wr: tuple, deg_host: np.ndarray) -> dict[str, Any]:
+    """Where the public call's extra time comes from: per source, interleaved, CUDA events
+    around the backend call and the public call (default configuration), each once right
+    after a device synchronization ("sync") and once after the host work that ``time_method``
+    does between two timed calls ("gap": copying the previous distances to the host and
+    counting the reached edges); plus the host wall time of both calls."""
+    import cupy as cp
+
+    from warpgraph.algorithms.sssp import sssp
+    from warpgraph.algorithms.sssp.gpu import sssp_gpu
+
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    srcs = np.asarray(sources, np.int64)
+
+    def backend(s):
+        return sssp_gpu(G.indptr, G.indices, G.weights, srcs[s : s + 1], method="hbf",
+                        directed=G.directed, weight_range=wr)[0][0]  # fmt: skip
+
+    def public(s):
+        return sssp(G, int(srcs[s]), method="hbf", device="gpu")
+
+    calls = {"backend": backend, "public": public}
+    out: dict[str, list[float]] = {}
+    prev = backend(0)
+    for i in range(len(sources)):
+        for gap in (False, True):
+            for name, fn in calls.items():
+                if gap:
+                    reached_edges(G, prev, deg_host)
+                else:
+                    cp.cuda.Device().synchronize()
+                w0 = time.perf_counter()
+                start.record()
+                prev = fn(i)
+                end.record()
+                end.synchronize()
+                key = f"{name} {'gap' if gap else 'sync'}"
+                out.setdefault(key, []).append(cp.cuda.get_elapsed_time(start, end))
+                out.setdefault(key + " wall", []).append((time.perf_counter() - w0) * 1e3)
+    res = {k: {"median_ms": statistics.median(v), "min_ms": min(v), "times_ms": v}
+           for k, v in out.items()}  # fmt: skip
+    print("   public-call probe: " + ", ".join(f"{k} {v['median_ms']:.3f}"
+                                               for k, v in res.items()), flush=True)  # fmt: skip
+    return res
 
 
 # ---------------------------------------------------------------------------- peers
@@ -582,6 +632,11 @@ def main(argv=None) -> int:
         help="time the GPU engine's configurations side by side (see the module doc)",
     )
     ap.add_argument("--start-after", help="--compare-gpu: wait for this file before timing")
+    ap.add_argument(
+        "--variants",
+        help="--compare-gpu: only the configurations whose names start with one of these "
+        "comma-separated prefixes (e.g. 'near_far,delta')",
+    )
     args = ap.parse_args(argv)
     if args.cpu_threads:
         import numba
@@ -589,6 +644,9 @@ def main(argv=None) -> int:
         numba.set_num_threads(args.cpu_threads)
     rows = []
     if args.compare_gpu:  # build and check every graph first, then time them on an idle GPU
+        if args.variants:
+            keep = tuple(filter(None, args.variants.split(",")))
+            GPU_VARIANTS[:] = [v for v in GPU_VARIANTS if v[0].startswith(keep)]
         prepared = [compare_prepare(spec, args) for spec in filter(None, args.graphs.split(","))]
         if args.start_after:  # a device job runs tests beside us
             waited = time.perf_counter()

@@ -1,10 +1,10 @@
 """GPU SSSP backend (``algorithms/sssp/gpu.py``, ``sssp.cu``) against SciPy and a Bellman-Ford
 oracle: every method, filtering on and off, every weight dtype (each state layout: split
-32-bit keys with each of its features, packed 32-bit words, 64-bit keys, with and without
-predecessors), edge classes, the overflow paths (frontier regeneration, far-pile rescans),
-negative weights and negative cycles, zero weights, self-loops, parallel arcs, unreachable
-vertices, rows cut into chunks at every boundary, reused scratch buffers, batches of sources and
-predecessor trees.
+32-bit keys with each of its features, packed 32-bit words with each of theirs and the
+H-BF-only kernel, 64-bit keys, with and without predecessors), edge classes, the overflow paths
+(frontier regeneration, far-pile rescans), negative weights and negative cycles, zero weights,
+self-loops, parallel arcs, unreachable vertices, rows cut into chunks at every boundary, reused
+scratch buffers, batches of sources and predecessor trees.
 """
 
 from __future__ import annotations
@@ -24,6 +24,17 @@ pytestmark = pytest.mark.gpu
 METHODS = ("hbf", "near_far", "delta")
 LAYOUTS = ("auto", "split", "packed")
 FEATURE_SETS = (0, ["qbuf"], ["stream"], ["done"], ["skip1"], ["ilp"], ["qbuf", "done"], None)
+PACKED_SETS = (
+    0,  # the kernel before session 3
+    ["qbuf"],
+    ["ilp", "stream"],
+    ["defer"],
+    ["spec"],  # the H-BF-only kernel (hbf); ignored by near_far and delta
+    ["spec", "defer", "ilp", "pref"],
+    ["spec", "ilp2", "pref"],
+    ["spec", "ilp2", "qbuf", "skip1"],
+    None,  # the default: every feature
+)
 DTYPES = (np.int32, np.int64, np.float32, np.float64)
 IMAX = np.iinfo(np.int64).max
 
@@ -244,7 +255,7 @@ def _random_graph(draw, negative=False):
     classify=st.booleans(),
     force=st.booleans(),
     layout=st.sampled_from(LAYOUTS),
-    features=st.integers(0, 31),
+    features=st.integers(0, 511),
 )
 def test_random_graphs(case, method, filtering, preds, classify, force, layout, features):
     G, sources, dtype = case
@@ -291,7 +302,7 @@ def test_packed_layout(graphs, method):
             sources = _sources(G)
             for Gu in (_as(G, dtype), _undirected(G, dtype)):
                 ref = _oracle(Gu, sources)
-                for feats in (0, ["qbuf"], ["ilp", "stream"], None):  # 0: the old kernel
+                for feats in PACKED_SETS:
                     for filtering in (True, False):
                         dist, _ = _run(Gu, sources, method=method, filtering=filtering,
                                        layout="packed", features=feats)  # fmt: skip
@@ -341,12 +352,33 @@ def test_chunk_boundaries():
                             num_vertices=n, directed=True)  # fmt: skip
     sources = [s, 0, 4]
     ref = _oracle(G, sources)
+    runs = [("split", f) for f in (None, ["done"], 0)]
+    runs += [("packed", f) for f in (None, ["spec", "defer", "ilp", "pref"], ["defer", "ilp"])]
     for method in METHODS:
-        for feats in (None, ["done"], 0):
+        for layout, feats in runs:
             for filtering in (True, False):
-                dist, _ = _run(G, sources, method=method, layout="split", features=feats,
+                dist, _ = _run(G, sources, method=method, layout=layout, features=feats,
                                filtering=filtering)  # fmt: skip
-                _check(G, sources, dist, None, ref, np.int64, f"{method} {feats} {filtering}")
+                msg = f"{method} {layout} {feats} {filtering}"
+                _check(G, sources, dist, None, ref, np.int64, msg)
+
+
+def test_packed_overflow_paths(graphs):
+    """Packed layout, every feature (the H-BF-only kernel for hbf): frontiers rebuilt from the
+    stamps after each expansion (deferred vertices included), edge classes, far rescans."""
+    for name in ("directed", "kron", "path", "star"):
+        G = graphs[name]
+        sources = _sources(G)
+        ref = _oracle(G, sources)
+        for method in METHODS:
+            for classify in (True, False):
+                for feats in (None, ["spec", "defer", "pref", "ilp2"]):
+                    stats: list = []
+                    dist, _ = _run(G, sources, method=method, classify=classify,
+                                   layout="packed", features=feats, stats=stats,
+                                   _force_regen=True, _far_capacity=7)  # fmt: skip
+                    _check(G, sources, dist, None, ref, np.int64, f"{name} {method} {classify}")
+                    assert all(s["regenerations"] > 0 for s in stats if s["iterations"] > 1)
 
 
 def test_workspace_reuse_and_weight_range(graphs):

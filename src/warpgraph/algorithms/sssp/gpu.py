@@ -28,7 +28,13 @@ Choices made here, per call:
   was last expanded with (not with delta-stepping, whose expansions relax only part of a row);
   ``skip1`` never queues a degree-1 vertex of an undirected graph (its one arc leads back);
   ``ilp`` loads the ids and weights of 4 rounds of a chunk before relaxing them (more memory
-  loads in flight per warp).
+  loads in flight per warp). Packed layout only: ``defer`` does not expand a frontier vertex
+  that was improved (and queued for the next operation) earlier in the same operation: the
+  next operation expands it once, with its lower distance (H-BF's double expansions);
+  ``spec`` runs H-BF on a kernel built for H-BF alone (``sssp_persistent<..., 1>``: no far
+  pile, delta-stepping or negative-weight code); with it, ``pref`` reads the targets' keys of
+  a chunk's 4 loaded rounds before relaxing the first, and ``ilp2`` loads small vertices' arcs
+  two rounds at a time.
 * **Per-call work.** The weight statistics come from the caller when known (``weight_range``;
   the public ``sssp`` caches them per graph), else from one pass over the weights; the scratch
   buffers and the configuration block are kept between calls of the same shape on the same
@@ -71,8 +77,13 @@ SPARSE_DEGREE = 8  # arcs per vertex below which near-far / delta-stepping use 1
 PACK, PACK_PRED, WIDE, WIDE_PRED, SPLIT = range(5)
 (C_N, C_QCAP, C_CCAP, C_FCAP, C_METHOD, C_FILTER, C_CLASSIFY, C_DELTA, C_LOW, C_NEGB, C_HASNEG,
  C_MAXOPS, C_FORCE, C_FEATURES, C_CDONE) = range(15)  # fmt: skip
-FEATURES = {"qbuf": 1, "stream": 2, "done": 4, "skip1": 8, "ilp": 16}
-"""Run-time features of the split layout (``sssp_core.cuh`` ``Feature``)."""
+FEATURES = {"qbuf": 1, "stream": 2, "done": 4, "skip1": 8, "ilp": 16, "defer": 32, "spec": 64,
+            "pref": 128, "ilp2": 256}  # fmt: skip
+"""Run-time features of the packed and split layouts (``sssp_core.cuh`` ``Feature``)."""
+PACK_ONLY = FEATURES["defer"] | FEATURES["spec"] | FEATURES["pref"] | FEATURES["ilp2"]
+SPEC_ONLY = FEATURES["pref"] | FEATURES["ilp2"]  # need the H-BF-only kernel (``spec``)
+DEFAULT_FEATURES = sum(FEATURES.values())
+"""``features=None``: every feature that applies (H100 measurements, docs/SSSP.md)."""
 LAYOUTS = ("auto", "split", "packed")
 AUTO_LAYOUT = "packed"
 """The layout ``layout="auto"`` picks where both apply (H100 measurements, docs/SSSP.md)."""
@@ -92,7 +103,8 @@ _COMBOS = [
 
 def _declare(vt: str) -> None:
     combos = _COMBOS if vt == "int" else [c for c in _COMBOS if c[1] not in (PACK_PRED, SPLIT)]
-    declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {m}>" for w, m in combos))
+    declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {m}, 0>" for w, m in combos))
+    declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {PACK}, 1>" for w in ("int", "float")))
     declare(SOURCE, *(f"sssp_output<{w}, {m}, {_OUT[w]}>" for w, m in combos))
     declare(SOURCE, f"sssp_indegree<{vt}>", *(f"sssp_classify<{vt}, {w}>" for w in _W))
     declare(SOURCE, *(f"sssp_weight_stats<{w}>" for w in _W))
@@ -181,9 +193,10 @@ def _range_usable(weight_range: Any, dtype: np.dtype) -> bool:
 
 
 def _feature_bits(features: Any) -> int:
-    """The bit mask of ``features`` (None: all; an int: as is; names of ``FEATURES``)."""
+    """The bit mask of ``features`` (None: ``DEFAULT_FEATURES``; an int: as is; names of
+    ``FEATURES``)."""
     if features is None:
-        return sum(FEATURES.values())
+        return DEFAULT_FEATURES
     if isinstance(features, int | np.integer) and not isinstance(features, bool):
         if not 0 <= int(features) <= sum(FEATURES.values()):
             raise InvalidArgumentError(f"features mask {features} has unknown bits")
@@ -316,8 +329,10 @@ def sssp_gpu(
         ``"auto"``: ``AUTO_LAYOUT``. Other calls have one layout each; this is ignored there.
     features : int, iterable of str or None
         Features of the packed and split layouts (names of ``FEATURES`` or their bit mask);
-        ``None``: all that apply (``done`` only with the split layout and not with
-        delta-stepping, ``skip1`` only for undirected graphs).
+        ``None``: ``DEFAULT_FEATURES``, of which those that apply (``done`` only with the split
+        layout and not with delta-stepping, ``skip1`` only for undirected graphs, ``defer``
+        only with the packed layout, ``spec``, ``pref`` and ``ilp2`` only for H-BF on the
+        packed layout, ``pref`` and ``ilp2`` only with ``spec``).
     weight_range : (min, max, mean), optional
         The weights' statistics when the caller knows them (skips one pass over the weights).
     reuse : bool
@@ -434,6 +449,10 @@ def sssp_gpu(
             feats &= ~FEATURES["done"]
         if directed:
             feats &= ~FEATURES["skip1"]
+        if mode != PACK:
+            feats &= ~PACK_ONLY
+        if method != "hbf" or not feats & FEATURES["spec"]:
+            feats &= ~(FEATURES["spec"] | SPEC_ONLY)
     V = np.dtype(np.int64 if wide_ids else np.int32)
     near_far = method != "hbf"
     qcap, ccap = max(n, 1), 2 * (m // CHUNK) + 2
@@ -496,7 +515,8 @@ def sssp_gpu(
     cfg_d = ws["cfg"]
 
     # 4. kernels and grid
-    run = get_kernel(SOURCE, f"sssp_persistent<{vt}, {wt}, {mode}>", cooperative=True)
+    opt = 1 if feats & FEATURES["spec"] else 0  # the H-BF-only kernel
+    run = get_kernel(SOURCE, f"sssp_persistent<{vt}, {wt}, {mode}, {opt}>", cooperative=True)
     ot = _OUT[wt]
     outk = get_kernel(SOURCE, f"sssp_output<{wt}, {mode}, {ot}>")
     limit = _coop_limit(run)

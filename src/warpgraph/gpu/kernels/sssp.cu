@@ -28,7 +28,9 @@
 using namespace wg::sssp;
 using wg::u64;
 
-template <typename V, typename W, int MODE>
+// OPT = 1: the H-BF-only build of the PACK layout (gpu.py uses it with the F_SPEC feature);
+// OPT = 0 serves every method and layout.
+template <typename V, typename W, int MODE, int OPT>
 __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
     const long long* indptr, const V* indices, const W* weights, unsigned long long* word,
     unsigned int* stamp, unsigned int* rstamp, V* q0, V* q1, unsigned long long* c0,
@@ -37,7 +39,8 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
     unsigned int* cdone, long long source) {
     using T = typename Val<W>::T;
     using L = Layout<MODE>;
-    Run<V, W, MODE> r;
+    static_assert(OPT == 0 || MODE == PACK, "the H-BF-only kernel is a PACK kernel");
+    Run<V, W, MODE, OPT> r;
     r.indptr = indptr;
     r.indices = indices;
     r.weights = weights;
@@ -98,8 +101,8 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
     wg::fr::grid_barrier(bar);
 
     // 2. operations
-    const bool hbf = r.method == HBF;
-    const bool delta_stepping = r.method == DELTA;
+    const bool hbf = OPT == 1 || r.method == HBF;
+    const bool delta_stepping = OPT == 0 && r.method == DELTA;
     T thr = (T)0;
     u64 tk = L::INF;  // threshold key: near iff key < tk
     if (!hbf) {
@@ -142,7 +145,7 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
             ++regens;
         } else if (ns + nc > 0) {  // EXPAND
             regen_want = 2u * r.epoch + 1u;
-            if (r.hasneg && iters >= n) {  // Bellman-Ford bound: a negative cycle
+            if (r.neg() && iters >= n) {  // Bellman-Ford bound: a negative cycle
                 status = ST_NEGCYCLE;
                 negv = 1ull + (ns > 0 ? (u64)ldcg((k & 1) ? q1 : q0)
                                       : (ldcg((k & 1) ? c1 : c0) >> CHUNK_SHIFT));
@@ -322,8 +325,8 @@ __global__ void sssp_classify(const long long* indptr, const V* indices, const W
 }
 
 #ifdef WARPGRAPH_NVCC_CHECK
-#define WG_SSSP_RUN(V, W, MODE)                                                                  \
-    template __global__ void sssp_persistent<V, W, MODE>(                                        \
+#define WG_SSSP_RUN(V, W, MODE, OPT)                                                             \
+    template __global__ void sssp_persistent<V, W, MODE, OPT>(                                        \
         const long long*, const V*, const W*, unsigned long long*, unsigned int*, unsigned int*, \
         V*, V*, unsigned long long*, unsigned long long*, V*, V*, V*, unsigned long long*,        \
         unsigned long long*, unsigned long long*, const long long*, unsigned int*,           \
@@ -333,18 +336,20 @@ __global__ void sssp_classify(const long long* indptr, const V* indices, const W
                                                      const long long*, O*, long long*,        \
                                                      const unsigned long long*,               \
                                                      unsigned long long*, long long);
-WG_SSSP_RUN(int, int, 0)
-WG_SSSP_RUN(int, int, 1)
-WG_SSSP_RUN(int, float, 0)
-WG_SSSP_RUN(int, float, 1)
-WG_SSSP_RUN(int, long long, 2)
-WG_SSSP_RUN(int, long long, 3)
-WG_SSSP_RUN(int, double, 2)
-WG_SSSP_RUN(int, double, 3)
-WG_SSSP_RUN(int, int, 4)
-WG_SSSP_RUN(int, float, 4)
-WG_SSSP_RUN(long long, int, 1)
-WG_SSSP_RUN(long long, double, 3)
+WG_SSSP_RUN(int, int, 0, 0)
+WG_SSSP_RUN(int, int, 1, 0)
+WG_SSSP_RUN(int, float, 0, 0)
+WG_SSSP_RUN(int, float, 1, 0)
+WG_SSSP_RUN(int, long long, 2, 0)
+WG_SSSP_RUN(int, long long, 3, 0)
+WG_SSSP_RUN(int, double, 2, 0)
+WG_SSSP_RUN(int, double, 3, 0)
+WG_SSSP_RUN(int, int, 4, 0)
+WG_SSSP_RUN(int, float, 4, 0)
+WG_SSSP_RUN(int, int, 0, 1)
+WG_SSSP_RUN(int, float, 0, 1)
+WG_SSSP_RUN(long long, int, 1, 0)
+WG_SSSP_RUN(long long, double, 3, 0)
 WG_SSSP_OUT(int, 0, long long)
 WG_SSSP_OUT(int, 1, long long)
 WG_SSSP_OUT(float, 0, float)
