@@ -1,4 +1,5 @@
-"""Strongly connected components (multi-step SCC, FB, coloring, Tarjan) against SciPy.
+"""Strongly connected components (multi-step SCC, FB, coloring, Tarjan, the GPU's max-signature
+scheme "ecl") against SciPy.
 
 Every method runs with every configuration in ``CONFIGS`` (together they take every value of
 every option) on random graphs (hypothesis) and on the hard cases: long chains in both id
@@ -38,7 +39,7 @@ from warpgraph.errors import InvalidArgumentError
 @pytest.fixture(autouse=True)
 def _all_threads(monkeypatch):
     """The parallel kernels are tested in parallel even when the machine is busy."""
-    monkeypatch.setattr(scc_cpu_module, "DYNAMIC_THREADS", False)
+    monkeypatch.setattr(scc_cpu_module, "dynamic_threads", lambda threads: threads)
 
 
 CONFIGS = {
@@ -90,6 +91,16 @@ CONFIGS = {
 METHODS = ("multistep", "fb", "coloring")
 CASES = [(m, c) for m in METHODS for c in CONFIGS]
 CASE_IDS = [f"{m}-{c}" for m, c in CASES]
+# the GPU's "ecl" reads trim_iterations (0: no trim pass) and chase (0: one arc per level)
+ECL_CONFIGS = {
+    "default": SCCConfig(),
+    "ecl_plain": SCCConfig(trim_iterations=0, chase=0),
+    "ecl_chase1": SCCConfig(trim_iterations=TRIM_FULL, chase=1),
+    "ecl_chase64": SCCConfig(trim_iterations=0, chase=64),
+}
+CONFIGS.update({k: v for k, v in ECL_CONFIGS.items() if k != "default"})
+GPU_CASES = CASES + [("ecl", c) for c in ECL_CONFIGS]
+GPU_CASE_IDS = [f"{m}-{c}" for m, c in GPU_CASES]
 
 
 # ---- helpers ----------------------------------------------------------------------------------
@@ -325,6 +336,7 @@ def test_int64_indices():
         ({"virtual_warp": 64}, "virtual_warp must be one of"),
         ({"sync_interval": 0}, "sync_interval must be an int >= 1"),
         ({"hub_degree": -1}, "hub_degree must be an int >= 0"),
+        ({"chase": -1}, "chase must be an int >= 0"),
     ],
 )
 def test_config_rejects(kwargs, match):
@@ -342,7 +354,7 @@ def test_bad_method_and_arrays():
         scc_cpu(indptr, indices, 4)
     with pytest.raises(InvalidArgumentError, match="method must be one of"):
         method_config("tarjan", SCCConfig())
-    with pytest.raises(InvalidArgumentError, match="GPU method must be one of"):
+    with pytest.raises(InvalidArgumentError, match="GPU method must be 'auto' or one of"):
         scc_gpu_module.scc_gpu(indptr, indices, 3, method="tarjan")
 
 
@@ -365,7 +377,11 @@ def test_auto_config_rules():
         auto_scc_config(indptr, None, deg.size, "tpu")
     grid = np.arange(0, 4 * 101, 4)
     assert auto_scc_method(grid, 100, "cpu") == "tarjan"
-    assert auto_scc_method(grid, 100, "gpu") == "multistep"
+    assert auto_scc_method(grid, 100, "gpu") == "ecl"  # road-like: the signature scheme
+    skewed = np.r_[0, np.cumsum(deg)]
+    assert auto_scc_method(skewed, deg.size, "gpu") == "multistep"
+    given = {"n": 100, "m": 400, "avg_degree": 4.0, "max_degree": 4, "std_degree": 0.0}
+    assert auto_scc_method(skewed, deg.size, "gpu", stats=given | {"zero_out": 0.0}) == "ecl"
     assert auto_scc_method(indptr, 100, "cpu") == "tarjan"  # small
     dense = np.arange(0, 8 * 10**5 + 1, 8)
     assert auto_scc_method(dense, 10**5, "cpu") == "multistep"
@@ -374,6 +390,18 @@ def test_auto_config_rules():
 
 
 # ---- GPU driver, emulated on the CPU ----------------------------------------------------------
+
+
+_M64 = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """The 64-bit finalizer of scc_ecl.cu (splitmix64's), on Python ints."""
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & _M64
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
 
 
 class _Emulated:
@@ -563,6 +591,63 @@ class _Emulated:
                 part[v] = color[v]
                 left[0] += 1
 
+    # scc_ecl: the persistent kernel's phases in sequence (one legal schedule of it)
+    @staticmethod
+    def _key(v, r):
+        h = _mix((v * 0x9E3779B97F4A7C15 + (r + 1) * 0xD1B54A32D192ED03) & _M64)
+        return ((h >> 32) << 32) | int(v)
+
+    def _expand(self, ptr, idx, part, val, inq, queue, chase):
+        out = []
+        for b0 in range(0, len(queue), 32):
+            batch, rnd = queue[b0 : b0 + 32], 0
+            while batch:
+                kept = []
+                for v in batch:
+                    inq[v], cv, r = 0, int(val[v]), part[v]
+                    for w in idx[ptr[v] : ptr[v + 1]]:
+                        if part[w] == r and int(val[w]) < cv:
+                            val[w] = cv
+                            if inq[w] == 0:
+                                inq[w] = 1
+                                (kept if rnd < chase and len(kept) < 32 else out).append(w)
+                batch, rnd = kept, rnd + 1
+        return out
+
+    def ecl(self, ip, ix, rp, ri, n, part, label, vin, vout, inq_f, inq_b, *rest):
+        *_queues, ctl, chase, trim, max_rounds = rest
+        level = r = 0
+        while r < max_rounds:
+            left = 0
+            for v in self.order(n):
+                c = part[v]
+                if c < 0:
+                    continue
+                if trim and not (self._nbrs(ip, ix, part, v, c) and self._nbrs(rp, ri, part, v, c)):
+                    label[v], part[v] = v, -1
+                else:
+                    left += 1
+            if left == 0:
+                break
+            act = [int(v) for v in self.order(n) if part[v] >= 0]
+            for v in act:
+                vin[v] = vout[v] = self._key(v, r)
+                inq_f[v] = inq_b[v] = 1
+            fq, bq = list(act), list(act)
+            while fq or bq:
+                fq = self._expand(ip, ix, part, vin, inq_f, fq, chase)
+                bq = self._expand(rp, ri, part, vout, inq_b, bq, chase)
+                level += 1
+            for v in self.order(n):
+                if part[v] >= 0:
+                    a, b = int(vin[v]), int(vout[v])
+                    if a == b:
+                        label[v], part[v] = a & 0xFFFFFFFF, -1
+                    else:
+                        part[v] = _mix(a ^ _mix((b + 0x632BE59BD9B4E019) & _M64)) >> 33
+            r += 1
+        ctl[10], ctl[11] = r, level
+
     def transpose(self, indptr, indices, n, cursor, rindices, hub, hubs, hub_cnt):
         for u in self.order(n):
             if not self._defer(indptr, u, hub, n, hubs, hub_cnt):
@@ -577,7 +662,7 @@ def emulated_gpu(monkeypatch):
     fake = types.SimpleNamespace(**{k: getattr(np, k) for k in dir(np) if not k.startswith("__")})
     fake.asnumpy = np.asarray
 
-    def get_kernel(source, name):
+    def get_kernel(source, name, cooperative=False):
         base = name.split("<")[0].removeprefix("scc_")
         if base == "reach_hubs":
             return functools.partial(kernels.reach_hubs, int(name[-2]))
@@ -586,6 +671,9 @@ def emulated_gpu(monkeypatch):
     monkeypatch.setattr(scc_gpu_module, "cupy", lambda: fake)
     monkeypatch.setattr(scc_gpu_module, "get_kernel", get_kernel)
     monkeypatch.setattr(scc_gpu_module, "launch", lambda k, work, args: k(*args))
+    monkeypatch.setattr(scc_gpu_module, "launch_cooperative", lambda k, args, **kw: k(*args))
+    monkeypatch.setattr(scc_gpu_module, "max_cooperative_blocks", lambda k, block: 4)
+    monkeypatch.setattr(scc_gpu_module, "sm_count", lambda: 2)
     monkeypatch.setattr(scc_gpu_module, "TRANSPOSE_HUB", 2)  # rows of 2+ (128+) arcs deferred
     return scc_gpu_module.scc_gpu
 
@@ -606,9 +694,29 @@ def test_gpu_driver_emulated_named(emulated_gpu, graph):
     indptr, indices = csr(n, s, d)
     ref = oracle(n, indptr, indices)
     for method in GPU_SCC_METHODS:
-        for name in ("default", "plain_quadratic", "full_trim_vw4", "hybrid", "fb3_linear_q"):
+        names = ("default", "plain_quadratic", "full_trim_vw4", "hybrid", "fb3_linear_q")
+        if method == "ecl":
+            names = tuple(ECL_CONFIGS)
+        for name in names:
             got = emulated_gpu(indptr, indices, n, method=method, config=CONFIGS[name])
             np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {name}")
+
+
+def test_gpu_driver_emulated_ecl_chain(emulated_gpu):
+    """Long paths in both id orders and a long cycle with chords: every round of the signature
+    scheme, with and without trimming and chasing; stats report the rounds."""
+    n = 400
+    for src, dst in (chain(n), chain(n, reverse=True), permuted(n, *big_scc(n, 2), seed=3)):
+        indptr, indices = csr(n, src, dst)
+        ref = oracle(n, indptr, indices)
+        for name, cfg in ECL_CONFIGS.items():
+            stats = {}
+            got = emulated_gpu(indptr, indices, n, method="ecl", config=cfg, stats=stats)
+            np.testing.assert_array_equal(canonical(got), ref, err_msg=name)
+            assert stats["method"] == "ecl" and stats["ecl_rounds"] >= 1
+    stats = {}
+    emulated_gpu(*csr(n, *chain(n)), n, stats=stats)  # auto: a path is road-like
+    assert stats["method"] == "ecl" and stats["config"]["chase"] == SCCConfig().chase
 
 
 @settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -618,7 +726,7 @@ def test_gpu_driver_emulated_random(emulated_gpu, case):
     indptr, indices = csr(n, s, d)
     ref = oracle(n, indptr, indices)
     np.testing.assert_array_equal(canonical(emulated_gpu(indptr, indices, n)), ref)
-    for method, cfg in CASES:
+    for method, cfg in GPU_CASES:
         got = emulated_gpu(indptr, indices, n, method=method, config=CONFIGS[cfg])
         np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {cfg}")
 
@@ -627,7 +735,7 @@ def test_gpu_driver_emulated_random(emulated_gpu, case):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("method,config", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("method,config", GPU_CASES, ids=GPU_CASE_IDS)
 @pytest.mark.parametrize("graph", sorted(GRAPHS))
 def test_gpu_named_graphs(graph, method, config):
     n, s, d = GRAPHS[graph]
@@ -641,7 +749,7 @@ def test_gpu_random_all_configs(case):
     n, s, d = case
     indptr, indices = csr(n, s, d)
     ref = oracle(n, indptr, indices)
-    for method, cfg in CASES:
+    for method, cfg in GPU_CASES:
         got = run("gpu", n, indptr, indices, method, CONFIGS[cfg])
         np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {cfg}")
 
@@ -678,6 +786,25 @@ def test_gpu_kronecker_all_methods():
     G = kronecker(14, seed=7, directed=True, device="cpu")
     n = G.num_vertices
     ref = oracle(n, G.indptr, G.indices)
-    for method, cfg in [*CASES, ("multistep", None)]:
+    for method, cfg in [*GPU_CASES, ("multistep", None), ("ecl", None), ("auto", None)]:
         got = run("gpu", n, G.indptr, G.indices, method, None if cfg is None else CONFIGS[cfg])
         np.testing.assert_array_equal(canonical(got), ref, err_msg=f"{method} {cfg}")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("chase", [0, 16])
+def test_gpu_ecl_oriented_grid(chase):
+    """A randomly oriented 200 x 200 grid (the case the signature scheme is for): thousands of
+    levels, many rounds, a large SCC among many small ones."""
+    from warpgraph.generators import grid_2d_edges
+
+    r = 200
+    src, dst = grid_2d_edges(r, r, device="cpu")
+    flip = np.random.default_rng(5).random(src.size) < 0.5
+    src, dst = np.where(flip, dst, src), np.where(flip, src, dst)
+    indptr, indices = csr(r * r, src, dst)
+    ref = oracle(r * r, indptr, indices)
+    for trim in (0, 1):
+        cfg = SCCConfig(trim_iterations=trim, chase=chase)
+        got = run("gpu", r * r, indptr, indices, "ecl", cfg)
+        np.testing.assert_array_equal(canonical(got), ref, err_msg=f"trim {trim}")

@@ -1,4 +1,5 @@
-"""Strongly connected components on the GPU: the multi-step scheme (kernels in ``scc.cu``).
+"""Strongly connected components on the GPU: the multi-step scheme (kernels in ``scc.cu``) and
+the max-signature scheme (``method="ecl"``, one persistent kernel in ``scc_ecl.cu``).
 
 The phases and their options are those of :mod:`.scc_config` and :mod:`.scc_cpu` (same state
 arrays, same rules); here every step is a kernel launch. Host round trips are few:
@@ -14,6 +15,11 @@ arrays, same rules); here every step is a kernel launch. Host round trips are fe
   choose the direction); it runs for a handful of levels on scale-free graphs;
 * one read of the number of active vertices after trimming, after each FB round and after
   each coloring round.
+
+``method="ecl"`` is one cooperative launch for the whole decomposition (every round and level
+separated by grid barriers, :mod:`.scc_config` describes the scheme) and one read of its
+counters at the end. ``method="auto"`` runs it on road-like graphs
+(:func:`~.scc_config.auto_scc_method`), the multi-step scheme on the others.
 
 Examples
 --------
@@ -31,7 +37,7 @@ import numpy as np
 
 from ...device import cupy
 from ...errors import InvalidArgumentError, WarpgraphError
-from ...gpu.launch import launch
+from ...gpu.launch import launch, launch_cooperative, max_cooperative_blocks, sm_count
 from ...gpu.loader import declare, get_kernel
 from .scc_config import (
     GPU_SCC_METHODS,
@@ -39,7 +45,9 @@ from .scc_config import (
     TRIM_FULL,
     SCCConfig,
     auto_scc_config,
+    auto_scc_method,
     method_config,
+    scc_graph_stats,
 )
 
 __all__ = ["scc_gpu", "transpose_gpu"]
@@ -80,6 +88,13 @@ def _names(ct: str) -> list[str]:
 
 
 declare(SOURCE, *_names("int"))
+
+ECL_SOURCE = "scc_ecl.cu"
+ECL_BLOCK = 512  # threads per block of scc_ecl (its ECL_BLOCK macro)
+ECL_BLOCKS_PER_SM = 1
+"""Blocks per SM of the persistent ``scc_ecl`` grid (capped by occupancy): one is the cheapest
+barrier, and most levels of high-diameter graphs are thin."""
+declare(ECL_SOURCE, "scc_ecl<int>")
 
 
 class _Kernels:
@@ -146,12 +161,20 @@ class _Run:
         self.hub = cfg.hub_degree
         self.hubs = cp.empty(n, dtype=self.vt)  # deferred hubs of one step (scc_reach_hubs)
         self.hubc = cp.zeros(2 * (cfg.sync_interval + 1), dtype=cp.uint64)
+        self.stats: dict[str, Any] = {}
 
     def steps(self, what: str):
         """Batch counter of a fixed-point loop: every batch but the last changes something, so
-        a loop past ``n + 2`` batches is a bug (an error, not a hang)."""
-        yield from range(self.n + 3)
+        a loop past ``n + 2`` batches is a bug (an error, not a hang). Batches are counted in
+        ``stats[what + " batches"]``."""
+        key = f"{what} batches"
+        for i in range(self.n + 3):
+            self.stats[key] = self.stats.get(key, 0) + 1
+            yield i
         raise WarpgraphError(f"internal error: the {what} did not reach a fixed point")
+
+    def tally(self, what: str) -> None:
+        self.stats[what] = self.stats.get(what, 0) + 1
 
     # -- trimming
     def trim(self) -> None:
@@ -269,6 +292,7 @@ class _Run:
     # -- forward-backward
     def fb_round(self) -> int:
         cp, n, k, cfg = self.cp, self.n, self.k, self.cfg
+        self.tally("fb rounds")
         rule = PIVOTS.index(cfg.pivot)
         best = cp.zeros(n, dtype=cp.uint64)
         pivot = cp.full(n, n, dtype=self.vt)
@@ -334,6 +358,7 @@ class _Run:
         lens = self.lens
         before = self.active()
         while True:
+            self.tally("coloring rounds")
             lens.fill(0)
             q0 = self.queues[0] if queued else None
             launch(k.color_init, n, (n, self.part, color, stamp, inq, q0, lens[0:1]))
@@ -357,16 +382,38 @@ class _Run:
                 raise WarpgraphError(f"internal error: a coloring round left {now} of {before}")
             before = now
 
+    # -- max-signature scheme (ECL-SCC style), one persistent kernel
+    def ecl(self) -> None:
+        cp, n, cfg = self.cp, self.n, self.cfg
+        k = get_kernel(ECL_SOURCE, f"scc_ecl<{self.k.ct}>", cooperative=True)
+        blocks = max(1, min(max_cooperative_blocks(k, ECL_BLOCK), ECL_BLOCKS_PER_SM * sm_count()))
+        vin = cp.empty(n, dtype=cp.uint64)
+        vout = cp.empty(n, dtype=cp.uint64)
+        ctl = cp.zeros(16, dtype=cp.uint64)
+        # in-queue flags: the (zero) closure marks; queues: the three queues and the hub list
+        queues = (*self.queues, self.hubs)
+        max_rounds = n + 2  # every round finishes a vertex: more is a bug
+        trim = int(cfg.trim_iterations != 0)
+        args = (*self.fw, *self.bw, n, self.part, self.label, vin, vout, self.fmark, self.bmark)
+        launch_cooperative(
+            k, (*args, *queues, ctl, cfg.chase, trim, max_rounds), block=ECL_BLOCK, blocks=blocks
+        )
+        c = [int(x) for x in cp.asnumpy(ctl)]
+        self.stats.update(ecl_rounds=c[10], ecl_levels=c[11], ecl_blocks=blocks)
+        if c[10] >= max_rounds:
+            raise WarpgraphError(f"internal error: the signature scheme left {c[12]} vertices")
+
 
 def scc_gpu(
     indptr: Any,
     indices: Any,
     n: int,
     *,
-    method: str = "multistep",
+    method: str = "auto",
     config: SCCConfig | None = None,
     rindptr: Any = None,
     rindices: Any = None,
+    stats: dict[str, Any] | None = None,
 ):
     """Strongly connected components of a directed CSR graph on the GPU.
 
@@ -378,11 +425,18 @@ def scc_gpu(
     n : int
         Number of vertices.
     method : str
-        One of :data:`~.scc_config.GPU_SCC_METHODS` (Tarjan is CPU only).
+        ``"auto"`` (:func:`~.scc_config.auto_scc_method`: ``"ecl"`` on road-like graphs,
+        else ``"multistep"``) or one of :data:`~.scc_config.GPU_SCC_METHODS` (Tarjan is CPU
+        only).
     config : SCCConfig, optional
         Phase parameters; default :func:`~.scc_config.auto_scc_config` for the GPU.
     rindptr, rindices : cupy.ndarray, optional
         In-arc CSR (``Graph.reverse_csr()`` of a GPU graph); built here when absent.
+    stats : dict, optional
+        Filled with what ran: ``method`` and ``config`` (as a dict), and counts of rounds and
+        host-checked batches (``"fb rounds"``, ``"coloring rounds"``, ``"trim batches"``,
+        ``"closure batches"``, ``"propagation batches"``; ``ecl_rounds`` and ``ecl_levels``
+        for ``"ecl"``). For benchmarks and diagnosis.
 
     Returns
     -------
@@ -404,8 +458,10 @@ def scc_gpu(
     >>> bool(lab[0] == lab[1]), int(lab[2])  # doctest: +SKIP
     (True, 2)
     """
-    if method not in GPU_SCC_METHODS:
-        raise InvalidArgumentError(f"GPU method must be one of {GPU_SCC_METHODS}, got {method!r}")
+    if method != "auto" and method not in GPU_SCC_METHODS:
+        raise InvalidArgumentError(
+            f"GPU method must be 'auto' or one of {GPU_SCC_METHODS}, got {method!r}"
+        )
     if config is not None and not isinstance(config, SCCConfig):
         raise InvalidArgumentError(f"config must be an SCCConfig, got {type(config).__name__}")
     cp = cupy()
@@ -413,7 +469,10 @@ def scc_gpu(
     indptr, indices = _as_csr(cp, indptr, indices, n, "")
     if n == 0:
         return cp.empty(0, dtype=cp.int64)
-    cfg = auto_scc_config(indptr, indices, n, "gpu") if config is None else config
+    gstats = scc_graph_stats(indptr, n) if method == "auto" or config is None else None
+    if method == "auto":
+        method = auto_scc_method(indptr, n, "gpu", stats=gstats)
+    cfg = auto_scc_config(indptr, indices, n, "gpu", stats=gstats) if config is None else config
     if rindptr is None or rindices is None:
         rindptr, rindices = transpose_gpu(indptr, indices, n)
     else:
@@ -421,6 +480,12 @@ def scc_gpu(
         if rindices.dtype != indices.dtype:
             rindices = rindices.astype(indices.dtype)
     run = _Run(indptr, indices, rindptr, rindices, n, cfg)
+    if stats is not None:
+        run.stats = stats
+        stats.update(method=method, config=cfg.as_dict())
+    if method == "ecl":
+        run.ecl()
+        return run.label.astype(cp.int64)
     run.trim()
     fb_rounds, coloring = method_config(method, cfg)
     left = run.active()
