@@ -355,6 +355,13 @@ def variant_configs() -> list[tuple[str, dict, str, dict]]:
     out.append(("top-down bins", {"load_balance": "bins"}, "top-down", {}))
     old_td = {**old_bins, "degree_status": False}
     out.append(("top-down bins old extreme", {"load_balance": "bins"}, "top-down", old_td))
+    # session 4: counter-fused level barrier and direct (atomicMin) claims on small levels
+    old_sync = {"fused_sync": False, "claim_limit": 0}
+    out.append(("fused_sync=off", {}, "auto", {"fused_sync": False}))
+    out.append(("claim_limit=0", {}, "auto", {"claim_limit": 0}))
+    out.append(("claim_limit=2^20", {}, "auto", {"claim_limit": 1 << 20}))
+    out.append(("fused_sync=off claim_limit=0 (session 2)", {}, "auto", old_sync))
+    out.append(("top-down fused_sync=off claim_limit=0", {}, "top-down", old_sync))
     return out
 
 
@@ -366,14 +373,15 @@ def run_variants(G, sources, deg_host, only: str | None) -> list[dict[str, Any]]
         try:
             r = time_gpu(G, sources, deg_host, cfg, direction, kw)
             rows.append({"name": name, "median_ms": r["median_ms"], "gteps": r["gteps_median"],
-                         "us_per_level": r["us_per_level"], "config": r["config"],
+                         "us_per_level": r["us_per_level"], "levels": r["levels_median"],
+                         "config": r["config"],
                          "plan_kwargs": kw, "extreme_degree": r["extreme_degree"],
                          "blocks": r["blocks"]})  # fmt: skip
         except Exception as exc:  # report and go on
             rows.append({"name": name, "error": repr(exc)[:300]})
-        print(
-            f"    variant {name:28s} {rows[-1].get('median_ms', rows[-1].get('error'))}", flush=True
-        )
+        r = rows[-1]
+        extra = f" ({r['us_per_level']:.3f} us/level)" if "us_per_level" in r else ""
+        print(f"    variant {name:42s} {r.get('median_ms', r.get('error'))}{extra}", flush=True)
     return rows
 
 

@@ -195,6 +195,24 @@ def test_extreme_threshold_from_degrees():
     assert extreme_threshold(np.full(10, 7)) == 1024  # small graph
 
 
+def test_gpu_configuration_words_match_the_kernels():
+    """gpu.py's configuration-word indices and counter layout equal the CUDA enums (no GPU)."""
+    import re
+    from pathlib import Path
+
+    from warpgraph.algorithms.bfs import gpu
+
+    kernels = Path(gpu.__file__).resolve().parents[2] / "gpu" / "kernels"
+    text = (kernels / "frontier_bfs.cuh").read_text()
+    body = text[text.index("enum Config") : text.index("C_WORDS")]
+    words = dict((k, int(v)) for k, v in re.findall(r"(C_[A-Z_]+) = (\d+)", body))
+    assert len(words) == 25
+    for name, value in words.items():
+        assert getattr(gpu, name) == value, name
+    core = (kernels / "frontier_core.cuh").read_text()
+    assert f"ARRIVE_SHIFT = {gpu.ARRIVE_SHIFT};" in core
+
+
 def test_explain_cpu(kron):
     e = bfs_explain(kron, device="cpu")
     assert e.device == "cpu" and e.features["max_degree"] == int(kron.out_degree().max())

@@ -291,3 +291,54 @@ def test_gpu_matches_cpu_and_explain(cases):
     assert e.config.engine.load_balance in CHOICES["load_balance"]
     # a CPU graph runs on the GPU when asked (copied there)
     np.testing.assert_array_equal(bfs(G, int(sources[0]), device="gpu").get(), oracle[0])
+
+
+# ---------------------------------------------------------------------------- level barrier, claims
+SYNC_CASES = [
+    {"load_balance": "node4"},
+    {"load_balance": "bins"},
+    {"load_balance": "warp-search", "status": "bitmask"},
+    {"load_balance": "node4", "dedup": "none"},
+    {"load_balance": "warp-search", "update": "status"},
+    {"load_balance": "node4", "blocks_per_sm": 1},
+]
+
+
+@pytest.mark.parametrize("fused_sync", [False, True])
+@pytest.mark.parametrize("claim_limit", [0, 64, 1 << 30])
+@pytest.mark.parametrize("opts", SYNC_CASES, ids=lambda o: "-".join(map(str, o.values())))
+def test_fused_barrier_and_direct_claims(cases, fused_sync, claim_limit, opts):
+    """The counter-fused level barrier and atomicMin claims (never, small levels, every level)
+    against the ticket barrier and compare-and-swap, with every sink that counts differently."""
+    opts = {**opts, "sync": "persistent"}
+    for direction in ("auto", "top-down"):
+        _check_plan(cases, opts, direction, fused_sync=fused_sync, claim_limit=claim_limit)
+
+
+def test_thousands_of_levels():
+    """A 5,000-vertex path and a 4 x 700 grid: the three rotating counter slots and the fused
+    barrier's arrival bits go round thousands of times; levels and depth exact either way."""
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.gpu import CLAIM_LIMIT, GpuBfsPlan
+
+    n = 5000
+    path = wg.Graph.from_edges(np.arange(n - 1), np.arange(1, n), num_vertices=n, directed=False)
+    thin = wg.generators.grid_2d(4, 700, device="cpu")
+    for G in (path, thin):
+        Gg = G.to("gpu")
+        sources = [0, G.num_vertices // 2 + 1]
+        oracle = [_levels_oracle(G, s) for s in sources]
+        for fused in (False, True):
+            for claim in (0, CLAIM_LIMIT):
+                opts = TraversalOptions(load_balance="node4", blocks_per_sm=1).resolved()
+                plan = GpuBfsPlan(Gg, opts, fused_sync=fused, claim_limit=claim)
+                assert plan.fused_sync == fused
+                for s, want in zip(sources, oracle, strict=True):
+                    levels = cp.empty(G.num_vertices, np.int32)
+                    parents = cp.empty(G.num_vertices, Gg.indices.dtype)
+                    plan.run(s, levels, parents)
+                    msg = f"n={G.num_vertices}, source {s}, fused {fused}, claim {claim}"
+                    np.testing.assert_array_equal(levels.get(), want, err_msg=msg)
+                    assert plan.info().levels == int(want.max()) + 1, msg
+                    verify_bfs(G, s, levels.get(), parents.get())

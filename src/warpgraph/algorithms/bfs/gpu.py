@@ -42,10 +42,13 @@ CLASS_LARGE = 256
 # configuration word indices (frontier_bfs.cuh, enum Config)
 (C_N, C_ARCS, C_QCAP, C_BIGCAP, C_ECAP, C_UPDATE, C_DEDUP, C_GATHER, C_STATUS, C_DIRECTION,
  C_RULE, C_ALPHA_M, C_BETA_M, C_GAMMA_M, C_TAU, C_TOTAL_HUBS, C_HUB_CACHE, C_SWITCH_BACK,
- C_FRONTIER, C_FORCE_REGEN, C_DEGREE_STATUS, C_XCLASS, C_XDEAL) = range(23)  # fmt: skip
+ C_FRONTIER, C_FORCE_REGEN, C_DEGREE_STATUS, C_XCLASS, C_XDEAL, C_FUSED_SYNC,
+ C_CLAIM_LIMIT) = range(25)  # fmt: skip
 C_WORDS = 32
 CLASS_EXTREME = 65536
 EXTREME_CAP = 2048  # at most this many vertices in the grid-wide bin (see extreme_threshold)
+ARRIVE_SHIFT = 52  # frontier_core.cuh: block arrivals in the counter words' top 12 bits
+CLAIM_LIMIT = 1 << 16  # top-down levels of at most this many frontier out-arcs claim directly
 
 DIRECTIONS = {"auto": 0, "top-down": 1, "bottom-up": 2}
 RULES = {"beamer": 0, "enterprise": 1}
@@ -201,6 +204,15 @@ class GpuBfsPlan:
     degree_status : bool
         Unvisited vertices hold ``-(out-degree + 1)`` in the status array, so that claiming a
         vertex tells its degree (no indptr read at push time); a last pass writes -1.
+    fused_sync : bool
+        Persistent mode: the level barrier is fused with the read of the level's counters (each
+        block adds its arrival to the counter words and waits on them: one round trip instead of
+        a ticket barrier and a read). ``False``: ticket barrier, then one thread reads them.
+        Off by itself for grids of 4096 blocks or more.
+    claim_limit : int
+        Persistent mode: top-down levels whose frontier has at most this many out-arcs claim
+        vertices with one ``atomicMin`` on the status array instead of a read and a
+        compare-and-swap (dedup ``cas`` only); 0 never.
     """
 
     def __init__(
@@ -222,6 +234,8 @@ class GpuBfsPlan:
         extreme_degree: int | None = None,
         deal_extreme: bool = True,
         degree_status: bool = True,
+        fused_sync: bool = True,
+        claim_limit: int = CLAIM_LIMIT,
     ):
         from ...device import check_device_memory, cupy
         from ...gpu.launch import sm_count
@@ -287,8 +301,8 @@ class GpuBfsPlan:
         cfg[C_FRONTIER] = codes["frontier"]
         cfg[C_DEGREE_STATUS] = int(bool(degree_status))
         cfg[C_XCLASS], cfg[C_XDEAL] = xclass, int(bool(deal_extreme))
+        cfg[C_CLAIM_LIMIT] = max(0, int(claim_limit))
         self.cfg_host = cfg
-        self.cfg = cp.asarray(cfg)
         self.tau, self.total_hubs = tau, total_hubs
         self.extreme_degree = xclass
 
@@ -312,6 +326,10 @@ class GpuBfsPlan:
             self.gen_grid = max(1, min(limit, want))
         self.k_gen_count = get_kernel("bfs_level.cu", f"bfs_gen_count<{t}>")
         self.k_gen_write = get_kernel("bfs_level.cu", f"bfs_gen_write<{t}>")
+        fits = self.gen_grid < 1 << (64 - ARRIVE_SHIFT)  # arrivals fit the counters' top bits
+        cfg[C_FUSED_SYNC] = int(bool(fused_sync) and fits and not self.level_mode)
+        self.fused_sync = bool(cfg[C_FUSED_SYNC])
+        self.cfg = cp.asarray(cfg)
         # generation counters, then the two words of the grid barrier (frontier_sync.cuh)
         self.scratch = cp.zeros(GEN_ROWS * self.gen_grid + 2, np.uint64)
 

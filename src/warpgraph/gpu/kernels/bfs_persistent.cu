@@ -5,7 +5,11 @@
 //
 // Per level: choose the direction (every block computes the same choice from the same
 // counters), expand (top-down with policy LB, or bottom-up), barrier, read the new frontier's
-// counters once (they serve the direction rule and the next expansion); if the update mode is
+// counters once (they serve the direction rule and the next expansion). With C_FUSED_SYNC the
+// barrier and the read are one: every block adds its arrival to the counter words themselves
+// (fused_level_barrier); otherwise a ticket barrier, then one thread reads the words. Small
+// top-down levels (frontier out-arcs <= C_CLAIM_LIMIT) claim by atomicMin without a status
+// read (Visit, "direct"). If the update mode is
 // "status" or a queue overflowed (duplicates), generate the next queue from the status array
 // (two passes, two barriers). After the last level, unreached vertices get -1
 // (finalize_levels). The barrier (frontier_sync.cuh, the ticket barrier on the word after the
@@ -48,15 +52,22 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
     long long d = 0;
     for (; d < max_steps; ++d) {
         choose_direction(st, c.cfg);
-        expand_level<LB>(c, (int)d, st.dir, update, s_hash, s_hc, have ? s_words : nullptr);
+        const long long arcs_out = have ? s_words[S_DEGSUM] : sdeg;  // frontier d's out-arcs
+        const long long claim_limit = c.at(C_CLAIM_LIMIT);  // read per level: fewer live registers
+        const bool direct = st.dir == TOP_DOWN && claim_limit > 0 && arcs_out <= claim_limit;
+        expand_level<LB>(c, (int)d, st.dir, update, s_hash, s_hc, have ? s_words : nullptr, direct);
         if (st.dir == BOTTOM_UP) {
             ++bu;
             if (d < 64) path |= 1ull << d;
         } else {
             ++td;
         }
-        grid_barrier_ticket(bar);
-        read_slot(c, (int)d, s_words);
+        if (c.at(C_FUSED_SYNC) != 0) {
+            fused_level_barrier(c, (int)d, s_words, bins);
+        } else {
+            grid_barrier_ticket(bar);
+            read_slot(c, (int)d, s_words);
+        }
         if (update == UPDATE_STATUS || overflowed_words(c, s_words, bins)) {
             regen += update != UPDATE_STATUS;
             gen_count(c, (int)d + 1, bins, (int)d);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "frontier_advance.cuh"
+#include "frontier_sync.cuh"
 
 // Minimum resident blocks per SM the kernels are compiled for (caps registers at 64 per thread
 // with 256-thread blocks: half occupancy, enough loads in flight for the random accesses).
@@ -48,6 +49,9 @@ enum Config : int {
     C_DEGREE_STATUS = 20, // 1: unvisited = -(out-degree + 1) (see above); 0: unvisited = -1
     C_XCLASS = 21,     // (bins) out-degree of the grid-wide class (>= 256)
     C_XDEAL = 22,      // (bins) 1: extreme class dealt to blocks in equal edge chunks
+    C_FUSED_SYNC = 23, // (persistent) 1: counter-fused level barrier (fused_level_barrier)
+    C_CLAIM_LIMIT = 24,// (persistent) top-down levels whose frontier has at most this many
+                       // out-arcs claim with one atomicMin, without reading the status first
     C_WORDS = 32,
 };
 enum Direction : int { TOP_DOWN = 0, BOTTOM_UP = 1 };
@@ -110,6 +114,12 @@ __device__ __forceinline__ long long status_degree(int old, bool degree_status) 
 }
 
 // ---- the visit functor (top-down) ------------------------------------------------------------
+// Direct claim (`direct`, with dedup = cas): one atomicMin on the status word seen as unsigned,
+// instead of a read and then a compare-and-swap. Unvisited words are negative (2^31 and up as
+// unsigned), visited ones hold a level <= next, so the minimum turns exactly the first claimer's
+// unvisited word into `next`, leaves visited words alone, and returns the old status (the degree
+// with C_DEGREE_STATUS). One dependent round trip instead of two for a new vertex, but an atomic
+// for every arc: for small frontiers (latency-bound levels of grids and roads).
 template <typename V>
 struct Visit {
     int* levels;
@@ -119,6 +129,7 @@ struct Visit {
     int dedup;
     bool claim;  // false: only pre-filter (edge queue), the filter kernel claims later
     bool degree_status;
+    bool direct;  // claim by atomicMin without a pre-read (see above)
 
     static constexpr bool REPORTS_DEGREE = true;
 
@@ -127,13 +138,19 @@ struct Visit {
         deg = -1;
         const unsigned char bit = (unsigned char)(1u << (v & 7));
         if (vis8 != nullptr && (vis8[v >> 3] & bit)) return false;
-        const int old = levels[v];
-        if (old >= 0) return false;
-        if (!claim) return true;
-        if (dedup == DEDUP_CAS) {
-            if (atomicCAS(levels + v, old, next) != old) return false;
+        int old;
+        if (direct && claim && dedup == DEDUP_CAS) {
+            old = (int)atomicMin(reinterpret_cast<unsigned*>(levels + v), (unsigned)next);
+            if (old >= 0) return false;
         } else {
-            levels[v] = next;  // benign race: every writer writes the same level
+            old = levels[v];
+            if (old >= 0) return false;
+            if (!claim) return true;
+            if (dedup == DEDUP_CAS) {
+                if (atomicCAS(levels + v, old, next) != old) return false;
+            } else {
+                levels[v] = next;  // benign race: every writer writes the same level
+            }
         }
         if (parents != nullptr) parents[v] = u;  // any writer is a valid parent
         if (vis8 != nullptr) vis8[v >> 3] |= bit;  // a lost bit only costs a levels[] read
@@ -148,9 +165,10 @@ struct Visit {
 };
 
 template <typename V>
-__device__ __forceinline__ Visit<V> make_visit(const Ctx<V>& c, int d, bool claim) {
+__device__ __forceinline__ Visit<V> make_visit(const Ctx<V>& c, int d, bool claim,
+                                               bool direct = false) {
     return Visit<V>{c.levels, c.parents, c.at(C_STATUS) == STATUS_BITMASK ? c.vis8 : nullptr, d + 1,
-                    (int)c.at(C_DEDUP), claim, c.at(C_DEGREE_STATUS) != 0};
+                    (int)c.at(C_DEDUP), claim, c.at(C_DEGREE_STATUS) != 0, direct};
 }
 
 template <typename V>
@@ -437,9 +455,10 @@ __device__ void finalize_levels(const Ctx<V>& c) {
 // ---- one level -------------------------------------------------------------------------------
 // Expand frontier d (top-down with policy LB, or bottom-up) into frontier d + 1. Block-collective.
 // `known` (may be null): the four count words of frontier d's slot, already read by the caller.
+// `direct`: top-down claims by atomicMin (Visit), block-uniform.
 template <int LB, typename V>
 __device__ void expand_level(const Ctx<V>& c, int d, int dir, int sink_mode, u64* s_hash, V* s_hc,
-                             const long long* known = nullptr) {
+                             const long long* known = nullptr, bool direct = false) {
     constexpr bool bins = LB == LB_BINS;
     if (blockIdx.x == 0 && threadIdx.x < SLOT_WORDS) slot_of(c.ctl, d + 1)[threadIdx.x] = 0;
     if (dir == BOTTOM_UP) {
@@ -449,7 +468,7 @@ __device__ void expand_level(const Ctx<V>& c, int d, int dir, int sink_mode, u64
         sink.finish();
     } else {
         Sink<V> sink = make_sink(c, d, sink_mode, bins);
-        const Visit<V> visit = make_visit(c, d, sink_mode != SINK_EDGE);
+        const Visit<V> visit = make_visit(c, d, sink_mode != SINK_EDGE, direct);
         const FrontierIn<V> in = frontier_of(c, d, bins, known);
         const int dedup = sink_mode == SINK_EDGE ? DEDUP_NONE : (int)c.at(C_DEDUP);
         advance<LB>(c.g, in, c.pre, visit, sink, (int)c.at(C_GATHER), dedup, s_hash);
@@ -497,9 +516,35 @@ __device__ __forceinline__ void read_slot(const Ctx<V>& c, int level, long long*
         const volatile u64* s = slot_of(c.ctl, level);
         long long w[S_EDGES];
 #pragma unroll
-        for (int k = 0; k < S_EDGES; ++k) w[k] = (long long)s[k];
+        for (int k = 0; k < S_EDGES; ++k) w[k] = (long long)(s[k] & COUNT_MASK);
 #pragma unroll
         for (int k = 0; k < S_EDGES; ++k) words[k] = w[k];
+    }
+    __syncthreads();
+}
+
+// Persistent kernels, instead of a grid barrier + read_slot: the counter-fused barrier
+// (frontier_sync.cuh, fused_arrive_wait). Threads k < S_EDGES of each block take word k of slot
+// `level`: the words the sinks count in (frontier size, per class with bins; degree sum; hubs)
+// get the block's arrival and are waited on, each by its own thread, so the barrier and the read
+// of the level's counters are one round trip; the others are 0 here (the hub list's length is
+// read from the slot by bottom_up; S_OVERFLOW is set only by the edge sink, which the persistent
+// kernel never uses). Block-collective; `words` as read_slot's, visible to the block on return.
+// Slot `level` is cleared in step level - 1 and its previous barrier (level - 3) was left by
+// every block before the barrier of level - 2, so its arrival bits start at zero.
+__device__ __forceinline__ bool fused_word(int k, bool bins) {
+    return k == S_COUNT || k == S_DEGSUM || k == S_HUBS || (bins && k < S_COUNT + 4);
+}
+
+template <typename V>
+__device__ __forceinline__ void fused_level_barrier(const Ctx<V>& c, int level, long long* words,
+                                                    bool bins) {
+    __syncthreads();
+    const int k = (int)threadIdx.x;
+    if (k < S_EDGES) {
+        long long x = 0;
+        if (fused_word(k, bins)) x = (long long)fused_arrive_wait(slot_of(c.ctl, level) + k);
+        words[k] = x;
     }
     __syncthreads();
 }

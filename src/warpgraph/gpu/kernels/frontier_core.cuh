@@ -73,6 +73,12 @@ enum SlotField : int {
     S_OVERFLOW = 7,  // a queue overflowed (duplicates): regenerate from the status array
     S_EDGES = 8,     // edge-queue entries
 };
+// Persistent kernels with the counter-fused barrier (frontier_sync.cuh, fused_arrive_wait) add
+// their block's arrival to the count words themselves, in the bits from ARRIVE_SHIFT up: values
+// stay below 2^52 and grids below 4096 blocks. Readers of a count mask it (COUNT_MASK).
+constexpr int ARRIVE_SHIFT = 52;
+constexpr u64 ARRIVE = 1ull << ARRIVE_SHIFT;
+constexpr u64 COUNT_MASK = ARRIVE - 1ull;
 constexpr int CTL_GLOBAL = 3 * SLOT_WORDS;
 enum GlobalField : int {
     G_DEPTH = 0,   // number of levels (max level + 1)
@@ -184,7 +190,7 @@ struct Sink {
         if (bins) {
             push_bins(keep, v, deg);
         } else if (mode == UPDATE_BALLOT) {
-            const u64 s = warp_reserve(slot + S_COUNT, (u64)keep);
+            const u64 s = warp_reserve(slot + S_COUNT, (u64)keep) & COUNT_MASK;
             if (keep && s < (u64)qcap) q[s] = v;
         } else {
             if (keep) {
@@ -214,7 +220,7 @@ struct Sink {
         base = __shfl_sync(FULL_MASK, base, c < 0 ? 0 : c);
         if (c < 0) return;
         const unsigned mc = c == 0 ? m0 : c == 1 ? m1 : c == 2 ? m2 : m3;
-        const u64 s = base + (u64)__popc(mc & ((1u << lane) - 1u));
+        const u64 s = (base & COUNT_MASK) + (u64)__popc(mc & ((1u << lane) - 1u));
         if (c == 0) {
             if (s < (u64)qcap) q[s] = v;
         } else if (c == 1) {
@@ -227,7 +233,7 @@ struct Sink {
     }
 
     __device__ __forceinline__ void flush_local() {
-        const u64 base = warp_reserve(slot + S_COUNT, (u64)nb);
+        const u64 base = warp_reserve(slot + S_COUNT, (u64)nb) & COUNT_MASK;
         const long long cap = qcap;
         if (nb > 0 && base + 0 < (u64)cap) q[base + 0] = b0;
         if (nb > 1 && base + 1 < (u64)cap) q[base + 1] = b1;

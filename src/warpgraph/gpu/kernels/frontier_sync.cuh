@@ -7,7 +7,7 @@
 // no reset between launches is needed (unlike wg::grid_sync in common.cuh). Needs no CUDA header.
 #pragma once
 
-#include "common.cuh"
+#include "frontier_core.cuh"
 
 namespace wg {
 namespace fr {
@@ -52,6 +52,40 @@ __device__ __forceinline__ void grid_barrier_ticket(u64* word) {
         __threadfence();
     }
     __syncthreads();
+}
+
+// Release add and acquire load at GPU scope (PTX, sm_70+): the ordering of __threadfence() +
+// atomicAdd and of a volatile load + __threadfence(), without the full (sequentially
+// consistent) fences.
+__device__ __forceinline__ u64 atomic_add_release_gpu(u64* p, u64 v) {
+    u64 old;
+    asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    return old;
+}
+
+__device__ __forceinline__ u64 load_acquire_gpu(const u64* p) {
+    u64 v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// Counter-fused barrier, one counter word: the calling thread adds its block's arrival
+// (ARRIVE, bits ARRIVE_SHIFT and up) to `word`, then waits until gridDim.x blocks have arrived;
+// returns the word's count (the low bits), final once every block has arrived. Each block's
+// arrival comes after its own updates of the word (the caller puts a __syncthreads before), so
+// the value read with the last arrival includes every block's updates: the barrier and the read
+// of the level's counter are one round trip, not two. Every block must call it once per use of
+// the word, from a thread that the block's __syncthreads orders after its writes; the word must
+// hold no arrivals before the first call (cleared between uses: see the BFS's rotating slots),
+// and the grid must have fewer than 2^(64 - ARRIVE_SHIFT) blocks. Needs all blocks resident.
+__device__ __forceinline__ u64 fused_arrive_wait(u64* word) {
+    const u64 g = (u64)gridDim.x;
+    u64 x = atomic_add_release_gpu(word, ARRIVE) + ARRIVE;
+    while ((x >> ARRIVE_SHIFT) < g) {
+        __nanosleep(20);
+        x = load_acquire_gpu(word);
+    }
+    return x & COUNT_MASK;
 }
 
 }  // namespace fr
