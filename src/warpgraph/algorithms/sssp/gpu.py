@@ -83,6 +83,10 @@ FEATURES = {"qbuf": 1, "stream": 2, "done": 4, "skip1": 8, "ilp": 16, "defer": 3
 PACK_ONLY = FEATURES["defer"] | FEATURES["spec"] | FEATURES["pref"] | FEATURES["ilp2"]
 SPEC_ONLY = FEATURES["pref"] | FEATURES["ilp2"]  # need the H-BF-only kernel (``spec``)
 DEFAULT_FEATURES = sum(FEATURES.values())
+SPEC_KERNELS = (1, 2, 3)
+"""Builds of the H-BF-only kernel (``sssp_core.cuh`` ``Run``: rounds loaded ahead, blocks/SM)."""
+SPEC_KERNEL = 1
+"""The build ``spec`` uses (H200 measurements, docs/SSSP.md)."""
 """``features=None``: every feature that applies (H100 measurements, docs/SSSP.md)."""
 LAYOUTS = ("auto", "split", "packed")
 AUTO_LAYOUT = "packed"
@@ -104,7 +108,8 @@ _COMBOS = [
 def _declare(vt: str) -> None:
     combos = _COMBOS if vt == "int" else [c for c in _COMBOS if c[1] not in (PACK_PRED, SPLIT)]
     declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {m}, 0>" for w, m in combos))
-    declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {PACK}, 1>" for w in ("int", "float")))
+    declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {PACK}, {o}>"
+                      for o in SPEC_KERNELS for w in ("int", "float")))  # fmt: skip
     declare(SOURCE, *(f"sssp_output<{w}, {m}, {_OUT[w]}>" for w, m in combos))
     declare(SOURCE, f"sssp_indegree<{vt}>", *(f"sssp_classify<{vt}, {w}>" for w in _W))
     declare(SOURCE, *(f"sssp_weight_stats<{w}>" for w in _W))
@@ -297,6 +302,7 @@ def sssp_gpu(
     reuse: bool = True,
     _force_regen: bool = False,
     _far_capacity: int | None = None,
+    _spec_kernel: int | None = None,
 ) -> tuple[Any, Any]:
     """Shortest-path distances from each of ``sources`` on the GPU (internal backend).
 
@@ -341,6 +347,9 @@ def sssp_gpu(
     _force_regen, _far_capacity
         Tests only: rebuild every expanded frontier from the stamps (the queue-overflow path);
         a smaller far pile (the far-overflow path, which rescans all vertices).
+    _spec_kernel
+        Benchmarks and tests: the build of the H-BF-only kernel (``SPEC_KERNELS``) that
+        ``spec`` uses instead of ``SPEC_KERNEL``.
 
     Returns
     -------
@@ -453,6 +462,8 @@ def sssp_gpu(
             feats &= ~PACK_ONLY
         if method != "hbf" or not feats & FEATURES["spec"]:
             feats &= ~(FEATURES["spec"] | SPEC_ONLY)
+        if features is None and method == "delta":  # measured slower there (docs/SSSP.md)
+            feats &= ~FEATURES["defer"]
     V = np.dtype(np.int64 if wide_ids else np.int32)
     near_far = method != "hbf"
     qcap, ccap = max(n, 1), 2 * (m // CHUNK) + 2
@@ -515,7 +526,11 @@ def sssp_gpu(
     cfg_d = ws["cfg"]
 
     # 4. kernels and grid
-    opt = 1 if feats & FEATURES["spec"] else 0  # the H-BF-only kernel
+    opt = 0
+    if feats & FEATURES["spec"]:  # the H-BF-only kernel
+        opt = SPEC_KERNEL if _spec_kernel is None else int(_spec_kernel)
+        if opt not in SPEC_KERNELS:
+            raise InvalidArgumentError(f"_spec_kernel must be one of {SPEC_KERNELS}, got {opt}")
     run = get_kernel(SOURCE, f"sssp_persistent<{vt}, {wt}, {mode}, {opt}>", cooperative=True)
     ot = _OUT[wt]
     outk = get_kernel(SOURCE, f"sssp_output<{wt}, {mode}, {ot}>")

@@ -28,10 +28,11 @@
 using namespace wg::sssp;
 using wg::u64;
 
-// OPT = 1: the H-BF-only build of the PACK layout (gpu.py uses it with the F_SPEC feature);
+// OPT >= 1: the H-BF-only builds of the PACK layout (gpu.py uses them with the F_SPEC feature;
+// sssp_core.cuh Run); OPT 3 asks for 3 resident blocks per SM (85 registers), the others 4 (64).
 // OPT = 0 serves every method and layout.
 template <typename V, typename W, int MODE, int OPT>
-__global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
+__global__ void __launch_bounds__(BLOCK, OPT == 3 ? 3 : WG_SSSP_MIN_BLOCKS) sssp_persistent(
     const long long* indptr, const V* indices, const W* weights, unsigned long long* word,
     unsigned int* stamp, unsigned int* rstamp, V* q0, V* q1, unsigned long long* c0,
     unsigned long long* c1, V* far0, V* far1, V* rq, unsigned long long* rc,
@@ -101,7 +102,7 @@ __global__ void __launch_bounds__(BLOCK, WG_SSSP_MIN_BLOCKS) sssp_persistent(
     wg::fr::grid_barrier(bar);
 
     // 2. operations
-    const bool hbf = OPT == 1 || r.method == HBF;
+    const bool hbf = OPT >= 1 || r.method == HBF;
     const bool delta_stepping = OPT == 0 && r.method == DELTA;
     T thr = (T)0;
     u64 tk = L::INF;  // threshold key: near iff key < tk
@@ -348,6 +349,10 @@ WG_SSSP_RUN(int, int, 4, 0)
 WG_SSSP_RUN(int, float, 4, 0)
 WG_SSSP_RUN(int, int, 0, 1)
 WG_SSSP_RUN(int, float, 0, 1)
+WG_SSSP_RUN(int, int, 0, 2)
+WG_SSSP_RUN(int, float, 0, 2)
+WG_SSSP_RUN(int, int, 0, 3)
+WG_SSSP_RUN(int, float, 0, 3)
 WG_SSSP_RUN(long long, int, 1, 0)
 WG_SSSP_RUN(long long, double, 3, 0)
 WG_SSSP_OUT(int, 0, long long)

@@ -372,13 +372,17 @@ struct State {
 };
 
 // ---- one run -----------------------------------------------------------------------------------
-// OPT = 1: the H-BF-only kernel of PACK (F_SPEC): method, far pile, delta-stepping and the
-// negative-weight checks are compile-time constants (PACK never has negative weights).
+// OPT >= 1: the H-BF-only kernels of PACK (F_SPEC): method, far pile, delta-stepping and the
+// negative-weight checks are compile-time constants (PACK never has negative weights). OPT 1:
+// F_ILP2 relaxes small vertices' arcs 2 rounds at a time, F_ILP chunks 4 rounds at a time;
+// OPT 2 (and 3, the same at 3 blocks per SM: more registers): 4 and 8 rounds.
 template <typename V, typename W, int MODE, int OPT = 0>
 struct Run {
     using T = typename Val<W>::T;
     using L = Layout<MODE>;
-    static constexpr bool HBF_ONLY = OPT == 1;
+    static constexpr bool HBF_ONLY = OPT >= 1;
+    static constexpr int SMALL_ROUNDS = OPT >= 2 ? 4 : 2;          // F_ILP2
+    static constexpr int CHUNK_ROUNDS = OPT >= 2 ? 8 : ILP_ROUNDS;  // F_ILP
     static constexpr int CLS_SHIFT = (int)sizeof(V) * 8 - 2;
     static constexpr V ID_MASK = (V)(((unsigned long long)1 << CLS_SHIFT) - 1);
 
@@ -423,7 +427,7 @@ struct Run {
         if constexpr (MODE == SPLIT) {
             return (features & f & FEATS_SPLIT) != 0;
         } else if constexpr (MODE == PACK) {  // not F_DONE (its chunk names need SPLIT's cut)
-            return (features & f & (OPT == 1 ? FEATS_PACK_SPEC : FEATS_PACK)) != 0;
+            return (features & f & (OPT >= 1 ? FEATS_PACK_SPEC : FEATS_PACK)) != 0;
         } else {
             return false;
         }
@@ -649,32 +653,39 @@ struct Run {
             const eid_t total = __shfl_sync(FULL_MASK, incl, WARP_SIZE - 1);
             const eid_t start = b - (incl - deg);
             eid_t r = 0;
-            if (ilp2) {  // F_ILP2: two rounds' loads before either is relaxed
-                for (; r + WARP_SIZE < total; r += 2 * WARP_SIZE) {
-                    const eid_t x0 = r + lane, x1 = x0 + WARP_SIZE;
-                    int o0 = fr::warp_owner(incl, x0), o1 = fr::warp_owner(incl, x1);
-                    o0 = o0 < WARP_SIZE - 1 ? o0 : WARP_SIZE - 1;
-                    o1 = o1 < WARP_SIZE - 1 ? o1 : WARP_SIZE - 1;
-                    const bool ok1 = x1 < total;  // x0 < total: r + WARP_SIZE < total
-                    const eid_t a0 = __shfl_sync(FULL_MASK, start, o0) + x0;
-                    const eid_t a1 = __shfl_sync(FULL_MASK, start, o1) + x1;
-                    const V raw0 = arc_load(indices + a0);
-                    const W w0 = arc_load(weights + a0);
-                    V raw1 = (V)0;
-                    W w1 = (W)0;
-                    if (ok1) {
-                        raw1 = arc_load(indices + a1);
-                        w1 = arc_load(weights + a1);
+            if (ilp2) {  // F_ILP2: SMALL_ROUNDS rounds' loads before any of them is relaxed
+                constexpr int R = SMALL_ROUNDS;
+                for (; r + WARP_SIZE < total; r += R * WARP_SIZE) {  // 2 rounds or more left
+                    int ro[R];
+                    V rv[R];
+                    W rw[R];
+                    unsigned rk[R];
+#pragma unroll
+                    for (int t = 0; t < R; ++t) {
+                        const eid_t x = r + t * WARP_SIZE + lane;
+                        const int o = fr::warp_owner(incl, x);
+                        ro[t] = o < WARP_SIZE - 1 ? o : WARP_SIZE - 1;
+                        const eid_t a = __shfl_sync(FULL_MASK, start, ro[t]) + x;
+                        rv[t] = (V)0;
+                        rw[t] = (W)0;
+                        if (x < total) {
+                            rv[t] = arc_load(indices + a);
+                            rw[t] = arc_load(weights + a);
+                        }
                     }
-                    unsigned k0 = 0u, k1 = 0u;
-                    if (pref) {
-                        k0 = pref_key(true, raw0);
-                        k1 = pref_key(ok1, raw1);
+#pragma unroll
+                    for (int t = 0; t < R; ++t) {  // F_PREF: the targets' keys
+                        rk[t] = pref ? pref_key(r + t * WARP_SIZE + lane < total, rv[t]) : 0u;
                     }
-                    edge_loaded(true, __shfl_sync(FULL_MASK, u, o0),
-                                __shfl_sync(FULL_MASK, du, o0), raw0, w0, arcs, tk, pref, k0);
-                    edge_loaded(ok1, __shfl_sync(FULL_MASK, u, o1),
-                                __shfl_sync(FULL_MASK, du, o1), raw1, w1, arcs, tk, pref, k1);
+#pragma unroll
+                    for (int t = 0; t < R; ++t) {
+                        const eid_t x0 = r + t * WARP_SIZE;  // warp-uniform test
+                        if (x0 < total) {
+                            edge_loaded(x0 + lane < total, __shfl_sync(FULL_MASK, u, ro[t]),
+                                        __shfl_sync(FULL_MASK, du, ro[t]), rv[t], rw[t], arcs,
+                                        tk, pref, rk[t]);
+                        }
+                    }
                 }
             }
             for (; r < total; r += WARP_SIZE) {
@@ -719,11 +730,12 @@ struct Run {
                 if (first) append_chunks(1u, u, re - rb, rc, ctl + R_CHUNK, ccap);
             }
             if (feat(F_ILP)) {
-                for (eid_t p = b; p < e; p += ILP_ROUNDS * WARP_SIZE) {
-                    V rv[ILP_ROUNDS];
-                    W rw[ILP_ROUNDS];
+                constexpr int R = CHUNK_ROUNDS;
+                for (eid_t p = b; p < e; p += R * WARP_SIZE) {
+                    V rv[R];
+                    W rw[R];
 #pragma unroll
-                    for (int t = 0; t < ILP_ROUNDS; ++t) {
+                    for (int t = 0; t < R; ++t) {
                         const eid_t q = p + t * WARP_SIZE + lane;
                         rv[t] = (V)0;
                         rw[t] = (W)0;
@@ -732,13 +744,13 @@ struct Run {
                             rw[t] = arc_load(weights + q);
                         }
                     }
-                    unsigned rk[ILP_ROUNDS];
+                    unsigned rk[R];
 #pragma unroll
-                    for (int t = 0; t < ILP_ROUNDS; ++t) {  // F_PREF: the targets' keys
+                    for (int t = 0; t < R; ++t) {  // F_PREF: the targets' keys
                         rk[t] = pref ? pref_key(p + t * WARP_SIZE + lane < e, rv[t]) : 0u;
                     }
 #pragma unroll
-                    for (int t = 0; t < ILP_ROUNDS; ++t) {
+                    for (int t = 0; t < R; ++t) {
                         const eid_t q = p + t * WARP_SIZE;  // warp-uniform test
                         if (q < e) {
                             edge_loaded(q + lane < e, u, du, rv[t], rw[t], arcs, tk, pref,
