@@ -597,24 +597,26 @@ class _Emulated:
         h = _mix((v * 0x9E3779B97F4A7C15 + (r + 1) * 0xD1B54A32D192ED03) & _M64)
         return ((h >> 32) << 32) | int(v)
 
-    def _expand(self, ptr, idx, part, val, inq, queue, chase):
+    def _expand(self, ptr, idx, part, val, stamp, tag, queue, chase):
         out = []
         for b0 in range(0, len(queue), 32):
             batch, rnd = queue[b0 : b0 + 32], 0
             while batch:
                 kept = []
                 for v in batch:
-                    inq[v], cv, r = 0, int(val[v]), part[v]
+                    cv, r = int(val[v]), part[v]
                     for w in idx[ptr[v] : ptr[v + 1]]:
                         if part[w] == r and int(val[w]) < cv:
                             val[w] = cv
-                            if inq[w] == 0:
-                                inq[w] = 1
-                                (kept if rnd < chase and len(kept) < 32 else out).append(w)
+                            if rnd < chase and len(kept) < 32:
+                                kept.append(w)
+                            elif stamp[w] != tag:
+                                stamp[w] = tag
+                                out.append(w)
                 batch, rnd = kept, rnd + 1
         return out
 
-    def ecl(self, ip, ix, rp, ri, n, part, label, vin, vout, inq_f, inq_b, *rest):
+    def ecl(self, ip, ix, rp, ri, n, part, label, vin, vout, stamp_f, stamp_b, *rest):
         *_queues, ctl, chase, trim, max_rounds = rest
         level = r = 0
         while r < max_rounds:
@@ -632,11 +634,12 @@ class _Emulated:
             act = [int(v) for v in self.order(n) if part[v] >= 0]
             for v in act:
                 vin[v] = vout[v] = self._key(v, r)
-                inq_f[v] = inq_b[v] = 1
+                stamp_f[v] = stamp_b[v] = level + 1
             fq, bq = list(act), list(act)
             while fq or bq:
-                fq = self._expand(ip, ix, part, vin, inq_f, fq, chase)
-                bq = self._expand(rp, ri, part, vout, inq_b, bq, chase)
+                tag = level + 2
+                fq = self._expand(ip, ix, part, vin, stamp_f, tag, fq, chase)
+                bq = self._expand(rp, ri, part, vout, stamp_b, tag, bq, chase)
                 level += 1
             for v in self.order(n):
                 if part[v] >= 0:

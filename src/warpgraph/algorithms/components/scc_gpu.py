@@ -390,7 +390,7 @@ class _Run:
         vin = cp.empty(n, dtype=cp.uint64)
         vout = cp.empty(n, dtype=cp.uint64)
         ctl = cp.zeros(16, dtype=cp.uint64)
-        # in-queue flags: the (zero) closure marks; queues: the three queues and the hub list
+        # queue stamps: the (zero) closure marks; queues: the three queues and the hub list
         queues = (*self.queues, self.hubs)
         max_rounds = n + 2  # every round finishes a vertex: more is a bug
         trim = int(cfg.trim_iterations != 0)

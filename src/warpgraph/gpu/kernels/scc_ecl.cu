@@ -17,13 +17,15 @@
 //      class is its own SCC), counting the vertices left; stop when none is left;
 //   I  vin = vout = k(v), every active vertex queued for both directions;
 //   P  levels: the forward queue pushes vin along out-arcs, the backward queue pushes vout
-//      along in-arcs (atomicMax; a raised vertex is claimed by its in-queue flag). A warp keeps
-//      the vertices it claims (up to 32) and expands them itself, for up to `chase` extra
-//      rounds inside the level, so values travel chase + 1 arcs per barrier on thin frontiers;
-//      what does not fit goes to the next level's queue. Until both queues are empty;
+//      along in-arcs (atomicMax), arc-parallel inside a warp, both queues in the same pass. A
+//      warp keeps the vertices it raises (up to 32) and expands them itself, for up to `chase`
+//      extra rounds inside the level, so values travel chase + 1 arcs per barrier on thin
+//      frontiers; the others go to the next level's queue (once: a stamp per vertex and
+//      direction). Until both queues are empty;
 //   C  classify: vin == vout finishes v, else part[v] = hash(vin, vout).
 //
-// Per-vertex state: part[v] (class, -1 once finished), label[v], vin/vout (u64), inq_f/inq_b.
+// Per-vertex state: part[v] (class, -1 once finished), label[v], vin/vout (u64), stamp_f/stamp_b
+// (1 + the level whose queue holds v; level counts over all rounds, so stamps never repeat).
 // ctl (u64 words, zero before the launch): CTL_BAR barrier ticket word, CTL_LF/CTL_LB three
 // rotating queue lengths each, CTL_LEFT three rotating "left" counters, CTL_ROUNDS/CTL_LEVELS
 // outputs (rounds run and levels summed), CTL_LEFT_END vertices still active at the end (0
@@ -113,83 +115,104 @@ __device__ __forceinline__ bool has_nbr(const long long* ptr, const V* idx, cons
     return false;
 }
 
-// Raise w to cv if it is in class r and lower; the lanes that claim a vertex (in-queue flag
-// 0 -> 1) keep it in the warp's buffer while `keep` and room last, else append it to `out`.
-// Warp-collective: every lane calls it, `cnt` (the buffer's fill) is warp-uniform.
+// Raise w to cv if it is in class r and lower. A lane that raised w keeps it in the warp's
+// buffer while `keep` and room last (the warp expands it next, in this level); otherwise w goes
+// to the next level's queue unless it is there already (stamp == tag: that entry reads w's
+// value after the barrier, so it sees this raise). No fence is needed: a kept vertex is read
+// by the thread that raised it, a queued one after a grid barrier. Warp-collective: every lane
+// calls it; `cnt` (the buffer's fill) is warp-uniform.
 template <typename V>
 __device__ __forceinline__ void claim(bool valid, V w, V r, u64 cv, const V* part, u64* val,
-                                      unsigned int* inq, bool keep, V* buf, int& cnt, V* out,
-                                      u64* out_len) {
-    bool push = false;
-    if (valid && part[w] == r && val[w] < cv && atomicMax(val + w, cv) < cv) {
-        __threadfence();
-        push = atomicCAS(inq + w, 0u, 1u) == 0u;
+                                      unsigned int* stamp, unsigned int tag, bool keep, V* buf,
+                                      int& cnt, V* out, u64* out_len) {
+    bool up = false;
+    if (valid) {
+        const V pw = part[w];
+        const u64 vw = val[w];  // issued with part[w]: one load latency, not two
+        up = pw == r && vw < cv && atomicMax(val + w, cv) < cv;
     }
-    const unsigned m = __ballot_sync(wg::FULL_MASK, push);
+    const unsigned m = __ballot_sync(wg::FULL_MASK, up);
     if (m == 0u) return;
     const int lane = wg::lane_id();
     const int rank = __popc(m & ((1u << lane) - 1u));
     const int room = keep ? 32 - cnt : 0;
-    const bool local = push && rank < room;
+    const bool local = up && rank < room;
     if (local) buf[cnt + rank] = w;
     const int total = __popc(m);
     cnt += total < room ? total : room;
-    const bool global = push && !local;
-    if (__any_sync(wg::FULL_MASK, global)) {
-        const u64 slot = wg::warp_reserve(out_len, global ? 1ull : 0ull);
-        if (global) out[slot] = w;
+    const bool push = up && !local && atomicExch(stamp + w, tag) != tag;
+    if (__any_sync(wg::FULL_MASK, push)) {
+        const u64 slot = wg::warp_reserve(out_len, push ? 1ull : 0ull);
+        if (push) out[slot] = w;
     }
 }
 
-// One direction of one level: expand in[0, len) (and what the warps claim, `chase` rounds).
+// Expand one warp's vertices (v = -1: none), arc-parallel: the warp's arcs are numbered by a
+// prefix sum of the degrees and lane j takes arc j (then j + 32, ...), so a thin frontier of a
+// low-degree graph costs one claim step per level, whatever the degrees; then up to `chase`
+// more rounds on the vertices the warp kept.
 template <typename V>
-__device__ void expand(const long long* __restrict__ ptr, const V* __restrict__ idx,
-                       const V* part, u64* val, unsigned int* inq, const V* in, long long len,
-                       V* out, u64* out_len, int chase, V* buf) {
+__device__ void expand_warp(const long long* __restrict__ ptr, const V* __restrict__ idx,
+                            const V* part, u64* val, unsigned int* stamp, unsigned int tag, V v,
+                            V* out, u64* out_len, int chase, V* buf) {
     const int lane = wg::lane_id();
-    for (long long base = wg::warp_base(); base < len; base += wg::warp_stride()) {
-        const long long i = base + lane;
-        V v = i < len ? in[i] : (V)-1;
-        for (int round = 0;; ++round) {
-            const bool keep = round < chase;
-            int cnt = 0;
-            long long b = 0, e = 0;
-            V r = 0;
-            u64 cv = 0;
-            if (v >= 0) {
-                atomicExch(inq + v, 0u);
-                __threadfence();  // a raise after this read re-claims v (see claim)
-                b = ptr[v];
-                e = ptr[(long long)v + 1];
-                r = part[v];
-                cv = fresh(val + v);
+    for (int round = 0;; ++round) {
+        const bool keep = round < chase;
+        int cnt = 0;
+        long long b = 0, deg = 0;
+        V r = 0;
+        u64 cv = 0;
+        if (v >= 0) {
+            b = ptr[v];
+            deg = ptr[(long long)v + 1] - b;
+            r = part[v];
+            cv = fresh(val + v);
+        }
+        const long long incl = wg::warp_inclusive_sum(deg);
+        const long long total = __shfl_sync(wg::FULL_MASK, incl, 31);
+        const long long off = b - (incl - deg);  // arc j of this lane's list is idx[off + j]
+        for (long long base = 0; base < total; base += 32) {
+            const long long j = base + lane;
+            int owner = 0;  // the first lane whose inclusive sum exceeds j
+            for (int step = 16; step > 0; step >>= 1) {
+                const long long x = __shfl_sync(wg::FULL_MASK, incl, owner + step - 1);
+                if (x <= j) owner += step;
             }
-            // lists of 32+ arcs: the whole warp, one list at a time
-            unsigned big = __ballot_sync(wg::FULL_MASK, e - b >= 32);
-            while (big) {
-                const int owner = __ffs(big) - 1;
-                big &= big - 1;
-                const long long bb = __shfl_sync(wg::FULL_MASK, b, owner);
-                const long long ee = __shfl_sync(wg::FULL_MASK, e, owner);
-                const V rr = __shfl_sync(wg::FULL_MASK, r, owner);
-                const u64 cc = __shfl_sync(wg::FULL_MASK, cv, owner);
-                for (long long q = bb; q < ee; q += 32) {
-                    const long long p = q + lane;
-                    const V w = p < ee ? wg::ldg(idx + p) : (V)0;
-                    claim(p < ee, w, rr, cc, part, val, inq, keep, buf, cnt, out, out_len);
-                }
-            }
-            // short lists: every lane its own, in lock step
-            const long long mine = e - b < 32 ? e - b : 0;
-            const long long most = wg::warp_max(mine);
-            for (long long k = 0; k < most; ++k) {
-                const V w = k < mine ? wg::ldg(idx + b + k) : (V)0;
-                claim(k < mine, w, r, cv, part, val, inq, keep, buf, cnt, out, out_len);
-            }
-            if (cnt == 0) break;  // warp-uniform
-            __syncwarp();
-            v = lane < cnt ? buf[lane] : (V)-1;
-            __syncwarp();  // every lane has its vertex before the buffer is refilled
+            owner = owner < 31 ? owner : 31;
+            const long long oo = __shfl_sync(wg::FULL_MASK, off, owner);
+            const V rr = __shfl_sync(wg::FULL_MASK, r, owner);
+            const u64 cc = __shfl_sync(wg::FULL_MASK, cv, owner);
+            const bool valid = j < total;
+            const V w = valid ? wg::ldg(idx + oo + j) : (V)0;
+            claim(valid, w, rr, cc, part, val, stamp, tag, keep, buf, cnt, out, out_len);
+        }
+        if (cnt == 0) break;  // warp-uniform
+        __syncwarp();
+        v = lane < cnt ? buf[lane] : (V)-1;
+        __syncwarp();  // every lane has its vertex before the buffer is refilled
+    }
+}
+
+// One level, both directions at once: warps take 32 entries of the forward queue, or of the
+// backward queue (each queue rounded up to whole warps), so the two chains run side by side.
+template <typename V>
+__device__ void expand_level(const long long* __restrict__ fptr, const V* __restrict__ fidx,
+                             const long long* __restrict__ bptr, const V* __restrict__ bidx,
+                             const V* part, u64* vin, u64* vout, unsigned int* stamp_f,
+                             unsigned int* stamp_b, unsigned int tag, const V* fin, long long lf,
+                             const V* bin, long long lb, V* fout, u64* lf_out, V* bout,
+                             u64* lb_out, int chase, V* buf) {
+    const long long lf32 = (lf + 31) & ~31LL;
+    const long long all = lf32 + ((lb + 31) & ~31LL);
+    for (long long base = wg::warp_base(); base < all; base += wg::warp_stride()) {
+        const long long i = base + wg::lane_id();
+        if (base < lf32) {
+            const V v = i < lf ? fin[i] : (V)-1;
+            expand_warp(fptr, fidx, part, vin, stamp_f, tag, v, fout, lf_out, chase, buf);
+        } else {
+            const long long k = i - lf32;
+            const V v = k < lb ? bin[k] : (V)-1;
+            expand_warp(bptr, bidx, part, vout, stamp_b, tag, v, bout, lb_out, chase, buf);
         }
     }
 }
@@ -200,8 +223,8 @@ template <typename V>
 __global__ void __launch_bounds__(ECL_BLOCK) scc_ecl(
     const long long* __restrict__ indptr, const V* __restrict__ indices,
     const long long* __restrict__ rindptr, const V* __restrict__ rindices, long long n, V* part,
-    V* label, unsigned long long* vin, unsigned long long* vout, unsigned int* inq_f,
-    unsigned int* inq_b, V* qf0, V* qf1, V* qb0, V* qb1, unsigned long long* ctl, int chase,
+    V* label, unsigned long long* vin, unsigned long long* vout, unsigned int* stamp_f,
+    unsigned int* stamp_b, V* qf0, V* qf1, V* qb0, V* qb1, unsigned long long* ctl, int chase,
     int trim, long long max_rounds) {
     using namespace wgecl;
     __shared__ V s_buf[WARPS * 32];
@@ -242,8 +265,8 @@ __global__ void __launch_bounds__(ECL_BLOCK) scc_ecl(
                 const u64 k = key_of<V>(v, (u64)r);
                 vin[v] = k;
                 vout[v] = k;
-                inq_f[v] = 1u;
-                inq_b[v] = 1u;
+                stamp_f[v] = (unsigned int)(level + 1);  // queued for this level
+                stamp_b[v] = (unsigned int)(level + 1);
             }
             const u64 sf = wg::warp_reserve(ctl + CTL_LF + cur, act ? 1ull : 0ull);
             const u64 sb = wg::warp_reserve(ctl + CTL_LB + cur, act ? 1ull : 0ull);
@@ -265,10 +288,10 @@ __global__ void __launch_bounds__(ECL_BLOCK) scc_ecl(
                 ctl[CTL_LB + c2] = 0ull;
             }
             const bool odd = (level & 1) != 0;
-            expand(indptr, indices, part, vin, inq_f, odd ? qf1 : qf0, lf, odd ? qf0 : qf1,
-                   ctl + CTL_LF + c1, chase, buf);
-            expand(rindptr, rindices, part, vout, inq_b, odd ? qb1 : qb0, lb, odd ? qb0 : qb1,
-                   ctl + CTL_LB + c1, chase, buf);
+            const unsigned int tag = (unsigned int)(level + 2);  // queued for the next level
+            expand_level(indptr, indices, rindptr, rindices, part, vin, vout, stamp_f, stamp_b,
+                         tag, odd ? qf1 : qf0, lf, odd ? qb1 : qb0, lb, odd ? qf0 : qf1,
+                         ctl + CTL_LF + c1, odd ? qb0 : qb1, ctl + CTL_LB + c1, chase, buf);
             ++level;
             grid_barrier(bar);
         }
