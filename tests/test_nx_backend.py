@@ -234,6 +234,69 @@ def test_raw_conversion_is_used_and_falls_back(monkeypatch):
     assert _structure(R, list(R))[4] is not None
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_sort_rows_matches_lexsort(seed):
+    import numpy as np
+
+    from warpgraph.nx._csr import sort_rows
+
+    rng = np.random.default_rng(seed)
+    lengths = rng.choice([0, 1, 2, 5, 30, 49, 200], size=40)  # insertion and NumPy sorts
+    indptr = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    ids = np.concatenate([rng.permutation(1000)[:k] for k in lengths]).astype(np.int32)
+    if seed == 0:  # every row sorted: the ids come back as they are, no permutation
+        ids = np.concatenate([np.sort(ids[a:b]) for a, b in pairwise(indptr)]).astype(np.int32)
+    rows = np.repeat(np.arange(lengths.size), lengths)
+    want = np.lexsort((ids, rows))  # by row, then id
+    got, perm = sort_rows(indptr, ids)
+    assert got.dtype == ids.dtype
+    assert got.tolist() == ids[want].tolist()
+    if seed == 0:
+        assert perm is None and got is ids
+    else:
+        assert perm.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("kind", ["int", "shuffled", "str", "tuple"])
+def test_node_lookup_and_labels_equal_a_dict(kind, monkeypatch):
+    import numpy as np
+
+    rng = random.Random(4)
+    if kind in ("int", "shuffled"):
+        nodes = list(range(300))
+        if kind == "shuffled":
+            rng.shuffle(nodes)
+        G = nx.Graph()
+        G.add_nodes_from(nodes)
+        G.add_edges_from((rng.choice(nodes), rng.choice(nodes)) for _ in range(600))
+    else:
+        G = random_graph(7, kind)
+    W = backend_interface.convert_from_nx(G)
+    assert W.identity == (kind == "int")
+    index = {v: i for i, v in enumerate(G)}
+    probes = [*list(G)[:5], *list(G)[-3:], -1, 300, 2.0, True, False, 1.5, "v1", "zz", (0, "t0")]
+    probes += [2**61 + 1, (1, "t99999")]  # 2**61 + 1 hashes as 2 (modulo 2**61 - 1)
+    for v in probes[:4]:  # the first look-ups do not build the dict of every label
+        assert W.find(v) == index.get(v, -1), v
+        assert (v in W) == (v in G), v
+    assert W._index is None
+    for v in probes:
+        assert W.find(v) == index.get(v, -1), v
+        assert (v in W) == (v in G), v
+    assert [] not in W and {} not in W  # unhashable: never a node
+    for v in probes * 2:  # after a few look-ups: the dict
+        assert W.find(v) == index.get(v, -1), v
+    ids = np.array([3, 0, len(G) - 1, 3])
+    assert W.label_list(ids) == [list(G)[i] for i in ids]
+    mask = np.zeros(len(G), dtype=bool)
+    mask[[1, 4]] = True
+    assert W.label_list(mask) == [list(G)[1], list(G)[4]]
+    monkeypatch.setitem(sys.modules["warpgraph.nx._cpython"]._STATE, "ok", False)
+    P = backend_interface.convert_from_nx(G)  # iterated in Python: no node hashes
+    assert P._node_hashes is None and P.identity == W.identity
+    assert [P.find(v) for v in probes] == [index.get(v, -1) for v in probes]
+
+
 def test_conversion_is_cached_on_the_graph(monkeypatch):
     G = random_graph(1)
     calls = []

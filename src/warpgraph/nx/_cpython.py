@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import sys
 import sysconfig
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 import numba as nb
@@ -35,7 +36,18 @@ from numba.extending import intrinsic
 
 from ..cpu.prefetch import prefetch_address as _prefetch
 
-__all__ = ["Arcs", "arc_hashes", "available", "graph_rows", "ids_from_hashes", "read_attribute"]
+__all__ = [
+    "Adjacency",
+    "Arcs",
+    "adjacency",
+    "arc_hashes",
+    "available",
+    "graph_adjacency",
+    "ids_from_hashes",
+    "int_range_keys",
+    "read_attribute",
+    "rows_adjacency",
+]
 
 # Codes of read_attribute, per arc.
 INT, FLOAT, NONE, MISSING, OTHER = 0, 1, 2, 3, 4
@@ -122,6 +134,79 @@ def _scan(dicts, indptr, hashes, values):  # pragma: no cover - compiled
             pos += 1
         bad += 0 if ok and pos == end else 1
     return bad
+
+
+@nb.njit(parallel=True, cache=True)
+def _scan_ids(
+    dicts, indptr, direct, n, keys, ids, bits, nx_order, values, want_values, scratch
+):  # pragma: no cover - compiled
+    """:func:`_scan` fused with the hash -> node id look-up (``direct``: the hashes are the ids
+    ``0..n-1``; otherwise the open-addressing table ``keys``/``ids``, probed once a row's
+    hashes are in ``scratch``, so that the probes of a row overlap): the neighbour id of every
+    live entry into ``nx_order`` (and the value address into ``values`` if ``want_values``),
+    no pass over a hash array of every arc. Returns (rows that did not match or held a hash
+    that is no node's, rows not sorted by id)."""
+    bad = 0
+    unsorted = 0
+    rows = dicts.shape[0]
+    mask = (np.int64(1) << bits) - 1
+    shift = np.uint64(64 - bits)
+    for i in prange(rows):
+        if i + 16 < rows:  # rows lie scattered: fetch the dict and then its table ahead
+            _prefetch(dicts[i + 16])
+        if i + 8 < rows:
+            _prefetch(_i64(dicts[i + 8] + 32))
+        entries, size, kind, count = _table(dicts[i])
+        start = indptr[i]
+        pos = start
+        end = indptr[i + 1]
+        ok = size != 0
+        for e in range(count if ok else 0):
+            at = entries + size * e
+            if kind == 0:
+                v = _i64(at + 16)
+                h = _i64(at)
+            else:
+                v = _i64(at + 8)
+                h = _i64(_i64(at) + 24) if v != 0 else 0
+            if v == 0:  # deleted entry
+                continue
+            if pos == end or h == -1:
+                ok = False
+                break
+            if direct:
+                if not 0 <= h < n:
+                    ok = False
+                    break
+                nx_order[pos] = h
+            else:
+                scratch[pos] = h
+            if want_values:
+                values[pos] = v
+            pos += 1
+        if ok and not direct:
+            for p in range(start, pos):
+                h = scratch[p]
+                j = _slot(h, shift)
+                found = -1
+                while ids[j] != -1:
+                    if keys[j] == h:
+                        found = ids[j]
+                        break
+                    j = (j + 1) & mask
+                if found < 0:
+                    ok = False
+                    break
+                nx_order[p] = found
+        order = 0
+        if ok:
+            for p in range(start + 1, pos):
+                if nx_order[p] < nx_order[p - 1]:
+                    order = 1
+                    break
+        bad += 0 if ok and pos == end else 1
+        unsorted += order
+    return bad, unsorted
 
 
 @nb.njit(cache=True)
@@ -285,6 +370,27 @@ def _ids_direct(hashes, n, out):  # pragma: no cover - compiled
     return bad
 
 
+@nb.njit(cache=True)
+def _int_range_keys(d, dict_type, int_type, tagged):  # pragma: no cover - compiled
+    """Whether the keys of dict ``d`` are the ``int`` objects ``0..len-1`` in order (no subclass,
+    no deleted entry)."""
+    if _i64(d + 8) != dict_type or _i64(d + 40) != 0:
+        return False
+    if _i64(d + 16) == 0:
+        return True
+    entries, size, kind, count = _table(d)
+    if kind != 0 or count != _i64(d + 16):
+        return False
+    for e in range(count):
+        k = _i64(entries + size * e + 8)
+        if k == 0 or _i64(k + 8) != int_type:
+            return False
+        x, ok = _long(k, tagged)
+        if not ok or x != e:
+            return False
+    return True
+
+
 # ----------------------------------------------------------------------------------- Python side
 class Arcs(NamedTuple):
     """What :func:`arc_hashes` read: row offsets, key hashes and the addresses of the values
@@ -348,6 +454,8 @@ def _self_test() -> bool:
             return False
         if addresses.tolist() != [id(x) for x in datas]:
             return False
+        if not _self_test_adjacency(rows, keys, addresses):
+            return False
         codes, ivals, fvals = read_attribute(found, "w")
         for x, c, i, f in zip(datas, codes.tolist(), ivals.tolist(), fvals.tolist(), strict=True):
             w = x.get("w", _STATE)
@@ -367,6 +475,38 @@ def _self_test() -> bool:
         return True
     except Exception:  # noqa: BLE001 - any surprise: iterate in Python instead
         return False
+
+
+def _self_test_adjacency(rows: list, keys: list, addresses: np.ndarray) -> bool:
+    """:func:`adjacency` (table look-up and direct ids) and :func:`int_range_keys` against
+    Python, on the self-test's rows."""
+    distinct = list(dict.fromkeys(keys))
+    node_hashes = np.array([hash(k) for k in distinct], dtype=np.int64)
+    if len(set(node_hashes.tolist())) == len(distinct):
+        index = {k: i for i, k in enumerate(distinct)}
+        found = rows_adjacency(node_hashes, rows, True)
+        want = [index[k] for k in keys]
+        if found is None or found.ids.tolist() != want or found.addresses is None:
+            return False
+        if found.addresses.tolist() != addresses.tolist():
+            return False
+        starts = np.cumsum([0, *map(len, rows)]).tolist()
+        unsorted = sum(want[a:b] != sorted(want[a:b]) for a, b in pairwise(starts))
+        if found.indptr.tolist() != starts or found.unsorted != unsorted:
+            return False
+    ints = [{2: 0, 0: 1}, {}, {1: 2, 2: 3, 0: 4}]
+    found = rows_adjacency(np.arange(3, dtype=np.int64), ints)
+    if found is None or found.ids.tolist() != [2, 0, 1, 2, 0] or found.unsorted != 2:
+        return False
+    if rows_adjacency(np.arange(2, dtype=np.int64), ints) is not None:  # 2 is no node's hash
+        return False
+    gone = dict.fromkeys(range(4))
+    del gone[3]  # a deleted entry: refused (the caller then checks the labels in Python)
+    cases = [({}, True), (dict.fromkeys(range(300)), True), (dict.fromkeys([1, 0]), False),
+             ({0: 0, "1": 1}, False), (dict.fromkeys([0, 1, 2**70]), False), (gone, False),
+             (dict.fromkeys([0, 2**61]), False), (dict.fromkeys([0, True]), False),
+             (dict.fromkeys([0, 1.0]), False)]  # fmt: skip
+    return all(int_range_keys(d) == want for d, want in cases)
 
 
 def arc_hashes(rows: list) -> Arcs | None:
@@ -394,18 +534,83 @@ def _arcs_at(dicts: np.ndarray) -> Arcs | None:
     return Arcs(indptr, hashes, values)
 
 
-def graph_rows(node: dict, adj: dict) -> tuple[np.ndarray, list, Arcs] | None:
+class Adjacency(NamedTuple):
+    """What :func:`adjacency` read: row offsets, the neighbour id (int32) of every arc in
+    iteration order, the addresses of the values (data dicts; None unless asked for, valid
+    while the rows are alive and unchanged), how many rows are not sorted by id, and the node
+    hashes the ids index (distinct)."""
+
+    indptr: np.ndarray
+    ids: np.ndarray
+    addresses: np.ndarray | None
+    unsorted: int
+    node_hashes: np.ndarray
+
+
+def adjacency(
+    node_hashes: np.ndarray, dicts: np.ndarray, want_addresses: bool = False
+) -> Adjacency | None:
+    """Neighbour ids of every entry of the dicts at addresses ``dicts`` (the rows, kept alive
+    by the caller), an entry's id being the position of its key's hash in ``node_hashes``;
+    None when two nodes share a hash, a key's hash is no node's or a row is not a plain dict
+    table. One parallel pass over the tables, no hash array in between."""
+    n = node_hashes.size
+    rows = dicts.size
+    lengths = np.empty(rows, dtype=np.int64)
+    if _lengths(dicts, id(dict), lengths):
+        return None
+    indptr = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    arcs = int(indptr[-1])
+    direct = identity_hashes(node_hashes)
+    if direct:
+        bits, keys, ids = 4, np.zeros(1, np.int64), np.full(1, -1, np.int32)
+    else:
+        bits = max(4, int(2 * n).bit_length())  # load factor <= 1/2
+        keys, ids, distinct = _hash_table(node_hashes, bits)
+        if not distinct:
+            return None
+    out = np.empty(arcs, dtype=np.int32)
+    values = np.empty(arcs if want_addresses else 0, dtype=np.int64)
+    scratch = np.empty(0 if direct else arcs, dtype=np.int64)
+    bad, unsorted = _scan_ids(dicts, indptr, direct, n, keys, ids, bits, out, values,
+                              want_addresses, scratch)  # fmt: skip
+    if bad:
+        return None
+    return Adjacency(indptr, out, values if want_addresses else None, int(unsorted), node_hashes)
+
+
+def graph_adjacency(
+    node: dict, adj: dict, want_addresses: bool = False
+) -> tuple[np.ndarray, list, Adjacency] | None:
     """For a NetworkX graph's ``_node`` and ``_adj`` dicts: the node hashes (in ``node``'s
-    order), the rows (``adj``'s values) and what :func:`arc_hashes` reads from them, without a
-    Python call per node; None unless ``adj``'s keys hash as ``node``'s, in the same order (then,
-    when the node hashes are distinct, row ``i`` is node ``i``'s)."""
+    order), the rows (``adj``'s values) and their :func:`adjacency`, without a Python call per
+    node; None unless ``adj``'s keys hash as ``node``'s, in the same order (then, when the
+    node hashes are distinct, row ``i`` is node ``i``'s)."""
     both = arc_hashes([node, adj])
     n = len(node)
     if both is None or len(adj) != n or not np.array_equal(both.hashes[:n], both.hashes[n:]):
         return None
     rows = list(adj.values())
-    found = _arcs_at(both.addresses[n:])  # the rows, alive in ``adj``
-    return None if found is None else (both.hashes[:n], rows, found)
+    node_hashes = both.hashes[:n]
+    found = adjacency(node_hashes, both.addresses[n:], want_addresses)  # rows alive in ``adj``
+    return None if found is None else (node_hashes, rows, found)
+
+
+def rows_adjacency(
+    node_hashes: np.ndarray, rows: list, want_addresses: bool = False
+) -> Adjacency | None:
+    """:func:`adjacency` of the dicts ``rows`` (kept alive by the caller)."""
+    dicts = np.fromiter(map(id, rows), dtype=np.int64, count=len(rows))
+    return adjacency(node_hashes, dicts, want_addresses)
+
+
+def int_range_keys(d: dict) -> bool:
+    """Whether the keys of the plain dict ``d`` are the ints ``0..len(d)-1`` in order (read in
+    place: one pass over the table, no Python object touched)."""
+    if type(d) is not dict:
+        return False
+    return bool(_int_range_keys(id(d), id(dict), id(int), _TAGGED))
 
 
 def identity_hashes(node_hashes: np.ndarray) -> bool:
@@ -427,13 +632,13 @@ def ids_from_hashes(node_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray |
     return None if _ids_by_hash(hashes, keys, ids, bits, out) else out
 
 
-def read_attribute(arcs: Arcs, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def read_attribute(arcs: Arcs | Adjacency, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Attribute ``name`` of the data dicts of ``arcs`` (from :func:`arc_hashes`, rows still
     alive and unchanged): per arc a code (INT, FLOAT, NONE, MISSING or OTHER: a value of another
     type, or an unusual dict), the int values and the float values (each valid where its code
     says so)."""
-    if not isinstance(arcs, Arcs):
-        raise TypeError("read_attribute reads what arc_hashes found")
+    if not isinstance(arcs, Arcs | Adjacency) or arcs.addresses is None:
+        raise TypeError("read_attribute reads the value addresses arc_hashes or adjacency found")
     addresses = arcs.addresses
     m = addresses.size
     if type(name) is str:

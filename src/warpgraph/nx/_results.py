@@ -40,7 +40,7 @@ def _processing_order(W, node_keep: np.ndarray, induced: np.ndarray | None) -> n
     if induced is None or not 2 * kept.size < len(W):
         return kept
     index = W.index
-    nodes = set(W.labels[induced].tolist())  # the same insertions, so the same set order
+    nodes = set(W.label_list(induced))  # the same insertions, so the same set order
     return np.fromiter((index[v] for v in nodes), dtype=np.int64, count=len(nodes))
 
 
@@ -56,11 +56,11 @@ def subgraph_copy(
     """
     G = W.source
     if G is None:  # converted by hand, source gone: the structure only
-        return W.to_networkx().subgraph(W.labels[node_keep].tolist()).copy()
+        return W.to_networkx().subgraph(W.label_list(node_keep)).copy()
     if type(G).__name__ not in ("Graph", "DiGraph") or type(G).__module__.split(".")[0] != (
         "networkx"
     ):  # a subclass may have its own dict factories
-        return G.subgraph(W.labels[node_keep].tolist()).copy()
+        return G.subgraph(W.label_list(node_keep)).copy()
     with gc_paused():
         return _subgraph_copy(W, G, node_keep, arc_keep, induced)
 
@@ -79,8 +79,8 @@ def _subgraph_copy(W, G, node_keep, arc_keep, induced):
     tails, heads = tails[picked], heads[picked]
     tpos, hpos = position[tails], position[heads]
     data_of = _DataDicts(W, G)
-    labels = W.labels
-    nodes = labels[visit].tolist()
+    label_list = W.label_list
+    nodes = label_list(visit)
     kept = len(nodes)
     H = G.__class__()
     H.graph.update(G.graph)
@@ -89,10 +89,10 @@ def _subgraph_copy(W, G, node_keep, arc_keep, induced):
         copies, slot = data_of.copies(picked, tails, heads)
         out = _row_order(tpos, hpos, kept, False)  # successors in G's order
         data = _pick(copies, slot[out])
-        H._succ.update(_dicts(nodes, tpos[out], labels[heads[out]].tolist(), data, kept))
+        H._succ.update(_dicts(nodes, tpos[out], label_list(heads[out]), data, kept))
         into = _row_order(hpos, tpos, kept, True)  # predecessors in visiting order of the tails
         data = _pick(copies, slot[into])
-        H._pred.update(_dicts(nodes, hpos[into], labels[tails[into]].tolist(), data, kept))
+        H._pred.update(_dicts(nodes, hpos[into], label_list(tails[into]), data, kept))
         return H
     # One data dict per edge, shared by its two arcs: the copy of the arc with tail <= head.
     n = max(len(W), 1)
@@ -105,7 +105,7 @@ def _subgraph_copy(W, G, node_keep, arc_keep, induced):
     # neighbours visited before come first (in visiting order), then the rest in G[u]'s order
     order = _row_order(tpos, hpos, kept, False, earlier_first=True)
     data = _pick(copies, slot[edge[order]])
-    H._adj.update(_dicts(nodes, tpos[order], labels[heads[order]].tolist(), data, kept))
+    H._adj.update(_dicts(nodes, tpos[order], label_list(heads[order]), data, kept))
     return H
 
 
@@ -127,7 +127,7 @@ class _DataDicts:
 
     def __init__(self, W, G) -> None:
         self._rows = [G._adj[v] for v in W.nodes]
-        self._labels = W.labels
+        self._label_list = W.label_list
         self._arcs = W.graph.num_arcs
         self._all: list | None = None
 
@@ -139,7 +139,7 @@ class _DataDicts:
 
         if 16 * arcs.size < self._arcs:
             rows = map(self._rows.__getitem__, tails.tolist())
-            found = map(dict.__getitem__, rows, self._labels[heads].tolist())
+            found = map(dict.__getitem__, rows, self._label_list(heads))
             copied = list(map(dict.copy, found))
             return copied, np.arange(len(copied))
         table = raw.arc_hashes(self._rows) if raw.available() else None
@@ -200,7 +200,7 @@ def _pick(items: list, idx: np.ndarray) -> list:
     return list(map(items.__getitem__, idx.tolist()))
 
 
-def bfs_tree_graph(labels: np.ndarray, source: int, parents: np.ndarray, children: np.ndarray):
+def bfs_tree_graph(W, source: int, parents: np.ndarray, children: np.ndarray):
     """``networkx.DiGraph`` of a BFS tree given its arcs in discovery order, as NetworkX's
     ``bfs_tree`` builds it: nodes in discovery order, each node's children in discovery order,
     one new data dict per edge shared by its successor and predecessor entries."""
@@ -209,15 +209,15 @@ def bfs_tree_graph(labels: np.ndarray, source: int, parents: np.ndarray, childre
     with gc_paused():
         T = nx.DiGraph()
         order = np.concatenate(([source], children)).astype(np.int64)
-        nodes = labels[order].tolist()
+        nodes = W.label_list(order)
         n = order.size
-        position = np.empty(labels.size, dtype=np.int64)
+        position = np.empty(len(W), dtype=np.int64)
         position[order] = np.arange(n)
         data = [{} for _ in range(children.size)]
         T._node.update(zip(nodes, [{} for _ in range(n)], strict=True))
         by_parent = np.argsort(position[parents], kind="stable")
-        kids = labels[children[by_parent]].tolist()
+        kids = W.label_list(children[by_parent])
         T._succ.update(_dicts(nodes, position[parents[by_parent]], kids, _pick(data, by_parent), n))
-        pred = [{}] + [{p: d} for p, d in zip(labels[parents].tolist(), data, strict=True)]
+        pred = [{}] + [{p: d} for p, d in zip(W.label_list(parents), data, strict=True)]
         T._pred.update(zip(nodes, pred, strict=True))  # node i + 1 <- parents[i]
     return T

@@ -58,10 +58,9 @@ def _groups(labels: np.ndarray) -> list[np.ndarray]:
 
 
 def _component_sets(G) -> Iterator[set]:
-    labels = G.labels
     groups = _groups(_labels(G, "weak"))
     with gc_paused():
-        sets = [set(labels[ids].tolist()) for ids in groups]
+        sets = [set(G.label_list(ids)) for ids in groups]
     yield from sets
 
 
@@ -95,7 +94,7 @@ def node_connected_component(G, n: Any) -> set:
     if n not in G:
         raise KeyError(n)
     labels = _labels(G, "weak")
-    return set(G.labels[labels == labels[G.index[n]]].tolist())
+    return set(G.label_list(labels == labels[G.find(n)]))
 
 
 # ---------------------------------------------------------------- directed
@@ -194,7 +193,7 @@ def strongly_connected_components(G) -> Iterator[set]:
     """Generator of node sets, one per strong component, in exactly NetworkX's order."""
     members, starts, _ = _scc_order(G)
     with gc_paused():
-        nodes = G.labels[members].tolist()
+        nodes = G.label_list(members)
         bounds = starts.tolist()
         sets = list(map(set, map(nodes.__getitem__, map(slice, bounds[:-1], bounds[1:]))))
     yield from sets

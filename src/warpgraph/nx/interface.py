@@ -85,6 +85,9 @@ class WarpgraphGraph:
         self._source = None if source is None else weakref.ref(source)
         self._index: dict | None = None
         self._labels: np.ndarray | None = None
+        self.identity = False  # the labels are the ints 0..n-1 in order (set by the conversion)
+        self._node_hashes: np.ndarray | None = None  # distinct hashes of ``nodes`` (conversion)
+        self._lookups = 0
         self._placed: dict = {}
         self._weighted: dict = {}
         if weight is not None and graph.weights is not None:
@@ -105,9 +108,31 @@ class WarpgraphGraph:
 
     def __contains__(self, node: Any) -> bool:
         try:
-            return node in self.index
+            return self.find(node) >= 0
         except TypeError:  # unhashable: a container of nodes, never a node
             return False
+
+    def find(self, node: Any) -> int:
+        """Dense id of ``node``, or -1 when it is not in the graph (``TypeError`` when it is
+        not hashable), as a dict look-up finds it (equal hash, then ``is`` or ``==``).
+
+        The first few look-ups do not build :attr:`index` (a dict of every label, 40 ms for
+        500k nodes): for the labels ``0..n-1`` an ``int`` is its own id, and otherwise the
+        node hashes read at conversion (distinct there) are scanned for ``hash(node)``.
+        """
+        if self._index is not None or self._node_hashes is None or self._lookups >= 8:
+            return self.index.get(node, -1)
+        n = len(self.nodes)
+        if self.identity and type(node) is int:
+            return node if 0 <= node < n else -1
+        h = hash(node)
+        self._lookups += 1
+        found = np.flatnonzero(self._node_hashes == h)
+        if not found.size:
+            return -1
+        i = int(found[0])
+        label = self.nodes[i]
+        return i if label is node or label == node else -1
 
     def __repr__(self) -> str:
         return f"WarpgraphGraph({self.graph!r})"
@@ -128,6 +153,16 @@ class WarpgraphGraph:
             self._labels = np.fromiter(self.nodes, dtype=object, count=len(self.nodes))
         return self._labels
 
+    def label_list(self, ids: Any) -> list:
+        """The labels of dense ids ``ids`` (an integer array, or a boolean mask over the ids) as
+        a list. For the labels ``0..n-1`` these are the ids themselves, made as new ``int``
+        objects: equal to the graph's, and cheaper to make and to hash than fetching each
+        label object from wherever it lies in memory."""
+        ids = np.asarray(ids)
+        if self.identity:
+            return (np.flatnonzero(ids) if ids.dtype == np.bool_ else ids).tolist()
+        return self.labels[ids].tolist()
+
     @property
     def source(self) -> Any:
         """The NetworkX graph this was converted from, or None when it is gone."""
@@ -139,7 +174,7 @@ class WarpgraphGraph:
             import networkx as nx
 
             raise nx.NodeNotFound(f"Node {node} is not in G")
-        return self.index[node]
+        return self.find(node)
 
     def on(self, device: str, graph: Graph | None = None) -> Graph:
         """``graph`` (default :attr:`graph`) on ``device``, copied there once and cached."""
@@ -176,7 +211,7 @@ class WarpgraphGraph:
         rows = _rows(src, self.nodes)
         if sum(map(len, rows)) != self.graph.num_arcs:
             raise not_implemented("the NetworkX graph changed after it was converted")
-        arcs = raw.arc_hashes(rows) if raw.available() else None
+        arcs = raw.arc_hashes(rows) if raw.available() else None  # data-dict addresses
         with gc_paused():
             found = _weighted_view(self.graph, self._perm, rows, attr, default, arcs)
         self._weighted[key] = found
@@ -223,7 +258,7 @@ def _read_weights(
     ``table`` (what :func:`_cpython.arc_hashes` read from ``rows``, if it did) lets the values
     be decoded in place, without a Python call per arc.
     """
-    if table is not None and table.addresses.size == arcs:
+    if table is not None and table.addresses is not None and table.addresses.size == arcs:
         found = _read_weights_raw(table, attr, default)
         if found is not None:
             return found
@@ -283,48 +318,45 @@ def _read_weights_raw(
 
 
 def _structure(
-    G: Any, nodes: list
-) -> tuple[Graph, np.ndarray, np.ndarray | None, list, np.ndarray | None]:
+    G: Any, nodes: list, want_addresses: bool = False
+) -> tuple[Graph, np.ndarray, np.ndarray | None, list, Any]:
     """CSR straight from NetworkX's adjacency dicts: one pass, no edge list in between.
 
     An undirected NetworkX graph already stores both arcs of every edge (a self-loop once), which
     is warpgraph's layout; a directed one stores out-arcs. Returns the unweighted graph (rows
     sorted), the neighbour ids in NetworkX's order, the permutation from sorted positions to
     NetworkX's (None when the rows were sorted already), the adjacency rows read and what
-    :func:`_cpython.arc_hashes` read from them (None when they were iterated in Python).
+    :func:`_cpython.adjacency` read from them (None when they were iterated in Python; its
+    data-dict addresses only with ``want_addresses``).
 
     Where :mod:`._cpython` can read the dict tables (CPython 3.11-3.13) and the node labels
     have distinct hashes, no Python code runs per arc: the neighbour ids come from the keys'
-    hashes; otherwise the rows are iterated at C level (one label look-up per arc unless the
-    labels are ``0..n-1`` in order).
+    hashes, looked up in the same parallel pass that walks the tables; otherwise the rows are
+    iterated at C level (one label look-up per arc unless the labels are ``0..n-1`` in order).
     """
     n = len(nodes)
     if n >= 2**31 - 1:
         raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
-    from ..cpu import csr
     from . import _cpython as raw
+    from ._csr import sort_rows
 
     nx_order = table = rows = None
+    unsorted = None
     if raw.available():
         plain = type(G).__module__.startswith("networkx.") and type(G).__name__ in _PLAIN
-        found = raw.graph_rows(G._node, G._adj) if plain else None
+        found = raw.graph_adjacency(G._node, G._adj, want_addresses) if plain else None
         if found is not None:  # iter(G) is iter(G._node): ``nodes`` are its keys in order
             node_hashes, rows, table = found
         else:
             rows = _rows(G, nodes)
-            table = raw.arc_hashes(rows)
-            if table is not None:
-                node_hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
+            node_hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
+            table = raw.rows_adjacency(node_hashes, rows, want_addresses)
     if table is not None:
-        indptr = table.indptr
-        nx_order = raw.ids_from_hashes(node_hashes, table.hashes)
-        identity = (
-            nx_order is not None
-            and raw.identity_hashes(node_hashes)
-            and (set(map(type, nodes)) <= {int})
+        indptr, nx_order, unsorted = table.indptr, table.ids, table.unsorted
+        identity = raw.identity_hashes(node_hashes) and (
+            raw.int_range_keys(G._node) if found is not None else _identity_labels(nodes)
         )
-    if nx_order is None:
-        table = None
+    else:
         rows = _rows(G, nodes)
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=n), out=indptr[1:])
@@ -336,13 +368,7 @@ def _structure(
         else:
             index = {v: i for i, v in enumerate(nodes)}
             nx_order = np.fromiter(map(index.__getitem__, heads), np.int32, arcs)
-    arcs = nx_order.size
-    perm = None
-    sorted_ids = nx_order
-    if not csr.rows_are_sorted(indptr, nx_order):
-        sorted_ids = nx_order.copy()
-        perm = np.arange(arcs, dtype=np.int64)
-        csr.sort_rows(indptr, sorted_ids, perm, True)
+    sorted_ids, perm = sort_rows(indptr, nx_order, unsorted)
     graph = Graph(indptr, sorted_ids, None, directed=G.is_directed(), validate=False)
     if not identity:
         graph.vertex_labels = nodes
@@ -434,8 +460,11 @@ class BackendInterface:
         weight, default = _weight_attribute(edge_attrs)
         with gc_paused():
             nodes = list(G)
-            graph, nx_order, perm, rows, table = _structure(G, nodes)
+            graph, nx_order, perm, rows, table = _structure(G, nodes, weight is not None)
         W = WarpgraphGraph(graph, nodes, None, nx_order, perm=perm, source=G)
+        W.identity = graph.vertex_labels is None  # _structure found the labels 0..n-1
+        if table is not None:
+            W._node_hashes = table.node_hashes
         if weight is not None:  # read now: the cached conversion must not depend on G later
             W.weight = weight
             with gc_paused():

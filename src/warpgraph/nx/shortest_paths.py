@@ -60,7 +60,7 @@ def _weights(G, weight: str, *, negative_ok: bool, hidden_ok: bool):
 
 def _distances(G, w, source: Any, method: str, cutoff: Any = None) -> dict:
     """``{node: distance}`` of the reached nodes (within ``cutoff``), NetworkX's types."""
-    s = G.index[source]
+    s = G.find(source)
     dev = backend_device()
     try:
         dist = host(_sssp()(G.on(dev, w.graph), s, method=method, device=dev))
@@ -77,7 +77,7 @@ def _distances(G, w, source: Any, method: str, cutoff: Any = None) -> dict:
     order = ids[np.lexsort((ids, dist[ids], ids != s))]  # the source, then by distance
     values = dist[order].tolist()
     values[0] = 0  # NetworkX keeps the source's distance an int
-    return dict(zip(G.labels[order].tolist(), values, strict=True))
+    return dict(zip(G.label_list(order), values, strict=True))
 
 
 @njit(cache=True, nogil=True)
@@ -194,13 +194,13 @@ def single_source_dijkstra_path_length(
         G.nx_order,
         values,
         hidden,
-        G.index[source],
+        G.find(source),
         values.dtype.type(limit),
         limited,
     )
     values = dist.tolist()
     values[0] = 0  # NetworkX keeps the source's distance an int
-    return dict(zip(G.labels[order].tolist(), values, strict=True))
+    return dict(zip(G.label_list(order), values, strict=True))
 
 
 @gc_paused()

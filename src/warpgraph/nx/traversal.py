@@ -107,8 +107,7 @@ def _layers_within(starts: np.ndarray, limit: Any) -> int:
 
 
 def _source_ids(G, sources: list) -> np.ndarray:
-    index = G.index
-    return np.fromiter((index[s] for s in sources), dtype=np.int64, count=len(sources))
+    return np.fromiter(map(G.find, sources), dtype=np.int64, count=len(sources))
 
 
 # ---------------------------------------------------------------- layers and distances
@@ -120,10 +119,10 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
     """
     if source not in G:
         raise node_error("source", source)
-    order, _, starts = _bfs(G, np.array([G.index[source]]), _depth_for(cutoff, len(G)))
+    order, _, starts = _bfs(G, np.array([G.find(source)]), _depth_for(cutoff, len(G)))
     if cutoff is not None:  # NetworkX keeps layer k while cutoff > k - 1
         starts = starts[: _layers_within(starts, cutoff) + 1]
-    nodes = G.labels[order[: starts[-1]]].tolist()
+    nodes = G.label_list(order[: starts[-1]])
     levels = np.repeat(np.arange(starts.size - 1), np.diff(starts)).tolist()
     return dict(zip(nodes, levels, strict=True))
 
@@ -145,7 +144,7 @@ def _bfs_layers(G, sources: list) -> Iterator[list]:
         return
     order, _, starts = _bfs(G, _source_ids(G, sources))
     with gc_paused():
-        nodes = G.labels[order].tolist()
+        nodes = G.label_list(order)
         layers = [nodes[lo:hi] for lo, hi in pairwise(starts[1:].tolist())]
     yield list(sources)
     yield from layers
@@ -163,10 +162,10 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
         return set()
     if depth != distance or depth < 0 or depth >= len(G):
         return set()  # NetworkX compares every layer index with ``distance``: none is equal
-    order, _, starts = _bfs(G, np.array([G.index[source]]), depth)
+    order, _, starts = _bfs(G, np.array([G.find(source)]), depth)
     if starts.size - 1 <= depth:
         return set()
-    return set(G.labels[order[starts[depth] : starts[depth + 1]]].tolist())
+    return set(G.label_list(order[starts[depth] : starts[depth + 1]]))
 
 
 def _tree_arcs(G, source: Any, depth_limit: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -175,7 +174,7 @@ def _tree_arcs(G, source: Any, depth_limit: Any) -> tuple[np.ndarray, np.ndarray
     if source not in G:
         raise node_error("neighbors", source, G.is_directed())
     limit = len(G) if depth_limit is None else depth_limit
-    order, parent, starts = _bfs(G, np.array([G.index[source]]), _depth_for(limit, len(G)))
+    order, parent, starts = _bfs(G, np.array([G.find(source)]), _depth_for(limit, len(G)))
     end = starts[_layers_within(starts, limit)] if starts.size > 1 else 1
     if not 0 < limit:
         end = 1
@@ -187,9 +186,8 @@ def bfs_edges(
 ) -> Iterator[tuple]:
     """Generator of the BFS tree edges ``(parent, child)`` in NetworkX's discovery order."""
     parents, children = _tree_arcs(G, source, depth_limit)
-    labels = G.labels
     with gc_paused():
-        edges = list(zip(labels[parents].tolist(), labels[children].tolist(), strict=True))
+        edges = list(zip(G.label_list(parents), G.label_list(children), strict=True))
     yield from edges
 
 
@@ -198,7 +196,7 @@ def bfs_tree(
 ):
     """The BFS tree as a ``networkx.DiGraph``, nodes and edges in NetworkX's order."""
     parents, children = _tree_arcs(G, source, depth_limit)
-    return bfs_tree_graph(G.labels, G.index[source], parents, children)
+    return bfs_tree_graph(G, G.find(source), parents, children)
 
 
 def bfs_predecessors(
@@ -206,9 +204,8 @@ def bfs_predecessors(
 ) -> Iterator[tuple]:
     """Generator of ``(node, parent)`` in NetworkX's BFS order."""
     parents, children = _tree_arcs(G, source, depth_limit)
-    labels = G.labels
     with gc_paused():
-        pairs = list(zip(labels[children].tolist(), labels[parents].tolist(), strict=True))
+        pairs = list(zip(G.label_list(children), G.label_list(parents), strict=True))
     yield from pairs
 
 
@@ -221,11 +218,10 @@ def bfs_successors(
     if not parents.size:
         yield source, []
         return
-    labels = G.labels
     starts = np.concatenate(([0], np.flatnonzero(np.diff(parents)) + 1))
     bounds = [*starts.tolist(), children.size]
     with gc_paused():
-        kids = labels[children].tolist()
-        heads = labels[parents[starts]].tolist()
+        kids = G.label_list(children)
+        heads = G.label_list(parents[starts])
         items = [(h, kids[lo:hi]) for h, (lo, hi) in zip(heads, pairwise(bounds), strict=True)]
     yield from items
