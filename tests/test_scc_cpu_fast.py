@@ -194,7 +194,7 @@ def test_auto_method_rules():
     assert auto_scc_method(indptr, n, "cpu", indices) == "multistep"
     indptr, indices = random_csr(n, 3 * n, seed=2, local=True)
     assert _local(indptr, indices, n)
-    assert auto_scc_method(indptr, n, "gpu", indices) == "multistep"
+    assert auto_scc_method(indptr, n, "gpu", indices) == "ecl"  # deep, low degree: ECL-SCC
 
 
 def test_is_symmetric():
