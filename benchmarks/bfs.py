@@ -362,6 +362,9 @@ def variant_configs() -> list[tuple[str, dict, str, dict]]:
     out.append(("claim_limit=2^20", {}, "auto", {"claim_limit": 1 << 20}))
     out.append(("fused_sync=off claim_limit=0 (session 2)", {}, "auto", old_sync))
     out.append(("top-down fused_sync=off claim_limit=0", {}, "top-down", old_sync))
+    bpsm4 = {"blocks_per_sm": 4}
+    out.append(("fused blocks_per_sm=4", bpsm4, "auto", {}))
+    out.append(("fused_sync=off blocks_per_sm=4", bpsm4, "auto", {"fused_sync": False}))
     return out
 
 

@@ -208,11 +208,12 @@ class GpuBfsPlan:
         Persistent mode: the level barrier is fused with the read of the level's counters (each
         block adds its arrival to the counter words and waits on them: one round trip instead of
         a ticket barrier and a read). ``False``: ticket barrier, then one thread reads them.
-        Off by itself for grids of 4096 blocks or more.
+        Not with the degree bins (their kernel is register-bound: compiled out there) nor for
+        grids of 4096 blocks or more.
     claim_limit : int
         Persistent mode: top-down levels whose frontier has at most this many out-arcs claim
         vertices with one ``atomicMin`` on the status array instead of a read and a
-        compare-and-swap (dedup ``cas`` only); 0 never.
+        compare-and-swap (dedup ``cas`` only; not with the degree bins); 0 never.
     """
 
     def __init__(
@@ -327,7 +328,8 @@ class GpuBfsPlan:
         self.k_gen_count = get_kernel("bfs_level.cu", f"bfs_gen_count<{t}>")
         self.k_gen_write = get_kernel("bfs_level.cu", f"bfs_gen_write<{t}>")
         fits = self.gen_grid < 1 << (64 - ARRIVE_SHIFT)  # arrivals fit the counters' top bits
-        cfg[C_FUSED_SYNC] = int(bool(fused_sync) and fits and not self.level_mode)
+        persistent = not self.level_mode and not self.bins
+        cfg[C_FUSED_SYNC] = int(bool(fused_sync) and fits and persistent)
         self.fused_sync = bool(cfg[C_FUSED_SYNC])
         self.cfg = cp.asarray(cfg)
         # generation counters, then the two words of the grid barrier (frontier_sync.cuh)

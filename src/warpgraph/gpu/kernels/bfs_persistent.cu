@@ -54,7 +54,9 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
         choose_direction(st, c.cfg);
         const long long arcs_out = have ? s_words[S_DEGSUM] : sdeg;  // frontier d's out-arcs
         const long long claim_limit = c.at(C_CLAIM_LIMIT);  // read per level: fewer live registers
-        const bool direct = st.dir == TOP_DOWN && claim_limit > 0 && arcs_out <= claim_limit;
+        // not in the bins kernel (compiled out): it is register-bound, the extra state spills
+        const bool direct =
+            !bins && st.dir == TOP_DOWN && claim_limit > 0 && arcs_out <= claim_limit;
         expand_level<LB>(c, (int)d, st.dir, update, s_hash, s_hc, have ? s_words : nullptr, direct);
         if (st.dir == BOTTOM_UP) {
             ++bu;
@@ -62,7 +64,7 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
         } else {
             ++td;
         }
-        if (c.at(C_FUSED_SYNC) != 0) {
+        if (!bins && c.at(C_FUSED_SYNC) != 0) {  // bins: ticket barrier (as `direct`)
             fused_level_barrier(c, (int)d, s_words, bins);
         } else {
             grid_barrier_ticket(bar);

@@ -119,7 +119,8 @@ __device__ __forceinline__ long long status_degree(int old, bool degree_status) 
 // unsigned), visited ones hold a level <= next, so the minimum turns exactly the first claimer's
 // unvisited word into `next`, leaves visited words alone, and returns the old status (the degree
 // with C_DEGREE_STATUS). One dependent round trip instead of two for a new vertex, but an atomic
-// for every arc: for small frontiers (latency-bound levels of grids and roads).
+// for every arc: for small frontiers (latency-bound levels of grids and roads). The persistent
+// kernel uses it (C_CLAIM_LIMIT) except with the degree bins.
 template <typename V>
 struct Visit {
     int* levels;

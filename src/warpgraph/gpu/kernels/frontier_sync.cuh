@@ -54,12 +54,15 @@ __device__ __forceinline__ void grid_barrier_ticket(u64* word) {
     __syncthreads();
 }
 
-// Release add and acquire load at GPU scope (PTX, sm_70+): the ordering of __threadfence() +
-// atomicAdd and of a volatile load + __threadfence(), without the full (sequentially
-// consistent) fences.
-__device__ __forceinline__ u64 atomic_add_release_gpu(u64* p, u64 v) {
+// Acquire-release add and acquire load at GPU scope (PTX, sm_70+): the ordering of
+// __threadfence() + atomicAdd + __threadfence() and of a volatile load + __threadfence(),
+// without the full (sequentially consistent) fences. The add must acquire too: the last block
+// to arrive never polls, and without an acquire its SM's L1 may keep lines that other blocks
+// have since written (with a release-only add one GPU test run, 2026-11-21, lost one vertex
+// in a bottom-up step: the likely cause).
+__device__ __forceinline__ u64 atomic_add_acq_rel_gpu(u64* p, u64 v) {
     u64 old;
-    asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 
@@ -80,7 +83,7 @@ __device__ __forceinline__ u64 load_acquire_gpu(const u64* p) {
 // and the grid must have fewer than 2^(64 - ARRIVE_SHIFT) blocks. Needs all blocks resident.
 __device__ __forceinline__ u64 fused_arrive_wait(u64* word) {
     const u64 g = (u64)gridDim.x;
-    u64 x = atomic_add_release_gpu(word, ARRIVE) + ARRIVE;
+    u64 x = atomic_add_acq_rel_gpu(word, ARRIVE) + ARRIVE;
     while ((x >> ARRIVE_SHIFT) < g) {
         __nanosleep(20);
         x = load_acquire_gpu(word);
