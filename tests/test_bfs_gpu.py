@@ -342,3 +342,29 @@ def test_thousands_of_levels():
                     np.testing.assert_array_equal(levels.get(), want, err_msg=msg)
                     assert plan.info().levels == int(want.max()) + 1, msg
                     verify_bfs(G, s, levels.get(), parents.get())
+
+
+@pytest.mark.parametrize("blocks_per_sm", [1, 4])
+def test_fused_barrier_repeated(cases, blocks_per_sm):
+    """Races show up rarely: 48 sources x 3 runs on the Kronecker graph and the grid with the
+    fused barrier (every bottom-up step reads levels written by other blocks just before)."""
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+
+    for name, G, Gg, _, _ in cases[:2]:
+        sources = np.random.default_rng(4).choice(G.num_vertices, 48, replace=False)
+        d = csgraph.shortest_path(
+            G.to_scipy(dtype=np.int8), directed=G.directed, unweighted=True, indices=sources
+        )
+        oracle = np.where(np.isinf(d), -1, d).astype(np.int32)
+        opts = TraversalOptions(load_balance="warp-search", blocks_per_sm=blocks_per_sm)
+        plan = GpuBfsPlan(Gg, opts.resolved(), fused_sync=True)
+        assert plan.fused_sync
+        levels = cp.empty((3 * len(sources), G.num_vertices), np.int32)
+        for r in range(3):
+            for i, s in enumerate(sources):
+                plan.run(int(s), levels[r * len(sources) + i])
+        got = levels.get().reshape(3, len(sources), -1)
+        for r in range(3):
+            np.testing.assert_array_equal(got[r], oracle, err_msg=f"{name}, run {r}")
