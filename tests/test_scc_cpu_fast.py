@@ -195,6 +195,9 @@ def test_auto_method_rules():
     indptr, indices = random_csr(n, 3 * n, seed=2, local=True)
     assert _local(indptr, indices, n)
     assert auto_scc_method(indptr, n, "gpu", indices) == "ecl"  # deep, low degree: ECL-SCC
+    indptr, indices = random_csr(n, 20 * n, seed=3, local=True)  # dense but local: DFS in cache
+    assert auto_scc_method(indptr, n, "cpu", indices) == "tarjan"
+    assert auto_scc_method(indptr, n, "cpu") == "multistep"  # degrees alone: not road-like
 
 
 def test_is_symmetric():
