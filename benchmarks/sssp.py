@@ -190,8 +190,6 @@ GPU_VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("hbf/s3+spec+defer+ilp2", "hbf",
      {"layout": "packed", "features": [*S3, "spec", "defer", "ilp2"], "weight_range": "wr"}),
     ("hbf/all", "hbf", {"layout": "packed", "weight_range": "wr"}),
-    ("hbf/all+k2", "hbf", {"layout": "packed", "weight_range": "wr", "_spec_kernel": 2}),
-    ("hbf/all+k3", "hbf", {"layout": "packed", "weight_range": "wr", "_spec_kernel": 3}),
     ("near_far/s3", "near_far", {"layout": "packed", "features": S3, "weight_range": "wr"}),
     ("near_far/all", "near_far", {"layout": "packed", "weight_range": "wr"}),
     ("delta/s3", "delta", {"layout": "packed", "features": S3, "weight_range": "wr"}),

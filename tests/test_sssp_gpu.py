@@ -302,11 +302,10 @@ def test_packed_layout(graphs, method):
             sources = _sources(G)
             for Gu in (_as(G, dtype), _undirected(G, dtype)):
                 ref = _oracle(Gu, sources)
-                for feats, k in [*((f, None) for f in PACKED_SETS), (None, 2), (None, 3)]:
+                for feats in PACKED_SETS:
                     for filtering in (True, False):
                         dist, _ = _run(Gu, sources, method=method, filtering=filtering,
-                                       layout="packed", features=feats,
-                                       _spec_kernel=k)  # fmt: skip
+                                       layout="packed", features=feats)  # fmt: skip
                         msg = f"{name} {method} {dtype} {Gu.directed} {feats} {filtering}"
                         _check(Gu, sources, dist, None, ref, dtype, msg)
 
@@ -353,16 +352,14 @@ def test_chunk_boundaries():
                             num_vertices=n, directed=True)  # fmt: skip
     sources = [s, 0, 4]
     ref = _oracle(G, sources)
-    runs = [("split", f, None) for f in (None, ["done"], 0)]
-    runs += [
-        ("packed", f, None) for f in (None, ["spec", "defer", "ilp", "pref"], ["defer", "ilp"])
-    ]
-    runs += [("packed", None, 2), ("packed", ["spec", "ilp", "ilp2"], 3)]
+    runs = [("split", f) for f in (None, ["done"], 0)]
+    runs += [("packed", f) for f in (None, ["spec", "defer", "ilp", "pref"], ["spec", "ilp2"])]
+    runs += [("packed", ["defer", "ilp"])]
     for method in METHODS:
-        for layout, feats, k in runs:
+        for layout, feats in runs:
             for filtering in (True, False):
                 dist, _ = _run(G, sources, method=method, layout=layout, features=feats,
-                               filtering=filtering, _spec_kernel=k)  # fmt: skip
+                               filtering=filtering)  # fmt: skip
                 msg = f"{method} {layout} {feats} {filtering}"
                 _check(G, sources, dist, None, ref, np.int64, msg)
 
@@ -376,12 +373,11 @@ def test_packed_overflow_paths(graphs):
         ref = _oracle(G, sources)
         for method in METHODS:
             for classify in (True, False):
-                for feats, k in ((None, None), (["spec", "defer", "pref", "ilp2"], 2), (None, 3)):
+                for feats in (None, ["spec", "defer", "pref", "ilp2"], ["spec", "ilp2"]):
                     stats: list = []
                     dist, _ = _run(G, sources, method=method, classify=classify,
                                    layout="packed", features=feats, stats=stats,
-                                   _force_regen=True, _far_capacity=7,
-                                   _spec_kernel=k)  # fmt: skip
+                                   _force_regen=True, _far_capacity=7)  # fmt: skip
                     _check(G, sources, dist, None, ref, np.int64, f"{name} {method} {classify}")
                     assert all(s["regenerations"] > 0 for s in stats if s["iterations"] > 1)
 

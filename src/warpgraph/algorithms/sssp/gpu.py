@@ -34,7 +34,9 @@ Choices made here, per call:
   ``spec`` runs H-BF on a kernel built for H-BF alone (``sssp_persistent<..., 1>``: no far
   pile, delta-stepping or negative-weight code); with it, ``pref`` reads the targets' keys of
   a chunk's 4 loaded rounds before relaxing the first, and ``ilp2`` loads small vertices' arcs
-  two rounds at a time.
+  two rounds at a time. Measured on an H200 (Kronecker 22, docs/SSSP.md): the four together
+  took H-BF from 4.0-4.2 to 3.4-3.5 ms per source; ``defer`` slowed delta-stepping by 5%, so
+  its default leaves it out.
 * **Per-call work.** The weight statistics come from the caller when known (``weight_range``;
   the public ``sssp`` caches them per graph), else from one pass over the weights; the scratch
   buffers and the configuration block are kept between calls of the same shape on the same
@@ -84,9 +86,12 @@ PACK_ONLY = FEATURES["defer"] | FEATURES["spec"] | FEATURES["pref"] | FEATURES["
 SPEC_ONLY = FEATURES["pref"] | FEATURES["ilp2"]  # need the H-BF-only kernel (``spec``)
 DEFAULT_FEATURES = sum(FEATURES.values())
 SPEC_KERNELS = (1, 2, 3)
-"""Builds of the H-BF-only kernel (``sssp_core.cuh`` ``Run``: rounds loaded ahead, blocks/SM)."""
+"""Builds of the H-BF-only kernel (``sssp_core.cuh`` ``Run``): 1: 2 small / 4 chunk rounds
+loaded ahead, 4 blocks per SM; 2: 4 / 8 rounds; 3: 4 / 8 rounds at 3 blocks per SM."""
 SPEC_KERNEL = 1
-"""The build ``spec`` uses (H200 measurements, docs/SSSP.md)."""
+"""The build ``spec`` uses, the only one compiled with the others: builds 2 and 3 measured
+1.35x and 1.45x slower on an H200 (Kronecker 22, docs/SSSP.md); ``_spec_kernel`` compiles them
+on demand."""
 """``features=None``: every feature that applies (H100 measurements, docs/SSSP.md)."""
 LAYOUTS = ("auto", "split", "packed")
 AUTO_LAYOUT = "packed"
@@ -108,8 +113,8 @@ _COMBOS = [
 def _declare(vt: str) -> None:
     combos = _COMBOS if vt == "int" else [c for c in _COMBOS if c[1] not in (PACK_PRED, SPLIT)]
     declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {m}, 0>" for w, m in combos))
-    declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {PACK}, {o}>"
-                      for o in SPEC_KERNELS for w in ("int", "float")))  # fmt: skip
+    declare(SOURCE, *(f"sssp_persistent<{vt}, {w}, {PACK}, {SPEC_KERNEL}>"
+                      for w in ("int", "float")))  # fmt: skip
     declare(SOURCE, *(f"sssp_output<{w}, {m}, {_OUT[w]}>" for w, m in combos))
     declare(SOURCE, f"sssp_indegree<{vt}>", *(f"sssp_classify<{vt}, {w}>" for w in _W))
     declare(SOURCE, *(f"sssp_weight_stats<{w}>" for w in _W))
