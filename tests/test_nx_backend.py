@@ -234,6 +234,25 @@ def test_raw_conversion_is_used_and_falls_back(monkeypatch):
     assert _structure(R, list(R))[4] is not None
 
 
+@pytest.mark.parametrize("labels", ["ordered", "shuffled", "removed"])
+def test_raw_conversion_of_a_big_graph_equals_python(labels, monkeypatch):
+    # >= 4096 nodes: the node and adjacency dicts are read in parallel chunks
+    rng = random.Random(11)
+    nodes = list(range(9000))
+    if labels == "shuffled":
+        rng.shuffle(nodes)
+    G = nx.Graph()
+    G.add_nodes_from(nodes)
+    G.add_edges_from((rng.choice(nodes), rng.choice(nodes), {"w": rng.randint(1, 9)})
+                     for _ in range(20000))  # fmt: skip
+    if labels == "removed":  # deleted entries in both tables
+        G.remove_nodes_from(nodes[::13])
+    raw, py = _conversions(G, {"w": 1}, monkeypatch)
+    _assert_same_conversion(raw, py, "w")
+    assert raw.identity == (labels == "ordered") and py.identity == raw.identity
+    assert raw._node_hashes is not None
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_sort_rows_matches_lexsort(seed):
     import numpy as np

@@ -370,6 +370,37 @@ def _ids_direct(hashes, n, out):  # pragma: no cover - compiled
     return bad
 
 
+@nb.njit(parallel=True, cache=True)
+def _live_entries(d, chunk, counts):  # pragma: no cover - compiled
+    """Live entries of each ``chunk`` of dict ``d``'s entry table into ``counts``; False when
+    ``d`` is not a plain combined general-kind table (as NetworkX's node-keyed dicts are)."""
+    entries, size, kind, count = _table(d)
+    if kind != 0:
+        return False
+    for c in prange(counts.shape[0]):
+        live = 0
+        for e in range(c * chunk, min(count, (c + 1) * chunk)):
+            live += 1 if _i64(entries + size * e + 16) != 0 else 0
+        counts[c] = live
+    return True
+
+
+@nb.njit(parallel=True, cache=True)
+def _entries(d, chunk, starts, hashes, values):  # pragma: no cover - compiled
+    """Hash and value address of each live entry of ``d`` (general kind), chunks written from
+    ``starts`` (from :func:`_live_entries`)."""
+    entries, size, _, count = _table(d)
+    for c in prange(starts.shape[0] - 1):
+        pos = starts[c]
+        for e in range(c * chunk, min(count, (c + 1) * chunk)):
+            at = entries + size * e
+            v = _i64(at + 16)
+            if v != 0:
+                hashes[pos] = _i64(at)
+                values[pos] = v
+                pos += 1
+
+
 @nb.njit(cache=True)
 def _int_range_keys(d, dict_type, int_type, tagged):  # pragma: no cover - compiled
     """Whether the keys of dict ``d`` are the ``int`` objects ``0..len-1`` in order (no subclass,
@@ -494,6 +525,14 @@ def _self_test_adjacency(rows: list, keys: list, addresses: np.ndarray) -> bool:
         unsorted = sum(want[a:b] != sorted(want[a:b]) for a, b in pairwise(starts))
         if found.indptr.tolist() != starts or found.unsorted != unsorted:
             return False
+    table = {i * 5: i for i in range(6000)}  # big enough to be read in parallel chunks
+    for i in range(0, 30000, 35):
+        del table[i]
+    found = _dict_entries(table)
+    if found is None or found[0].tolist() != [hash(k) for k in table]:
+        return False
+    if found[1].tolist() != [id(v) for v in table.values()]:
+        return False
     ints = [{2: 0, 0: 1}, {}, {1: 2, 2: 3, 0: 4}]
     found = rows_adjacency(np.arange(3, dtype=np.int64), ints)
     if found is None or found.ids.tolist() != [2, 0, 1, 2, 0] or found.unsorted != 2:
@@ -580,20 +619,61 @@ def adjacency(
     return Adjacency(indptr, out, values if want_addresses else None, int(unsorted), node_hashes)
 
 
+def _dict_entries(d: dict) -> tuple[np.ndarray, np.ndarray] | None:
+    """Hashes and value addresses of the entries of a big plain dict with non-str keys, read
+    in parallel; None if it is not one (:func:`arc_hashes` reads any plain dict, one thread
+    per dict)."""
+    if type(d) is not dict or len(d) < 4096:
+        return None
+    dicts = np.array([id(d)], dtype=np.int64)
+    length = np.empty(1, dtype=np.int64)
+    if _lengths(dicts, id(dict), length):  # also checks a combined table
+        return None
+    entries = _i64_at(id(d) + 32, 24)  # dk_nentries
+    chunk = 8192
+    counts = np.empty((entries + chunk - 1) // chunk, dtype=np.int64)
+    if not _live_entries(id(d), chunk, counts) or counts.sum() != length[0]:
+        return None
+    starts = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    hashes = np.empty(length[0], dtype=np.int64)
+    values = np.empty(length[0], dtype=np.int64)
+    _entries(id(d), chunk, starts, hashes, values)
+    return hashes, values
+
+
+@nb.njit(cache=True)
+def _i64_at_jit(addr, offset):  # pragma: no cover - compiled
+    return _i64(_i64(addr) + offset)
+
+
+def _i64_at(pointer_at: int, offset: int) -> int:
+    """The int64 at ``offset`` in the struct whose address is stored at ``pointer_at``."""
+    return int(_i64_at_jit(pointer_at, offset))
+
+
 def graph_adjacency(
     node: dict, adj: dict, want_addresses: bool = False
-) -> tuple[np.ndarray, list, Adjacency] | None:
+) -> tuple[np.ndarray, np.ndarray, Adjacency] | None:
     """For a NetworkX graph's ``_node`` and ``_adj`` dicts: the node hashes (in ``node``'s
-    order), the rows (``adj``'s values) and their :func:`adjacency`, without a Python call per
-    node; None unless ``adj``'s keys hash as ``node``'s, in the same order (then, when the
-    node hashes are distinct, row ``i`` is node ``i``'s)."""
-    both = arc_hashes([node, adj])
+    order), the addresses of the rows (``adj``'s values, alive while ``adj`` is unchanged) and
+    their :func:`adjacency`, without a Python call per node; None unless ``adj``'s keys hash
+    as ``node``'s, in the same order (then, when the node hashes are distinct, row ``i`` is
+    node ``i``'s)."""
     n = len(node)
-    if both is None or len(adj) != n or not np.array_equal(both.hashes[:n], both.hashes[n:]):
+    if len(adj) != n:
         return None
-    rows = list(adj.values())
-    node_hashes = both.hashes[:n]
-    found = adjacency(node_hashes, both.addresses[n:], want_addresses)  # rows alive in ``adj``
+    found_node, found_adj = _dict_entries(node), _dict_entries(adj)
+    if found_node is not None and found_adj is not None:
+        node_hashes, adj_hashes, rows = found_node[0], found_adj[0], found_adj[1]
+    else:
+        both = arc_hashes([node, adj])
+        if both is None:
+            return None
+        node_hashes, adj_hashes, rows = both.hashes[:n], both.hashes[n:], both.addresses[n:]
+    if not np.array_equal(node_hashes, adj_hashes):
+        return None
+    found = adjacency(node_hashes, rows, want_addresses)
     return None if found is None else (node_hashes, rows, found)
 
 

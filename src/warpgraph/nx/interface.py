@@ -325,9 +325,10 @@ def _structure(
     An undirected NetworkX graph already stores both arcs of every edge (a self-loop once), which
     is warpgraph's layout; a directed one stores out-arcs. Returns the unweighted graph (rows
     sorted), the neighbour ids in NetworkX's order, the permutation from sorted positions to
-    NetworkX's (None when the rows were sorted already), the adjacency rows read and what
-    :func:`_cpython.adjacency` read from them (None when they were iterated in Python; its
-    data-dict addresses only with ``want_addresses``).
+    NetworkX's (None when the rows were sorted already), the adjacency rows read (None when
+    they were read in place as ``G._adj``'s values) and what :func:`_cpython.adjacency` read
+    from them (None when they were iterated in Python; its data-dict addresses only with
+    ``want_addresses``).
 
     Where :mod:`._cpython` can read the dict tables (CPython 3.11-3.13) and the node labels
     have distinct hashes, no Python code runs per arc: the neighbour ids come from the keys'
@@ -346,7 +347,7 @@ def _structure(
         plain = type(G).__module__.startswith("networkx.") and type(G).__name__ in _PLAIN
         found = raw.graph_adjacency(G._node, G._adj, want_addresses) if plain else None
         if found is not None:  # iter(G) is iter(G._node): ``nodes`` are its keys in order
-            node_hashes, rows, table = found
+            node_hashes, _, table = found  # the rows (G._adj's values) are listed if needed
         else:
             rows = _rows(G, nodes)
             node_hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
@@ -461,6 +462,8 @@ class BackendInterface:
         with gc_paused():
             nodes = list(G)
             graph, nx_order, perm, rows, table = _structure(G, nodes, weight is not None)
+            if weight is not None and rows is None:
+                rows = list(G._adj.values())  # in node order (checked by _structure)
         W = WarpgraphGraph(graph, nodes, None, nx_order, perm=perm, source=G)
         W.identity = graph.vertex_labels is None  # _structure found the labels 0..n-1
         if table is not None:
