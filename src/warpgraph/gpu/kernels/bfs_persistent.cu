@@ -31,9 +31,15 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
     constexpr bool bins = LB == LB_BINS;
     __shared__ unsigned long long s_hash[BLOCK_HASH];
     __shared__ V s_hc[HUB_LIST];
+    // the configuration words in shared memory: each level's acquire (barrier) may drop L1
+    // lines, and they are read at the start of every level, on its critical path (not in the
+    // register-bound bins kernel, where the generic loads cost spills)
+    __shared__ long long s_cfg[C_WORDS];
+    if (threadIdx.x < C_WORDS) s_cfg[threadIdx.x] = wg::ldg(cfg + threadIdx.x);
+    __syncthreads();
     Ctx<V> c;
     load_ctx(c, indptr, indices, rindptr, rindices, levels, parents, vis8, q0, q1, big0, big1, eu,
-             ev, pre, hubs, ctl, scratch, cfg);
+             ev, pre, hubs, ctl, scratch, bins ? cfg : s_cfg);
     unsigned long long* bar = scratch + (long long)GEN_ROWS * gridDim.x;
     init_bfs(c, source, bins);
     grid_barrier_ticket(bar);

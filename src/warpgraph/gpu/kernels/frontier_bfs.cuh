@@ -71,9 +71,10 @@ struct Ctx {
     V* hubs;           // 3 * HUB_LIST entries, one list per slot
     u64* ctl;
     u64* scratch;      // per-block counters of the frontier generation: 6 * gridDim.x
-    const long long* cfg;  // configuration words (read-only for the whole launch)
+    const long long* cfg;  // configuration words (read-only for the whole launch); global
+                           // memory, or a shared-memory copy (persistent kernel): plain loads
 
-    __device__ __forceinline__ long long at(int k) const { return ldg(cfg + k); }
+    __device__ __forceinline__ long long at(int k) const { return cfg[k]; }
     __device__ __forceinline__ V* queue(int parity) const { return parity ? q[1] : q[0]; }
     __device__ __forceinline__ V* bigq(int parity) const { return parity ? big[1] : big[0]; }
 };
