@@ -360,7 +360,7 @@ def variant_configs() -> list[tuple[str, dict, str, dict]]:
     out.append(("fused_sync=off", {}, "auto", {"fused_sync": False}))
     out.append(("claim_limit=0", {}, "auto", {"claim_limit": 0}))
     out.append(("claim_limit=2^20", {}, "auto", {"claim_limit": 1 << 20}))
-    out.append(("fused_sync=off claim_limit=0 (session 2)", {}, "auto", old_sync))
+    out.append(("fused_sync=off claim_limit=0", {}, "auto", old_sync))
     out.append(("top-down fused_sync=off claim_limit=0", {}, "top-down", old_sync))
     bpsm4 = {"blocks_per_sm": 4}
     out.append(("fused blocks_per_sm=4", bpsm4, "auto", {}))
