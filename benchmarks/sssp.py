@@ -192,6 +192,21 @@ GPU_VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("hbf/all", "hbf", {"layout": "packed", "weight_range": "wr"}),
     ("near_far/s3", "near_far", {"layout": "packed", "features": S3, "weight_range": "wr"}),
     ("near_far/all", "near_far", {"layout": "packed", "weight_range": "wr"}),
+    # session 4c: "s4" = the previous synchronisation (grid barrier + counter read, no chained
+    # expansion, pre-read before every atomicMin, degree read on every near push)
+    ("near_far/s4", "near_far", {"weight_range": "wr", "fused_sync": False, "chain": 0,
+                                 "claim_limit": 0, "small_degree": False}),
+    ("near_far/fused", "near_far", {"weight_range": "wr", "chain": 0, "claim_limit": 0,
+                                    "small_degree": False}),
+    ("near_far/fused+claim+deg", "near_far", {"weight_range": "wr", "chain": 0}),
+    ("near_far/chain4", "near_far", {"weight_range": "wr", "chain": 4}),
+    ("near_far/chain8", "near_far", {"weight_range": "wr", "chain": 8}),
+    ("near_far/chain16", "near_far", {"weight_range": "wr", "chain": 16}),
+    ("near_far/chain32", "near_far", {"weight_range": "wr", "chain": 32}),
+    ("delta/s4", "delta", {"weight_range": "wr", "fused_sync": False, "claim_limit": 0,
+                           "small_degree": False}),
+    ("delta/fused", "delta", {"weight_range": "wr"}),
+    ("hbf/s4", "hbf", {"layout": "packed", "weight_range": "wr", "fused_sync": False}),
     ("delta/s3", "delta", {"layout": "packed", "features": S3, "weight_range": "wr"}),
     ("delta/all", "delta", {"layout": "packed", "weight_range": "wr"}),
 ]  # fmt: skip

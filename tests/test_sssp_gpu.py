@@ -520,3 +520,29 @@ def test_errors_and_empty():
     E = wg.Graph.from_edges(none, none, weights=np.zeros(0, np.float32), num_vertices=4)
     dist, _ = _run(E, [2, 0])
     assert dist.dtype == np.float32 and np.isinf(dist).sum() == 6 and dist[0, 2] == 0
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_fused_barrier_chain_and_claims(graphs, method):
+    """Session 4c: the counter-fused barrier against the previous one, chained expansion (any
+    number of rounds), claims without pre-reads and the small-degree hint, on every graph,
+    directed and undirected, with the overflow paths."""
+    for name, G in graphs.items():
+        sources = _sources(G)
+        for Gu in (_as(G, np.int32), _undirected(G, np.int32)):
+            ref = _oracle(Gu, sources)
+            for fused, chain, claim, small in (
+                (False, 0, 0, False),
+                (True, 0, 0, False),
+                (True, 1, 0, None),
+                (True, 8, 16384, None),
+                (True, 64, 10**9, None),
+                (False, 3, 10**9, None),
+            ):
+                for force in (False, True):
+                    dist, _ = _run(Gu, sources, method=method, layout="packed",
+                                   fused_sync=fused, chain=chain, claim_limit=claim,
+                                   small_degree=small, _force_regen=force,
+                                   _far_capacity=7 if force else None)  # fmt: skip
+                    msg = f"{name} {method} {Gu.directed} {fused} {chain} {claim} {force}"
+                    _check(Gu, sources, dist, None, ref, np.int32, msg)

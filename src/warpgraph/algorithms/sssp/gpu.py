@@ -79,6 +79,13 @@ SPARSE_DEGREE = 8  # arcs per vertex below which near-far / delta-stepping use 1
 PACK, PACK_PRED, WIDE, WIDE_PRED, SPLIT = range(5)
 (C_N, C_QCAP, C_CCAP, C_FCAP, C_METHOD, C_FILTER, C_CLASSIFY, C_DELTA, C_LOW, C_NEGB, C_HASNEG,
  C_MAXOPS, C_FORCE, C_FEATURES, C_CDONE) = range(15)  # fmt: skip
+C_FUSED, C_CHAIN, C_CLAIM, C_SMALLDEG = 16, 17, 18, 19
+CHAIN_ROUNDS = 4
+"""Default rounds of chained expansion per warp and operation (near-far, packed layout with
+``qbuf`` and filtering; ``sssp_core.cuh`` ``Run::chain``)."""
+CLAIM_LIMIT = 16384
+"""Operations whose frontier has at most this many small vertices relax without reading the
+target first (packed layout, general kernel)."""
 FEATURES = {"qbuf": 1, "stream": 2, "done": 4, "skip1": 8, "ilp": 16, "defer": 32, "spec": 64,
             "pref": 128, "ilp2": 256}  # fmt: skip
 """Run-time features of the packed and split layouts (``sssp_core.cuh`` ``Feature``)."""
@@ -96,7 +103,7 @@ on demand."""
 LAYOUTS = ("auto", "split", "packed")
 AUTO_LAYOUT = "packed"
 """The layout ``layout="auto"`` picks where both apply (H100 measurements, docs/SSSP.md)."""
-C_WORDS, CTL_WORDS = 16, 48
+C_WORDS, CTL_WORDS = 24, 48
 ST_DONE, ST_NEGCYCLE, ST_LIMIT, ST_OVERFLOW = 1, 2, 3, 4
 STAT_NAMES = ("status", "negv", "ops", "iterations", "splits", "heavy", "regenerations", "farscans")
 
@@ -308,6 +315,10 @@ def sssp_gpu(
     _force_regen: bool = False,
     _far_capacity: int | None = None,
     _spec_kernel: int | None = None,
+    fused_sync: bool = True,
+    chain: int | None = None,
+    claim_limit: int | None = None,
+    small_degree: bool | None = None,
 ) -> tuple[Any, Any]:
     """Shortest-path distances from each of ``sources`` on the GPU (internal backend).
 
@@ -355,6 +366,17 @@ def sssp_gpu(
     _spec_kernel
         Benchmarks and tests: the build of the H-BF-only kernel (``SPEC_KERNELS``) that
         ``spec`` uses instead of ``SPEC_KERNEL``.
+    fused_sync : bool
+        The counter-fused operation barrier (off: the previous grid barrier + counter read).
+    chain : int, optional
+        Rounds of chained expansion per warp and operation (near-far on the packed layout with
+        ``qbuf`` and filtering; elsewhere ignored); ``None``: ``CHAIN_ROUNDS``; 0: off.
+    claim_limit : int, optional
+        Operations with at most this many small frontier vertices relax by atomicMin without a
+        read of the target first (packed layout); ``None``: ``CLAIM_LIMIT``; 0: never.
+    small_degree : bool, optional
+        Near-far and delta-stepping on sparse graphs: check once that every out-degree is below
+        256, so that near pushes read no degree (``None``: on; False: off).
 
     Returns
     -------
@@ -526,6 +548,11 @@ def sssp_gpu(
     cfg[C_MAXOPS] = 4 * n + 64 if method == "hbf" else 2**31 - 16
     cfg[C_FORCE] = int(bool(_force_regen))
     cfg[C_FEATURES], cfg[C_CDONE] = feats, ndone
+    cfg[C_FUSED] = int(bool(fused_sync))
+    cfg[C_CHAIN] = CHAIN_ROUNDS if chain is None else max(0, int(chain))
+    cfg[C_CLAIM] = CLAIM_LIMIT if claim_limit is None else max(0, int(claim_limit))
+    if near_far and m < SPARSE_DEGREE * n and small_degree is not False and m > 0:
+        cfg[C_SMALLDEG] = int(int(cp.diff(indptr).max()) < BIG_DEG)
     if ws["cfg_host"] is None or not np.array_equal(ws["cfg_host"], cfg):
         ws["cfg"], ws["cfg_host"] = cp.asarray(cfg), cfg
     cfg_d = ws["cfg"]

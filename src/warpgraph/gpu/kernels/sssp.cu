@@ -14,7 +14,16 @@
 //
 // H-BF is the same loop with an infinite threshold. Inputs written in one operation are read
 // only after the barrier that ends it, from slots that rotate (3 near slots, 3 far slots), so
-// no block can see a decision input change under it. Negative cycles: a relaxation below -B
+// no block can see a decision input change under it.
+//
+// The barrier (C_FUSED): threads 0-2 of each block add the block's arrival to the three words
+// of the near slot that the operation wrote (small count, chunk count, flags) and each waits
+// for the whole grid on its word (fr::fused_arrive_wait, acquire-release): the barrier and the
+// read of the next decision's counters are one round trip, kept in shared memory. The slot of
+// operation k + 1 is cleared in operation k and its previous barrier (operation k - 2) was left
+// by every block before operation k began, so its arrival bits start at zero. Without C_FUSED:
+// fr::grid_barrier, then every thread reads the slot. The far slot and the delta-stepping
+// counters are read after the barrier (only when the near frontier is empty). Negative cycles: a relaxation below -B
 // (B = max|w| n bounds every simple path) flags its vertex; with negative weights a frontier
 // still non-empty after n expand operations flags its first vertex. Both vertices lie on, or
 // lead through predecessors to, a negative cycle (the host walks it).
@@ -71,6 +80,15 @@ __global__ void __launch_bounds__(BLOCK, OPT == 3 ? 3 : WG_SSSP_MIN_BLOCKS) sssp
     r.classify = cfg[C_CLASSIFY] != 0;
     r.hasneg = cfg[C_HASNEG] != 0;
     r.low = cfg[C_LOW];
+    r.smalldeg = cfg[C_SMALLDEG] != 0;
+    r.claim = false;
+    const bool fused = cfg[C_FUSED] != 0;
+    const long long claim_limit = cfg[C_CLAIM];
+    // chained expansion: near-far, packed words, buffered near pushes, filtering (Run::chain)
+    const int chain_rounds = (OPT == 0 && MODE == PACK && r.method == NEAR_FAR && r.filter &&
+                              r.feat(F_QBUF)) ? (int)cfg[C_CHAIN] : 0;
+    r.chaining = chain_rounds > 0;
+    __shared__ u64 s_q[4];  // the current operation's near slot (counts, flags)
     r.delta = cfg_val<W>(cfg, C_DELTA);
     r.negb = cfg_val<W>(cfg, C_NEGB);
     const long long n = r.n;
@@ -100,6 +118,8 @@ __global__ void __launch_bounds__(BLOCK, OPT == 3 ? 3 : WG_SSSP_MIN_BLOCKS) sssp
         }
     }
     wg::fr::grid_barrier(bar);
+    if (threadIdx.x < 3) s_q[threadIdx.x] = *(volatile u64*)(ctl + Q_SLOTS + threadIdx.x);
+    __syncthreads();
 
     // 2. operations
     const bool hbf = OPT >= 1 || r.method == HBF;
@@ -119,9 +139,21 @@ __global__ void __launch_bounds__(BLOCK, OPT == 3 ? 3 : WG_SSSP_MIN_BLOCKS) sssp
     u64 negv = 0;
     for (;; ++k) {
         const volatile u64* qs = ctl + Q_SLOTS + (k % 3) * 4;
-        const long long ns = (long long)qs[0], nc = (long long)qs[1];
-        if (qs[2]) {  // the operation that built this frontier met a negative cycle (1) or a
-            status = qs[2] == 1ull ? ST_NEGCYCLE : ST_OVERFLOW;  // key out of range (2)
+        u64 q0w, q1w, q2w;
+        if (fused) {  // read by the barrier
+            q0w = s_q[0];
+            q1w = s_q[1];
+            q2w = s_q[2];
+        } else {
+            q0w = qs[0];
+            q1w = qs[1];
+            q2w = qs[2];
+        }
+        const long long ns = (long long)(q0w & wg::fr::COUNT_MASK);
+        const long long nc = (long long)(q1w & wg::fr::COUNT_MASK);
+        const u64 flags = q2w & wg::fr::COUNT_MASK;
+        if (flags) {  // the operation that built this frontier met a negative cycle (bit 0) or
+            status = (flags & 1ull) ? ST_NEGCYCLE : ST_OVERFLOW;  // a key out of range (bit 1)
             negv = qs[3];
             break;
         }
@@ -152,8 +184,12 @@ __global__ void __launch_bounds__(BLOCK, OPT == 3 ? 3 : WG_SSSP_MIN_BLOCKS) sssp
                                       : (ldcg((k & 1) ? c1 : c0) >> CHUNK_SHIFT));
                 break;
             }
+            // not in the H-BF-only kernel (its registers are full: the option costs spills)
+            r.claim = OPT == 0 && claim_limit > 0 && ns <= claim_limit && nc <= CLAIM_CHUNKS;
             r.expand((k & 1) ? q1 : q0, ns, (k & 1) ? c1 : c0, nc,
                      delta_stepping ? ARCS_LIGHT : ARCS_ALL, tk, delta_stepping, bucket);
+            if (chain_rounds > 0) r.chain(chain_rounds, tk);
+            r.claim = false;
             ++iters;
             heavy_done = false;
             last_expand = true;
@@ -210,7 +246,13 @@ __global__ void __launch_bounds__(BLOCK, OPT == 3 ? 3 : WG_SSSP_MIN_BLOCKS) sssp
             }
         }
         r.flush_q();  // F_QBUF: this operation's buffered near entries, before the barrier
-        wg::fr::grid_barrier(bar);
+        if (fused) {
+            __syncthreads();  // the block's writes, then its arrival (release)
+            if (threadIdx.x < 3) s_q[threadIdx.x] = wg::fr::fused_arrive_wait(r.qslot_out + threadIdx.x);
+            __syncthreads();
+        } else {
+            wg::fr::grid_barrier(bar);
+        }
     }
     if (wg::global_thread_id() == 0) {
         u64* gl = ctl + G_BASE;

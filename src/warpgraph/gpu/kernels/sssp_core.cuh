@@ -98,11 +98,24 @@ enum Cfg : int {
     C_FORCE = 12,    // tests: rebuild every expanded frontier from the stamps (the overflow path)
     C_FEATURES = 13, // SPLIT: Feature bits
     C_CDONE = 14,    // SPLIT with F_DONE: entries of the chunk-done array (m / CHUNK + 1)
-    C_WORDS = 16,
+    C_FUSED = 16,    // 1: counter-fused operation barrier (sssp.cu; frontier_sync.cuh
+                     // fused_arrive_wait); 0: grid_barrier + a read of the slot's counters
+    C_CHAIN = 17,    // near-far on PACK with F_QBUF and filtering: rounds of chained expansion
+                     // per warp and operation (Run::chain; 0: off)
+    C_CLAIM = 18,    // operations whose frontier has at most this many small vertices (and at
+                     // most CLAIM_CHUNKS chunks) relax by atomicMin without reading the target
+                     // first (PACK; 0: never)
+    C_SMALLDEG = 19, // 1: every out-degree is below BIG_DEG (host-checked): near pushes read no
+                     // degree (F_SKIP1 then skips degree-1 vertices when expanding them)
+    C_WORDS = 24,
 };
+constexpr long long CLAIM_CHUNKS = 64;
 
 // control block (u64 words; zeroed by the host before each launch)
-constexpr int Q_SLOTS = 0;   // 3 rotating slots of 4: small count, chunk count, negcycle, vertex+1
+constexpr int Q_SLOTS = 0;   // 3 rotating slots of 4: small count, chunk count, flags (bit 0:
+                             // negative cycle, bit 1: key out of range), vertex+1. With
+                             // C_FUSED the first three also carry the barrier's arrivals
+                             // (fr::ARRIVE and up): readers mask them (fr::COUNT_MASK)
 constexpr int F_SLOTS = 12;  // 3 rotating slots of 4: far count, ~(min key)
 constexpr int R_SMALL = 24;  // delta-stepping: vertices expanded in the current bucket
 constexpr int R_CHUNK = 25;
@@ -278,18 +291,24 @@ struct State {
     // `pre`: `pkey` is v's key read earlier in this operation (keys only fall, so a stale key
     // only lets a useless atomicMin through; the atomic decides; a direct target has no other
     // writer, so its key cannot be stale).
+    // PACK with `claim` (thin operations, C_CLAIM): no read of the target before the atomicMin
+    // (one dependent round trip less per improving arc, an atomic for every arc). A word with
+    // the same key keeps its stamp: the same key is near or far alike, and older stamps are
+    // smaller.
     __device__ __forceinline__ int relax(long long v, u64 key, long long u, bool near, bool direct,
                                          bool filter, unsigned epoch, bool pre = false,
-                                         unsigned pkey = 0u) const {
+                                         unsigned pkey = 0u, bool claim = false) const {
         const unsigned near_st = 2u * epoch + 1u;
         if constexpr (MODE == PACK) {
-            const u64 cur = pre ? ((u64)pkey << 32) : ldcg(word + v);
-            if ((cur >> 32) <= key) return R_NONE;
             const u64 nw = (key << 32) | (u64)(near ? near_st : 2u * epoch);
-            u64 old;
+            u64 old = 0;
+            if (direct || !claim) {
+                const u64 cur = pre ? ((u64)pkey << 32) : ldcg(word + v);
+                if ((cur >> 32) <= key) return R_NONE;
+                old = cur;
+            }
             if (direct) {
                 word[v] = nw;
-                old = cur;
             } else {
                 old = atomicMin(word + v, nw);
                 if ((old >> 32) <= key) return R_NONE;
@@ -408,6 +427,10 @@ struct Run {
     int features;     // SPLIT: Feature bits (0 in the other modes)
     int qb_n;         // F_QBUF: entries in this warp's buffer (warp-uniform)
     bool filter, classify, hasneg;
+    bool smalldeg;    // C_SMALLDEG
+    bool claim;       // this operation relaxes without pre-reads (C_CLAIM)
+    bool chaining;    // C_CHAIN on: a vertex may be expanded twice in one operation, so the
+                      // direct class (plain store, one writer per operation) is relaxed by atomics
     long long low;
     T delta, negb;
 
@@ -460,7 +483,7 @@ struct Run {
             if (qb_n == 0) return;
             __syncwarp();
             u64 base = 0;
-            if (lane_id() == 0) base = atomicAdd(qslot_out + 0, (u64)qb_n);
+            if (lane_id() == 0) base = atomicAdd(qslot_out + 0, (u64)qb_n) & fr::COUNT_MASK;
             base = __shfl_sync(FULL_MASK, base, 0);
             const V* buf = qbuf();
             for (int i = lane_id(); i < qb_n; i += WARP_SIZE) {
@@ -473,7 +496,7 @@ struct Run {
 
     // Warp-collective: lanes with `p` append v to the next near frontier (by degree class).
     __device__ __forceinline__ void push_near(bool p, V v) {
-        const long long deg = p ? degree(v) : 0;
+        const long long deg = (p && !(!HBF_ONLY && smalldeg)) ? degree(v) : 0;  // C_SMALLDEG: all small
         const bool big = p && deg >= BIG_DEG;
         const bool small = p && !big && !(deg == 1 && feat(F_SKIP1));
         if (feat(F_QBUF)) {
@@ -485,7 +508,7 @@ struct Run {
                 qb_n += __popc(sm);
             }
         } else if (__any_sync(FULL_MASK, small)) {
-            const u64 s = warp_reserve(qslot_out + 0, (u64)small);
+            const u64 s = warp_reserve(qslot_out + 0, (u64)small) & fr::COUNT_MASK;
             if (small && s < (u64)qcap) q_out[s] = v;
         }
         const unsigned bigs = __ballot_sync(FULL_MASK, big);
@@ -497,7 +520,7 @@ struct Run {
     __device__ __forceinline__ void append_chunks(unsigned mask, V v, long long deg, u64* out,
                                                   u64* counter, long long cap) {
         const u64 nch = ((mask >> lane_id()) & 1u) ? (u64)num_chunks<MODE>(deg) : 0ull;
-        const u64 base = warp_reserve(counter, nch);
+        const u64 base = warp_reserve(counter, nch) & fr::COUNT_MASK;
         while (mask) {
             const int l = __ffs(mask) - 1;
             mask &= mask - 1;
@@ -520,7 +543,7 @@ struct Run {
     }
 
     __device__ __forceinline__ void flag_negative(V x) {
-        qslot_out[2] = 1ull;
+        atomicOr(qslot_out + 2, 1ull);
         atomicExch(qslot_out + 3, (u64)x + 1ull);
     }
 
@@ -578,12 +601,13 @@ struct Run {
                     key = key_of<W>(nd, low);
                     if constexpr (Val<W>::integer && L::narrow) {
                         if (key >= L::INF) {  // cannot happen when the host's range check holds
-                            qslot_out[2] = 2ull;
+                            atomicOr(qslot_out + 2, 2ull);
                             key = L::INF - 1;
                         }
                     }
                     res = st.relax((long long)v, key, (long long)u, key < tk,
-                                   cls == CLS_DIRECT && filter, filter, epoch, pre, pkey);
+                                   cls == CLS_DIRECT && filter && !chaining, filter, epoch, pre,
+                                   pkey, claim);
                     if (cls == CLS_SINK) res = R_NONE;
                 }
             }
@@ -639,6 +663,9 @@ struct Run {
                     ku = st.key((long long)u);
                 }
                 du = val_of<W>(ku, low);
+                // C_SMALLDEG: degree-1 vertices were queued (push_near read no degree); F_SKIP1
+                // skips them here instead, except the source (operation 0: epoch 1)
+                if (!HBF_ONLY && smalldeg && epoch > 1u && e - b == 1 && feat(F_SKIP1)) e = b;
                 if (done_on) {  // expanded with this distance already: nothing to do
                     if (ldcg(done + u) == (unsigned)ku) {
                         e = b;
@@ -761,6 +788,55 @@ struct Run {
             } else {
                 for (eid_t p = b; p < e; p += WARP_SIZE) {
                     edge(p + lane < e, u, du, p + lane, arcs, tk);
+                }
+            }
+        }
+    }
+
+    // Chained expansion (C_CHAIN, near-far on PACK with F_QBUF and filtering; warp-collective,
+    // after this warp's share of the operation): up to `rounds` times, the warp takes up to 32
+    // of the near vertices it has just queued in its buffer and expands them itself, in this
+    // operation, instead of leaving them to the next one (what is left is flushed as usual).
+    // Each taken vertex's near stamp is turned into the far stamp of this operation by one
+    // atomicAnd, which also returns the distance it is expanded with: a later improvement in
+    // this operation sees no near stamp and queues it again (relax returns R_NEAR), so no
+    // improvement is lost; an improvement before the atomicAnd is included in the distance
+    // read. A frontier vertex deferred (F_DEFER) because it carried the near stamp is expanded
+    // here instead (or again, if its own expansion comes later and finds the stamp gone). Fewer
+    // operations (grid barriers) on thin frontiers; the work is within the near threshold, as
+    // the next operations' would be.
+    __device__ void chain(int rounds, u64 tk) {
+        if constexpr (MODE == PACK && !HBF_ONLY) {
+            const int lane = lane_id();
+            const bool skip1 = feat(F_SKIP1);
+            for (int round = 0; round < rounds && qb_n > 0; ++round) {
+                const int take = qb_n < WARP_SIZE ? qb_n : WARP_SIZE;
+                const bool has = lane < take;
+                V u = 0;
+                if (has) u = qbuf()[qb_n - take + lane];
+                __syncwarp();
+                qb_n -= take;
+                eid_t b = 0, e = 0;
+                T du = (T)0;
+                if (has) {
+                    b = ldg(indptr + u);
+                    e = ldg(indptr + u + 1);
+                    const u64 old = atomicAnd(st.word + u, ~1ull);  // near stamp 2e+1 -> 2e
+                    du = val_of<W>(old >> 32, low);
+                    if (skip1 && e - b == 1) e = b;  // never the source (not improvable)
+                }
+                const eid_t deg = e - b;
+                const eid_t incl = warp_inclusive_sum(deg);
+                const eid_t total = __shfl_sync(FULL_MASK, incl, WARP_SIZE - 1);
+                const eid_t start = b - (incl - deg);
+                for (eid_t r = 0; r < total; r += WARP_SIZE) {
+                    const eid_t x = r + lane;
+                    int owner = fr::warp_owner(incl, x);
+                    owner = owner < WARP_SIZE - 1 ? owner : WARP_SIZE - 1;
+                    const V ou = __shfl_sync(FULL_MASK, u, owner);
+                    const eid_t os = __shfl_sync(FULL_MASK, start, owner);
+                    const T odu = __shfl_sync(FULL_MASK, du, owner);
+                    edge(x < total, ou, odu, os + x, ARCS_ALL, tk);
                 }
             }
         }
