@@ -25,6 +25,7 @@ from scipy.sparse.csgraph import connected_components
 from warpgraph.algorithms.components import scc_cpu as scc_cpu_module
 from warpgraph.algorithms.components import scc_gpu as scc_gpu_module
 from warpgraph.algorithms.components.scc_config import (
+    ECL_MAX_ARCS,
     GPU_SCC_METHODS,
     TRIM_FULL,
     SCCConfig,
@@ -379,7 +380,10 @@ def test_auto_config_rules():
     assert auto_scc_method(grid, 100, "cpu") == "tarjan"
     assert auto_scc_method(grid, 100, "gpu") == "ecl"  # road-like: the signature scheme
     skewed = np.r_[0, np.cumsum(deg)]
-    assert auto_scc_method(skewed, deg.size, "gpu") == "multistep"
+    assert auto_scc_method(skewed, deg.size, "gpu") == "ecl"  # small: one kernel
+    big = {"n": 2**20, "m": 2**24, "avg_degree": 16.0, "max_degree": 5000, "std_degree": 90.0}
+    assert auto_scc_method(skewed, deg.size, "gpu", stats=big | {"zero_out": 0.4}) == "multistep"
+    assert ECL_MAX_ARCS <= 2**24
     given = {"n": 100, "m": 400, "avg_degree": 4.0, "max_degree": 4, "std_degree": 0.0}
     assert auto_scc_method(skewed, deg.size, "gpu", stats=given | {"zero_out": 0.0}) == "ecl"
     assert auto_scc_method(indptr, 100, "cpu") == "tarjan"  # small

@@ -65,6 +65,7 @@ import numpy as np
 from ...errors import InvalidArgumentError
 
 __all__ = [
+    "ECL_MAX_ARCS",
     "GPU_SCC_METHODS",
     "PIVOTS",
     "SCC_METHODS",
@@ -113,6 +114,13 @@ _VW_SIZES = (1, 2, 4, 8, 16, 32)
 
 TARJAN_MAX_WORK = 1 << 16
 """CPU ``method="auto"``: graphs with fewer vertices + arcs run Tarjan."""
+
+ECL_MAX_ARCS = 1 << 23
+"""GPU ``method="auto"``: graphs with fewer arcs run ``"ecl"`` (one kernel, no host round trips),
+larger ones ``"multistep"`` unless road-like. H200, ms ecl / multistep: web-NotreDame (1.5 M
+arcs) 4.7 / 37.7, soc-Slashdot0902 (0.95 M) 1.7 / 4.9, Kronecker 16 / 18 (3.8 M) 2.8 / 5.0 and
+4.4 / 5.6, uniform 2^18 (4.2 M) 2.2 / 2.8, uniform 2^20 out-degree 4 (4.2 M) 5.3 / 7.8; then
+Kronecker 20 (16 M) 9.7 / 3.8, uniform 2^20 (16.8 M) 6.0 / 3.8, Kronecker 22 33 / 5.4."""
 
 TARJAN_SERIAL_MAX_VERTICES = 1 << 18
 """CPU ``method="auto"`` with one thread to spare and no cached reverse CSR: graphs of at most
@@ -405,9 +413,10 @@ def auto_scc_method(
     (uniform, out-degree 4) is the opposite: a DFS misses the cache at every arc (Tarjan
     740 ms, multi-step 190 ms on 2^20 vertices), which the locality test tells apart.
 
-    On the GPU road-like graphs (the same degree rule, any id order) run ``"ecl"``, the others
-    ``"multistep"``. The multi-step scheme's closures and coloring rounds cost one launch per
-    BFS level and a host read per batch of levels: a randomly oriented 2048 x 2048 grid took 20
+    On the GPU road-like graphs (the same degree rule, any id order) and graphs of fewer than
+    :data:`ECL_MAX_ARCS` arcs run ``"ecl"``, the others ``"multistep"``. The multi-step
+    scheme's closures and coloring rounds cost one launch per BFS level and a host read per
+    batch of levels: a randomly oriented 2048 x 2048 grid took 20
     coloring rounds, 13,000 host-checked batches and 6.0 s on an H200 (4.3 s on an H100;
     SciPy 0.27-0.32 s), the signature scheme 8 rounds, 933 levels in one kernel and 75 ms
     (docs/COMPONENTS.md). Scale-free graphs keep the multi-step scheme: one FB round from the
@@ -420,7 +429,9 @@ def auto_scc_method(
     >>> ring = np.arange(0, 13, 4)  # 3 vertices of out-degree 4
     >>> auto_scc_method(ring, 3, "cpu"), auto_scc_method(ring, 3, "gpu")
     ('tarjan', 'ecl')
-    >>> auto_scc_method(np.arange(0, 8 * 10**5 + 1, 8), 10**5, "gpu")
+    >>> auto_scc_method(np.arange(0, 8 * 10**5 + 1, 8), 10**5, "gpu")  # small: one kernel
+    'ecl'
+    >>> auto_scc_method(np.arange(0, 2**24 + 1, 16), 2**20, "gpu")  # 16 M arcs, not road-like
     'multistep'
     >>> auto_scc_method(np.arange(0, 8 * 10**5 + 1, 8), 10**5, "cpu")  # not small or sparse
     'multistep'
@@ -430,7 +441,7 @@ def auto_scc_method(
     s = scc_graph_stats(indptr, n) if stats is None else stats
     road_like = n > 0 and s["avg_degree"] <= 4 and s["max_degree"] <= 16
     if device != "cpu":
-        return "ecl" if road_like else "multistep"
+        return "ecl" if road_like or s["m"] < ECL_MAX_ARCS else "multistep"
     if n + s["m"] < TARJAN_MAX_WORK:
         return "tarjan"
     if indices is not None:
