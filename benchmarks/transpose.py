@@ -34,6 +34,27 @@ def _current(G):
     return G.reverse_csr()
 
 
+def _with_pass(per_pass: int):
+    """The pass-by-pass transpose with ``per_pass`` arcs per pass (the default is
+    ``ARCS_PER_PASS``)."""
+    from warpgraph._arrays import id_dtype_for
+    from warpgraph.gpu.transpose import transpose_csr_chunked
+
+    def build(G):
+        n = G.num_vertices
+        return transpose_csr_chunked(
+            G.indptr,
+            G.indices,
+            n,
+            G.weights,
+            index_dtype=id_dtype_for(n),
+            arcs_per_pass=per_pass,
+            xp=G._xp(),
+        )
+
+    return build
+
+
 def _equal(a, b, xp) -> bool:
     return all(
         (x is None and y is None) or bool(xp.array_equal(x, y)) for x, y in zip(a, b, strict=True)
@@ -48,7 +69,9 @@ def _one(scale: int, args: argparse.Namespace) -> dict:
     )
     row = {"scale": scale, "n": G.num_vertices, "arcs": G.num_arcs, "graph_bytes": int(G.nbytes)}
     row["equal"] = _equal(_current(G), _previous(G), G._xp())
-    for name, fn in (("passes", _current), ("previous", _previous)):
+    builds = [("passes", _current), ("previous", _previous)]
+    builds += [(f"passes_2^{int(p).bit_length() - 1}", _with_pass(p)) for p in args.per_pass]
+    for name, fn in builds:
         row[name] = measure(lambda fn=fn: fn(G), args.device, repeat=args.repeat)
         if args.device == "gpu":
             G._reverse = None
@@ -66,6 +89,12 @@ def _one(scale: int, args: argparse.Namespace) -> dict:
         f"{q['median_s'] * 1e3:.1f} ms{mem}  equal={row['equal']}",
         flush=True,
     )
+    for name, _ in builds[2:]:
+        r = row[name]
+        peak = (
+            f", peak {r['peak_in_use_bytes'] / 2**30:.2f} GiB" if "peak_in_use_bytes" in r else ""
+        )
+        print(f"    {name}: {r['median_s'] * 1e3:.1f} ms{peak}", flush=True)
     return row
 
 
@@ -76,6 +105,9 @@ def main() -> None:
     ap.add_argument("--device", default="gpu", choices=["cpu", "gpu"])
     ap.add_argument("--weights", default=None, choices=[None, "gap", "graph500"])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument(
+        "--per-pass", type=int, nargs="*", default=[], help="also time these arcs-per-pass values"
+    )
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
 

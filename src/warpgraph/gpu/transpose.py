@@ -2,8 +2,8 @@
 
 Expanding the row id of every arc at once costs 16 bytes per arc in temporaries (an int64
 ``arange`` and an int64 ``searchsorted`` result): 34 GB on a Kronecker 27 graph. Here the arcs
-are taken :data:`ARCS_PER_PASS` at a time, so the temporaries stay near 0.5-1 GB whatever the
-graph's size, and a pass costs the same kernels as before.
+are taken :data:`ARCS_PER_PASS` at a time, so the temporaries stay bounded (about 1 GB in the
+transpose) whatever the graph's size, and a pass costs the same kernels as before.
 
 The transpose is a stable counting sort done chunk by chunk: arcs come in CSR (source) order,
 each chunk is sorted stably by target, and each arc lands at its target row's cursor plus its
@@ -33,8 +33,11 @@ import numpy as np
 
 __all__ = ["ARCS_PER_PASS", "arc_source_chunks", "arc_sources", "transpose_csr_chunked"]
 
-ARCS_PER_PASS = 1 << 25
-"""Arcs per pass (32M: about 0.5 GB of int64 temporaries, 1 GB in the transpose)."""
+ARCS_PER_PASS = 1 << 24
+"""Arcs per pass (16M). Measured on an H200 (``benchmarks/transpose.py``, directed Kronecker,
+GAP weights, peak bytes of live arrays including the result): scale 22 16.7 ms / 1.52 GiB
+(2**25 arcs a pass: 15.0 ms / 2.42 GiB; 2**23: 20.2 ms / 1.04 GiB; the former full-sort build:
+14.7 ms / 1.76 GiB), scale 23 34.5 ms / 2.09 GiB (former: 32.1 ms / 3.55 GiB)."""
 
 
 def arc_source_chunks(
