@@ -165,6 +165,19 @@ def weak_min_labels(G: Graph, method: str, dev: str, opts: dict[str, Any]):
     rindptr, rindices = (None, None)
     if method == "afforest":
         rindptr, rindices = _reverse_for(G, opts)
+
+    def afforest(impl):  # the same call on both devices
+        return impl.afforest_labels(
+            G.indptr,
+            G.indices,
+            n,
+            rindptr,
+            rindices,
+            symmetric=symmetric,
+            neighbor_rounds=opts["neighbor_rounds"],
+            samples=opts["samples"],
+        )
+
     if dev == "gpu":
         from . import gpu
 
@@ -172,32 +185,12 @@ def weak_min_labels(G: Graph, method: str, dev: str, opts: dict[str, Any]):
             return gpu.union_find_labels(G.indptr, G.indices, n, symmetric=symmetric)
         if method == "label_propagation":
             return gpu.label_propagation_labels(G.indptr, G.indices, n)
-        return gpu.afforest_labels(
-            G.indptr,
-            G.indices,
-            n,
-            rindptr,
-            rindices,
-            symmetric=symmetric,
-            neighbor_rounds=opts["neighbor_rounds"],
-            samples=opts["samples"],
-        )
+        return afforest(gpu)
     from ...cpu.threads import threads_for
     from . import cpu
 
     with threads_for(n + G.num_arcs):  # fewer threads on a busy machine (cpu/threads.py)
-        if method == "sv":
-            return cpu.sv_labels(G.indptr, G.indices, n)
-        return cpu.afforest_labels(
-            G.indptr,
-            G.indices,
-            n,
-            rindptr,
-            rindices,
-            symmetric=symmetric,
-            neighbor_rounds=opts["neighbor_rounds"],
-            samples=opts["samples"],
-        )
+        return cpu.sv_labels(G.indptr, G.indices, n) if method == "sv" else afforest(cpu)
 
 
 def _strong_labels(G: Graph, method: str, dev: str, config: Any):

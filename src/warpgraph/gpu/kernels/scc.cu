@@ -23,8 +23,11 @@
 //                        an in-queue flag), roots, update
 //   scc_transpose        in-arc CSR scatter (row cursors by atomicAdd)
 #include "common.cuh"
+#include "scc_common.cuh"
 
 namespace wgscc {
+
+using wgscc_common::has_nbr;
 
 constexpr unsigned DONE = 3u;
 
@@ -40,17 +43,6 @@ __device__ __forceinline__ long long atomic_max(long long* p, long long v) {
 __device__ __forceinline__ int atomic_min(int* p, int v) { return atomicMin(p, v); }
 __device__ __forceinline__ long long atomic_min(long long* p, long long v) {
     return atomicMin(p, v);
-}
-
-template <typename V>
-__device__ __forceinline__ bool has_nbr(const long long* ptr, const V* idx, const V* part,
-                                        long long v, V r) {
-    const long long e = ptr[v + 1];
-    for (long long p = ptr[v]; p < e; ++p) {
-        const V w = wg::ldg(idx + p);
-        if ((long long)w != v && part[w] == r) return true;
-    }
-    return false;
 }
 
 // The single active neighbour != v of v in subgraph r; -1 when there are none or several.

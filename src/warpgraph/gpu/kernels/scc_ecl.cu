@@ -31,12 +31,15 @@
 // outputs (rounds run and levels summed), CTL_LEFT_END vertices still active at the end (0
 // unless max_rounds was reached). Launch with blockDim = ECL_BLOCK and every block resident.
 #include "common.cuh"
+#include "scc_common.cuh"
 
 #ifndef ECL_BLOCK
 #define ECL_BLOCK 512
 #endif
 
 namespace wgecl {
+
+using wgscc_common::has_nbr;
 
 using u64 = unsigned long long;
 constexpr int WARPS = ECL_BLOCK / 32;
@@ -102,17 +105,6 @@ __device__ __forceinline__ void grid_barrier(u64* word) {
         __threadfence();
     }
     __syncthreads();
-}
-
-template <typename V>
-__device__ __forceinline__ bool has_nbr(const long long* ptr, const V* idx, const V* part,
-                                        long long v, V r) {
-    const long long e = ptr[v + 1];
-    for (long long p = ptr[v]; p < e; ++p) {
-        const V w = wg::ldg(idx + p);
-        if ((long long)w != v && part[w] == r) return true;
-    }
-    return false;
 }
 
 // Raise w to cv if it is in class r and lower. A lane that raised w keeps it in the warp's
