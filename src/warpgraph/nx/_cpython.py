@@ -89,6 +89,16 @@ def _table(d):  # pragma: no cover - compiled
     return entries, size, kind, _i64(keys + 24)
 
 
+@nb.njit(cache=True)
+def _entry(at, kind):  # pragma: no cover - compiled
+    """(value address, key hash) of the table entry at ``at``; value 0: a deleted entry. General
+    tables store (hash, key, value); unicode-keyed ones (key, value), the hash in the str."""
+    if kind == 0:
+        return _i64(at + 16), _i64(at)
+    v = _i64(at + 8)
+    return v, (_i64(_i64(at) + 24) if v != 0 else 0)
+
+
 @nb.njit(parallel=True, cache=True)
 def _lengths(dicts, dict_type, out):  # pragma: no cover - compiled
     """``len`` of each dict into ``out``; returns how many are not plain combined dicts."""
@@ -118,12 +128,7 @@ def _scan(dicts, indptr, hashes, values):  # pragma: no cover - compiled
         ok = size != 0
         for e in range(count if ok else 0):
             at = entries + size * e
-            if kind == 0:
-                v = _i64(at + 16)
-                h = _i64(at)
-            else:
-                v = _i64(at + 8)
-                h = _i64(_i64(at) + 24) if v != 0 else 0
+            v, h = _entry(at, kind)
             if v == 0:  # deleted entry
                 continue
             if pos == end or h == -1:
@@ -163,12 +168,7 @@ def _scan_ids(
         ok = size != 0
         for e in range(count if ok else 0):
             at = entries + size * e
-            if kind == 0:
-                v = _i64(at + 16)
-                h = _i64(at)
-            else:
-                v = _i64(at + 8)
-                h = _i64(_i64(at) + 24) if v != 0 else 0
+            v, h = _entry(at, kind)
             if v == 0:  # deleted entry
                 continue
             if pos == end or h == -1:
