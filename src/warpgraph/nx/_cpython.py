@@ -373,32 +373,34 @@ def _ids_direct(hashes, n, out):  # pragma: no cover - compiled
 @nb.njit(parallel=True, cache=True)
 def _live_entries(d, chunk, counts):  # pragma: no cover - compiled
     """Live entries of each ``chunk`` of dict ``d``'s entry table into ``counts``; False when
-    ``d`` is not a plain combined general-kind table (as NetworkX's node-keyed dicts are)."""
+    ``d``'s table is of neither known kind (general keys, or str keys only)."""
     entries, size, kind, count = _table(d)
-    if kind != 0:
+    if size == 0:
         return False
     for c in prange(counts.shape[0]):
         live = 0
         for e in range(c * chunk, min(count, (c + 1) * chunk)):
-            live += 1 if _i64(entries + size * e + 16) != 0 else 0
+            live += 1 if _i64(entries + size * e + (16 if kind == 0 else 8)) != 0 else 0
         counts[c] = live
     return True
 
 
 @nb.njit(parallel=True, cache=True)
 def _entries(d, chunk, starts, hashes, values):  # pragma: no cover - compiled
-    """Hash and value address of each live entry of ``d`` (general kind), chunks written from
-    ``starts`` (from :func:`_live_entries`)."""
-    entries, size, _, count = _table(d)
+    """Hash and value address of each live entry of ``d``, chunks written from ``starts`` (from
+    :func:`_live_entries`); returns how many hashes were unset (-1: then unusable)."""
+    entries, size, kind, count = _table(d)
+    unset = 0
     for c in prange(starts.shape[0] - 1):
         pos = starts[c]
         for e in range(c * chunk, min(count, (c + 1) * chunk)):
-            at = entries + size * e
-            v = _i64(at + 16)
+            v, h = _entry(entries + size * e, kind)
             if v != 0:
-                hashes[pos] = _i64(at)
+                unset += 1 if h == -1 else 0
+                hashes[pos] = h
                 values[pos] = v
                 pos += 1
+    return unset
 
 
 @nb.njit(cache=True)
@@ -533,6 +535,14 @@ def _self_test_adjacency(rows: list, keys: list, addresses: np.ndarray) -> bool:
         return False
     if found[1].tolist() != [id(v) for v in table.values()]:
         return False
+    named = {f"v{i}": i for i in range(6000)}  # str keys only: the other table kind
+    for i in range(0, 6000, 7):
+        del named[f"v{i}"]
+    found = _dict_entries(named)
+    if found is None or found[0].tolist() != [hash(k) for k in named]:
+        return False
+    if found[1].tolist() != [id(v) for v in named.values()]:
+        return False
     ints = [{2: 0, 0: 1}, {}, {1: 2, 2: 3, 0: 4}]
     found = rows_adjacency(np.arange(3, dtype=np.int64), ints)
     if found is None or found.ids.tolist() != [2, 0, 1, 2, 0] or found.unsorted != 2:
@@ -620,9 +630,9 @@ def adjacency(
 
 
 def _dict_entries(d: dict) -> tuple[np.ndarray, np.ndarray] | None:
-    """Hashes and value addresses of the entries of a big plain dict with non-str keys, read
-    in parallel; None if it is not one (:func:`arc_hashes` reads any plain dict, one thread
-    per dict)."""
+    """Hashes and value addresses of the entries of a big plain dict (general or str-only
+    keys), read in parallel; None if it is not one (:func:`arc_hashes` reads any plain dict,
+    one thread per dict)."""
     if type(d) is not dict or len(d) < 4096:
         return None
     dicts = np.array([id(d)], dtype=np.int64)
@@ -638,7 +648,8 @@ def _dict_entries(d: dict) -> tuple[np.ndarray, np.ndarray] | None:
     np.cumsum(counts, out=starts[1:])
     hashes = np.empty(length[0], dtype=np.int64)
     values = np.empty(length[0], dtype=np.int64)
-    _entries(id(d), chunk, starts, hashes, values)
+    if _entries(id(d), chunk, starts, hashes, values):
+        return None
     return hashes, values
 
 
