@@ -329,6 +329,10 @@ def test_argument_errors():
         connected_components(G, method="union_find", device="cpu")
     with pytest.raises(InvalidArgumentError, match="unknown strong-components method"):
         connected_components(G, connection="strong", method="afforest", device="cpu")
+    with pytest.raises(
+        InvalidArgumentError, match=r"'ecl' on the cpu \(a gpu method: use device='gpu'\)"
+    ):
+        connected_components(G, connection="strong", method="ecl", device="cpu")
     with pytest.raises(InvalidArgumentError, match="device must be one of"):
         connected_components(G, device="tpu")
     with pytest.raises(InvalidArgumentError, match="method must be a string"):

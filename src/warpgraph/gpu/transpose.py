@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InvalidArgumentError
+
 __all__ = ["ARCS_PER_PASS", "arc_source_chunks", "arc_sources", "transpose_csr_chunked"]
 
 ARCS_PER_PASS = 1 << 24
@@ -53,7 +55,7 @@ def arc_source_chunks(
     [(0, 2, [0, 0]), (2, 3, [1])]
     """
     if arcs_per_pass < 1:
-        raise ValueError(f"arcs_per_pass must be >= 1, got {arcs_per_pass}")
+        raise InvalidArgumentError(f"arcs_per_pass must be >= 1, got {arcs_per_pass}")
     for start in range(0, num_arcs, arcs_per_pass):
         stop = min(start + arcs_per_pass, num_arcs)
         arcs = xp.arange(start, stop, dtype=xp.int64)

@@ -137,25 +137,31 @@ def _check_method(method: Any, connection: str, dev: str) -> str:
         if method == "auto":
             return AUTO_WEAK[dev]
         if method not in known:
-            other = "gpu" if dev == "cpu" else "cpu"
-            hint = ""
-            if method in WEAK_METHODS[other]:
-                hint = f" (a {other} method: use device={other!r})"
-            raise InvalidArgumentError(
-                f"unknown weak-components method {method!r} on the {dev}{hint}; "
-                f"choose one of {('auto', *known)}"
-            )
+            other = WEAK_METHODS["gpu" if dev == "cpu" else "cpu"]
+            raise _unknown_method("weak", method, dev, known, other)
         return method
     from .scc_config import GPU_SCC_METHODS, SCC_METHODS
 
-    known = GPU_SCC_METHODS if dev == "gpu" else SCC_METHODS
+    known, other = (
+        (GPU_SCC_METHODS, SCC_METHODS) if dev == "gpu" else (SCC_METHODS, GPU_SCC_METHODS)
+    )
     if method != "auto" and method not in known:
-        hint = " (tarjan runs on the CPU only: use device='cpu')" if method in SCC_METHODS else ""
-        raise InvalidArgumentError(
-            f"unknown strong-components method {method!r} on the {dev}{hint}; "
-            f"choose one of {('auto', *known)}"
-        )
+        raise _unknown_method("strong", method, dev, known, other)
     return method
+
+
+def _unknown_method(connection: str, method: str, dev: str, known, other_known):
+    """The error for a method the device lacks, naming the other device when it has it."""
+    other = "gpu" if dev == "cpu" else "cpu"
+    hint = ""
+    if method == "tarjan" and dev == "gpu":
+        hint = " (tarjan runs on the CPU only: use device='cpu')"
+    elif method in other_known:
+        hint = f" (a {other} method: use device={other!r})"
+    return InvalidArgumentError(
+        f"unknown {connection}-components method {method!r} on the {dev}{hint}; "
+        f"choose one of {('auto', *known)}"
+    )
 
 
 def weak_min_labels(G: Graph, method: str, dev: str, opts: dict[str, Any]):
