@@ -74,6 +74,19 @@ def _lower_bound(a, lo, hi, x):
 
 
 @nb.njit(inline="always")
+def gallop(a, lo, hi, x):
+    """First position in ``a[lo:hi]`` (sorted) not below ``x``, by galloping from ``lo``: rows
+    are searched in increasing ``x``, so each search starts where the last one ended."""
+    step = 1
+    end = lo
+    while end < hi and a[end] < x:
+        lo = end + 1
+        end += step
+        step <<= 1
+    return _lower_bound(a, lo, min(end, hi), x)
+
+
+@nb.njit(inline="always")
 def _drop(f, s_e, sup, pos, vert, bins):
     """Lower the support of edge f by one bucket (if above the current level)."""
     sf = sup[f]
@@ -139,14 +152,7 @@ def peel(osrc, oindices, fptr, fidx, feid, sup, stop):
         lo = j0
         for a in range(i0, ie):
             w = fidx[a]
-            # galloping search from the last position: rows are sorted, so lo only grows
-            step = 1
-            hi = lo
-            while hi < je and fidx[hi] < w:
-                lo = hi + 1
-                hi += step
-                step <<= 1
-            lo = _lower_bound(fidx, lo, min(hi, je), w)
+            lo = gallop(fidx, lo, je, w)  # rows are sorted, so lo only grows
             if lo >= je:
                 break
             if fidx[lo] == w:

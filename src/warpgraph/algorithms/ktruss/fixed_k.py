@@ -19,7 +19,7 @@ import numpy as np
 from ...cpu.atomics import atomic_add
 from ...cpu.prefetch import prefetch_item as _prefetch
 from ..triangles.prep import Oriented, _degree_order, balanced_chunks
-from .cpu import _lower_bound
+from .cpu import _lower_bound, gallop
 
 __all__ = ["compact_indptr", "k_truss_mask", "triangle_arc_mask"]
 
@@ -289,13 +289,7 @@ def _peel_below(ptr, idx, eid, sup, need):
                 w = fidx[a]
                 if a > i0 and fidx[a - 1] == w:
                     continue  # a parallel copy: one triangle
-                step = 1
-                hi = lo
-                while hi < je and fidx[hi] < w:
-                    lo = hi + 1
-                    hi += step
-                    step <<= 1
-                lo = _lower_bound(fidx, lo, min(hi, je), w)
+                lo = gallop(fidx, lo, je, w)
                 if lo >= je:
                     break
                 if fidx[lo] == w:
