@@ -308,3 +308,14 @@ def test_tuple_labels_survive_round_trip_and_relabel():
     assert sorted(G2.vertex_labels) == sorted(H.nodes)
     assert nx.is_isomorphic(G2.to_networkx(), H)
     assert G2.vertex_labels[int(perm[0])] == (0, 0)
+
+
+def test_index_dtype_choice_and_errors():
+    from warpgraph.gpu.csr import _index_dtype  # the GPU builder's choice, checked without a GPU
+
+    assert _index_dtype(None, 2**31 - 1) == np.int32 and _index_dtype(None, 2**31) == np.int64
+    assert _index_dtype(np.int64, 5) == np.int64
+    with pytest.raises(InvalidArgumentError, match="int32 or int64"):
+        _index_dtype(np.int16, 5)
+    with pytest.raises(InvalidArgumentError, match="cannot address"):
+        _index_dtype(np.int32, 2**31)

@@ -154,6 +154,18 @@ def _first_bad(cp, src, dst, n: int) -> str:
     return f"edge {i} ({int(src[i])}, {int(dst[i])}) has an id outside [0, {n})"
 
 
+def _index_dtype(index_dtype: Any, n: int) -> np.dtype:
+    """dtype of ``indices``: int32 while ids fit, else int64, or the one asked for (checked)."""
+    if index_dtype is None:
+        return np.dtype(np.int32) if n < 2**31 else np.dtype(np.int64)
+    itype = np.dtype(index_dtype)
+    if itype not in (np.int32, np.int64):
+        raise InvalidArgumentError(f"index_dtype must be int32 or int64, got {itype}")
+    if itype == np.int32 and n >= 2**31:
+        raise InvalidArgumentError(f"int32 indices cannot address {n} vertices")
+    return itype
+
+
 def build_csr(
     src: Any,
     dst: Any,
@@ -226,14 +238,7 @@ def build_csr(
         n = int(num_vertices)
         if n < 0:
             raise InvalidArgumentError(f"num_vertices must be >= 0, got {n}")
-    if index_dtype is None:
-        itype = np.dtype(np.int32) if n < 2**31 else np.dtype(np.int64)
-    else:
-        itype = np.dtype(index_dtype)
-        if itype not in (np.int32, np.int64):
-            raise InvalidArgumentError(f"index_dtype must be int32 or int64, got {itype}")
-        if itype == np.int32 and n >= 2**31:
-            raise InvalidArgumentError(f"int32 indices cannot address {n} vertices")
+    itype = _index_dtype(index_dtype, n)
 
     arcs = m if directed else 2 * m
     check_device_memory(
@@ -402,14 +407,7 @@ def build_csr_chunked(
     n = int(num_vertices)
     if not 0 <= n <= _PACK_LIMIT:
         raise InvalidArgumentError(f"num_vertices must be in [0, {_PACK_LIMIT}], got {n}")
-    if index_dtype is None:
-        itype = np.dtype(np.int32) if n < 2**31 else np.dtype(np.int64)
-    else:
-        itype = np.dtype(index_dtype)
-        if itype not in (np.int32, np.int64):
-            raise InvalidArgumentError(f"index_dtype must be int32 or int64, got {itype}")
-        if itype == np.int32 and n >= 2**31:
-            raise InvalidArgumentError(f"int32 indices cannot address {n} vertices")
+    itype = _index_dtype(index_dtype, n)
     kdt = np.dtype(np.uint64) if itype == np.int64 else np.dtype(np.uint32)
     kt = _K_TYPES[kdt.name]
     undirected, loops = int(not directed), int(remove_self_loops)
