@@ -144,6 +144,22 @@ def gpu_plan(G, config: dict | None, direction: str = "auto", plan_kwargs: dict 
     return GpuBfsPlan(G, cfg.engine, **kwargs), cfg, feats
 
 
+def timed_runs(plan, sources, levels):
+    """Yield ``(source, ms)`` for each BFS of ``plan`` into ``levels`` (CUDA events around the
+    run, after one warm-up run for compilation and caches); ``levels`` holds that search."""
+    import cupy as cp
+
+    plan.run(int(sources[0]), levels)
+    cp.cuda.Device().synchronize()
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    for s in sources:
+        start.record()
+        plan.run(int(s), levels)
+        end.record()
+        end.synchronize()
+        yield int(s), cp.cuda.get_elapsed_time(start, end)
+
+
 def time_gpu(
     G, sources, deg_host, config=None, direction="auto", plan_kwargs=None
 ) -> dict[str, Any]:
@@ -151,16 +167,9 @@ def time_gpu(
 
     plan, cfg, _ = gpu_plan(G, config, direction, plan_kwargs)
     levels = cp.empty(G.num_vertices, np.int32)
-    plan.run(int(sources[0]), levels)  # warm-up (compilation, caches)
-    cp.cuda.Device().synchronize()
-    start, end = cp.cuda.Event(), cp.cuda.Event()
     times, edges, depth, bu = [], [], [], []
-    for s in sources:
-        start.record()
-        plan.run(int(s), levels)
-        end.record()
-        end.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, end))
+    for _, ms in timed_runs(plan, sources, levels):
+        times.append(ms)
         edges.append(traversed_edges(G, levels, deg_host))
         info = plan.info()
         depth.append(info.levels)
@@ -507,22 +516,15 @@ def large_attempt(scale: int, args) -> dict[str, Any]:
         row["plan_s"] = time.perf_counter() - t1
         row["config"], row["features"] = cfg.as_dict(), feats
         levels = cp.empty(G.num_vertices, np.int32)
-        plan.run(int(sources[0]), levels)  # warm-up
-        cp.cuda.Device().synchronize()
-        start, end = cp.cuda.Event(), cp.cuda.Event()
         times, edges, depth, checks = [], [], [], []
-        for s in sources:
-            start.record()
-            plan.run(int(s), levels)
-            end.record()
-            end.synchronize()
-            times.append(cp.cuda.get_elapsed_time(start, end))
+        for s, ms in timed_runs(plan, sources, levels):
+            times.append(ms)
             depth.append(plan.info().levels)
             t2 = time.perf_counter()
-            reached = verify_levels_gpu(G, int(s), levels)
+            reached = verify_levels_gpu(G, s, levels)
             checks.append(time.perf_counter() - t2)
             edges.append(int(deg[levels >= 0].sum()) // 2)
-            print(f"   source {int(s)}: {times[-1]:.2f} ms, {depth[-1]} levels, {reached:,} "
+            print(f"   source {s}: {times[-1]:.2f} ms, {depth[-1]} levels, {reached:,} "
                   f"reached, verified on the GPU in {checks[-1]:.2f} s", flush=True)  # fmt: skip
         row["bfs"] = summarize(times, edges)
         row["bfs"]["levels"] = depth
