@@ -374,7 +374,65 @@ def variant_configs() -> list[tuple[str, dict, str, dict]]:
     bpsm4 = {"blocks_per_sm": 4}
     out.append(("fused blocks_per_sm=4", bpsm4, "auto", {}))
     out.append(("fused_sync=off blocks_per_sm=4", bpsm4, "auto", {"fused_sync": False}))
+    out += s5_variants()
     return out
+
+
+def s5_variants() -> list[tuple[str, dict, str, dict]]:
+    """Session 5 (docs/BFS.md, speed round 3): each change alone, then together."""
+    fast = {"fast_launch": True}
+    out = [("s5 fast_launch", {}, "auto", fast)]
+    for k in (2, 4):
+        out.append((f"s5 bu_batch={k}", {}, "auto", {"bu_batch": k}))
+    out.append(("s5 bu_batch=2 no skip", {}, "auto", {"bu_batch": 2, "symmetric_skip": False}))
+    out.append(("s5 stream_batch=4", {}, "auto", {"stream_batch": 4}))
+    for k in (2, 4):
+        out.append((f"s5 td_batch={k}", {}, "auto", {"td_batch": k}))
+    for a, b in ((30, 18), (60, 18), (15, 40)):
+        out.append((f"s5 alpha={a} beta={b}", {"alpha": a, "beta": b}, "auto", {}))
+    for k in (2, 4):
+        allk = {**fast, "bu_batch": k, "stream_batch": 4, "td_batch": 2}
+        out.append((f"s5 all bu={k} td=2", {}, "auto", allk))
+    out.append(("s5 top-down (default)", {}, "top-down", {}))
+    out.append(("s5 top-down fast_launch", {}, "top-down", fast))
+    for k in (2, 4):
+        out.append((f"s5 top-down td_batch={k}", {}, "top-down", {**fast, "td_batch": k}))
+    return out
+
+
+def profile_variants(G, sources, only: str | None) -> list[dict[str, Any]]:
+    """Per-level device profile (plans built with ``profile=True``) of the default plan and of
+    the session-5 variants named in ``only`` (comma list of name parts), plus the host time of
+    the launch call and the CUDA-event time (launch overhead = event time - kernel time)."""
+    import cupy as cp
+
+    wanted = [("default", {}, "auto", {}), ("top-down", {}, "top-down", {})]
+    if only:
+        wanted += [v for v in s5_variants() if any(k in v[0] for k in only.split(","))]
+    rows = []
+    for name, cfg, direction, kw in wanted:
+        plan, _, _ = gpu_plan(G, cfg, direction, {**kw, "profile": True})
+        levels = cp.empty(G.num_vertices, np.int32)
+        plan.run(int(sources[0]), levels)
+        cp.cuda.Device().synchronize()
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        for s in sources:
+            start.record()
+            t0 = time.perf_counter()
+            plan.run(int(s), levels)
+            host_us = (time.perf_counter() - t0) * 1e6
+            end.record()
+            end.synchronize()
+            prof = plan.profile()
+            prof.update(name=name, source=int(s), host_launch_us=host_us,
+                        event_us=1e3 * cp.cuda.get_elapsed_time(start, end))  # fmt: skip
+            rows.append(prof)
+            lv = " ".join(f"{r['dir']}:{r['us']:.1f}us/f{r['frontier']}/a{r['arcs']}"
+                          for r in prof["levels"])  # fmt: skip
+            print(f"    profile {name:28s} src {s}: event {prof['event_us']:.1f} kernel "
+                  f"{prof['kernel_us']:.1f} launch(host) {host_us:.1f} init {prof['init_us']:.1f} "
+                  f"final {prof['final_us']:.1f} | {lv}", flush=True)  # fmt: skip
+    return rows
 
 
 def run_variants(G, sources, deg_host, only: str | None) -> list[dict[str, Any]]:
@@ -658,6 +716,10 @@ def bench_graph(spec: str, args) -> dict[str, Any]:
             row["variants"] = run_variants(
                 G, sources[: args.sweep_sources], deg_host, args.variants or None
             )
+        if args.profile is not None:
+            row["profile"] = profile_variants(
+                G, sources[: args.profile_sources], args.profile or None
+            )
     Gc = G.to("cpu") if ("cpu" in devices or args.peers) else None
     if "cpu" in devices:
         row["cpu"] = time_cpu(Gc, sources[: args.cpu_sources], deg_host)
@@ -729,6 +791,13 @@ def main(argv=None) -> int:
         const="",
         help="time the speed-round variants (docs/BFS.md); optional comma list of name parts",
     )
+    ap.add_argument(
+        "--profile",
+        nargs="?",
+        const="",
+        help="per-level device profile of the default plan (and the s5 variants named)",
+    )
+    ap.add_argument("--profile-sources", type=int, default=4)
     ap.add_argument("--quick", action="store_true", help="auto configuration only")
     ap.add_argument("--large", type=int, help="scale test from this Kronecker scale (see above)")
     ap.add_argument("--large-min", type=int, help="lowest scale tried (default --large - 2)")

@@ -206,11 +206,20 @@ def test_gpu_configuration_words_match_the_kernels():
     text = (kernels / "frontier_bfs.cuh").read_text()
     body = text[text.index("enum Config") : text.index("C_WORDS")]
     words = dict((k, int(v)) for k, v in re.findall(r"(C_[A-Z_]+) = (\d+)", body))
-    assert len(words) == 25
+    assert len(words) == 26
     for name, value in words.items():
         assert getattr(gpu, name) == value, name
     core = (kernels / "frontier_core.cuh").read_text()
     assert f"ARRIVE_SHIFT = {gpu.ARRIVE_SHIFT};" in core
+    prof = dict(re.findall(r"(PROF_[A-Z0-9_]+) = (\d+)", text))
+    for name in ("PROF_T0", "PROF_T_INIT", "PROF_T_LOOP", "PROF_T_END", "PROF_LEVEL",
+                 "PROF_LEVELS", "PROF_OFFSET"):  # fmt: skip
+        assert getattr(gpu, name) == int(prof[name]), name
+    advance = (kernels / "frontier_advance.cuh").read_text()
+    for macro, value, src in (("WG_BFS_BU_BATCH", gpu.BU_BATCH, text),
+                              ("WG_BFS_STREAM_BATCH", gpu.STREAM_BATCH, text),
+                              ("WG_BFS_TD_BATCH", gpu.TD_BATCH, advance)):  # fmt: skip
+        assert f"#define {macro} {value}\n" in src, macro
 
 
 def test_explain_cpu(kron):

@@ -368,3 +368,104 @@ def test_fused_barrier_repeated(cases, blocks_per_sm):
         got = levels.get().reshape(3, len(sources), -1)
         for r in range(3):
             np.testing.assert_array_equal(got[r], oracle, err_msg=f"{name}, run {r}")
+
+
+# ---------------------------------------------------------------------------- session 5 knobs
+# (bottom-up / top-down / whole-array batching, the prebuilt launch, the profile)
+BATCH_CASES = [
+    {"bu_batch": 1},
+    {"bu_batch": 2},
+    {"bu_batch": 4},
+    {"bu_batch": 4, "symmetric_skip": False},
+    {"bu_batch": 3, "degree_status": False},
+    {"stream_batch": 1, "td_batch": 1},
+    {"stream_batch": 4},
+    {"stream_batch": 3, "degree_status": False},
+    {"td_batch": 2},
+    {"td_batch": 4, "fast_launch": False},
+    {"fast_launch": True, "bu_batch": 4, "stream_batch": 4, "td_batch": 2},
+]
+
+
+def _kw_id(kw: dict) -> str:
+    return "-".join(f"{a}={b}" for a, b in kw.items())
+
+
+@pytest.mark.parametrize("kw", BATCH_CASES, ids=_kw_id)
+def test_batched_sweeps(cases, kw):
+    """Batched bottom-up sweeps (K vertices per lane, isolated vertices skipped through the
+    status on undirected graphs), batched status reads in top-down expansions and batched
+    whole-array passes: levels exact, trees valid, in every direction, with the degree bins
+    and with warp-search + block gathering (expand_strided)."""
+    for lb in ("bins", "warp-search"):
+        for direction in ("auto", "top-down", "bottom-up"):
+            _check_plan(cases, {"load_balance": lb, "sync": "persistent"}, direction, **kw)
+
+
+@pytest.mark.parametrize("bu_batch", [1, 4])
+def test_batched_bottom_up_with_hub_cache_and_bitmask(cases, bu_batch):
+    """The batched bottom-up sweep probes the hub cache and marks the 8-bit bitmask too."""
+    opts = {"load_balance": "bins", "sync": "persistent"}
+    _check_plan(cases, opts, "auto", bu_batch=bu_batch, hub_cache=True)
+    _check_plan(cases, {**opts, "status": "bitmask"}, "bottom-up", bu_batch=bu_batch)
+
+
+def test_profile_counts(cases):
+    """profile=True: one row per level, directions as info().path, each level's new frontier
+    the oracle's vertex count one level down, top-down arcs the frontier's out-degree sum,
+    bottom-up arcs at least the new frontier's size; times positive."""
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+
+    for name, G, Gg, sources, oracle in cases:
+        deg = np.diff(np.asarray(G.indptr))
+        for direction in ("auto", "top-down"):
+            plan = GpuBfsPlan(
+                Gg,
+                TraversalOptions(load_balance="bins", sync="persistent").resolved(),
+                direction=direction,
+                profile=True,
+                fast_launch=True,
+            )
+            for i, s in enumerate(sources):
+                levels = cp.empty(G.num_vertices, np.int32)
+                plan.run(int(s), levels)
+                np.testing.assert_array_equal(levels.get(), oracle[i])
+                info, prof = plan.info(), plan.profile()
+                rows = prof["levels"]
+                assert len(rows) == info.levels and [r["dir"] for r in rows] == info.path
+                assert prof["kernel_us"] > 0 and prof["init_us"] > 0
+                for d, r in enumerate(rows):
+                    msg = f"{name}, source {s}, level {d}"
+                    assert r["frontier"] == int((oracle[i] == d + 1).sum()), msg
+                    if r["dir"] == "td":
+                        assert r["arcs"] == int(deg[oracle[i] == d].sum()), msg
+                    else:
+                        assert r["arcs"] >= r["frontier"], msg
+    plan = GpuBfsPlan(cases[0][2], TraversalOptions().resolved(), profile=False)
+    with pytest.raises(ValueError, match="profile=True"):
+        plan.profile()
+
+
+def test_fast_launch_rows_and_fallback(cases):
+    """The prebuilt argument buffer: rows of a 2-D result, parents or not, one plan reused;
+    a results array it cannot take goes through the checked launch (and its error)."""
+    import cupy as cp
+
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+    from warpgraph.errors import InvalidArgumentError
+
+    _, G, Gg, sources, oracle = cases[0]
+    plan = GpuBfsPlan(Gg, TraversalOptions(load_balance="bins").resolved(), fast_launch=True)
+    assert plan._fast is not None
+    levels = cp.empty((len(sources), G.num_vertices), np.int32)
+    parents = cp.empty((len(sources), G.num_vertices), Gg.indices.dtype)
+    for rep in range(2):
+        for i, s in enumerate(sources):
+            plan.run(int(s), levels[i], parents[i] if rep else None)
+        np.testing.assert_array_equal(levels.get(), oracle)
+    for i, s in enumerate(sources):
+        verify_bfs(G, int(s), levels[i].get(), parents[i].get())
+    with pytest.raises((InvalidArgumentError, ValueError)):
+        plan.run(int(sources[0]), cp.empty(G.num_vertices, np.int64))

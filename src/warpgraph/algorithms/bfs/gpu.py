@@ -43,12 +43,20 @@ CLASS_LARGE = 256
 (C_N, C_ARCS, C_QCAP, C_BIGCAP, C_ECAP, C_UPDATE, C_DEDUP, C_GATHER, C_STATUS, C_DIRECTION,
  C_RULE, C_ALPHA_M, C_BETA_M, C_GAMMA_M, C_TAU, C_TOTAL_HUBS, C_HUB_CACHE, C_SWITCH_BACK,
  C_FRONTIER, C_FORCE_REGEN, C_DEGREE_STATUS, C_XCLASS, C_XDEAL, C_FUSED_SYNC,
- C_CLAIM_LIMIT) = range(25)  # fmt: skip
+ C_CLAIM_LIMIT, C_SYMMETRIC) = range(26)  # fmt: skip
 C_WORDS = 32
 CLASS_EXTREME = 65536
 EXTREME_CAP = 2048  # at most this many vertices in the grid-wide bin (see extreme_threshold)
 ARRIVE_SHIFT = 52  # frontier_core.cuh: block arrivals in the counter words' top 12 bits
 CLAIM_LIMIT = 1 << 16  # top-down levels of at most this many frontier out-arcs claim directly
+# frontier_bfs.cuh's compile-time defaults (WG_BFS_BU_BATCH, WG_BFS_STREAM_BATCH): a plan that
+# asks for other values compiles its own persistent kernel with them
+BU_BATCH = 1
+STREAM_BATCH = 1
+TD_BATCH = 1  # frontier_advance.cuh, WG_BFS_TD_BATCH
+# profile area (frontier_bfs.cuh, enum Prof): after the grid barrier's word in `scratch`
+PROF_T0, PROF_T_INIT, PROF_T_LOOP, PROF_T_END, PROF_LEVEL, PROF_LEVELS = 0, 1, 2, 3, 8, 64
+PROF_WORDS, PROF_OFFSET = PROF_LEVEL + 4 * PROF_LEVELS, 8
 
 DIRECTIONS = {"auto": 0, "top-down": 1, "bottom-up": 2}
 RULES = {"beamer": 0, "enterprise": 1}
@@ -121,6 +129,28 @@ class _DirState:
                 self.dir, self.scout, self.hubs, self.awake = 0, 1, 0, count
                 return
         self.scout, self.hubs, self.awake = degsum, hubs, count
+
+
+def _kernel(name: str, defines: dict | None, cooperative: bool = False):
+    """``bfs_persistent.cu``'s kernel ``name``; with ``defines``, compiled alone with them."""
+    if not defines:
+        return get_kernel("bfs_persistent.cu", name, cooperative=cooperative)
+    import cupy as cp
+
+    from ...gpu.loader import Kernel, get_module, read_source
+    from ...gpu.signature import kernel_params
+
+    key = (cp.cuda.runtime.getDevice(), name, tuple(sorted(defines.items())), cooperative)
+    k = _VARIANTS.get(key)
+    if k is None:
+        mod = get_module("bfs_persistent.cu", [name], defines=defines)
+        params = kernel_params(read_source("bfs_persistent.cu"), name)
+        k = Kernel(mod.get_function(name), name, "bfs_persistent.cu", params, cooperative)
+        _VARIANTS[key] = k
+    return k
+
+
+_VARIANTS: dict[tuple, Any] = {}
 
 
 def extreme_threshold(deg: Any, cap: int = EXTREME_CAP) -> int:
@@ -214,6 +244,24 @@ class GpuBfsPlan:
         Persistent mode: top-down levels whose frontier has at most this many out-arcs claim
         vertices with one ``atomicMin`` on the status array instead of a read and a
         compare-and-swap (dedup ``cas`` only; not with the degree bins); 0 never.
+    bu_batch : int
+        Persistent mode: vertices per lane and step of the bottom-up sweep (their loads are
+        issued together); a value other than the kernels' default compiles its own kernel.
+    stream_batch : int
+        Persistent mode: items per thread and step of the initialization and the final pass.
+    td_batch : int
+        Persistent mode: arcs per lane and step of top-down expansions (degree bins, gathering):
+        their neighbours, then their statuses are loaded together before the visits.
+    symmetric_skip : bool
+        Batched bottom-up sweeps of undirected graphs with the degree status: a status of -1
+        (no arcs) skips the vertex, and the status gives its row's length.
+    profile : bool
+        Persistent mode: compile the kernel with ``WG_BFS_PROFILE`` (per-level timestamps,
+        directions, frontier sizes and arcs examined; read them with :meth:`profile`).
+    fast_launch : bool
+        Persistent mode: launch through an argument buffer built once with the plan (only the
+        results' addresses and the source change per search) instead of converting and checking
+        every argument and querying the device at each launch.
     """
 
     def __init__(
@@ -237,6 +285,12 @@ class GpuBfsPlan:
         degree_status: bool = True,
         fused_sync: bool = True,
         claim_limit: int = CLAIM_LIMIT,
+        bu_batch: int = BU_BATCH,
+        stream_batch: int = STREAM_BATCH,
+        td_batch: int = TD_BATCH,
+        symmetric_skip: bool = True,
+        profile: bool = False,
+        fast_launch: bool = False,
     ):
         from ...device import check_device_memory, cupy
         from ...gpu.launch import sm_count
@@ -303,6 +357,20 @@ class GpuBfsPlan:
         cfg[C_DEGREE_STATUS] = int(bool(degree_status))
         cfg[C_XCLASS], cfg[C_XDEAL] = xclass, int(bool(deal_extreme))
         cfg[C_CLAIM_LIMIT] = max(0, int(claim_limit))
+        cfg[C_SYMMETRIC] = int(bool(symmetric_skip) and not G.directed)
+        defines: dict[str, Any] = {}
+        for name, value, default in (
+            ("WG_BFS_BU_BATCH", bu_batch, BU_BATCH),
+            ("WG_BFS_STREAM_BATCH", stream_batch, STREAM_BATCH),
+            ("WG_BFS_TD_BATCH", td_batch, TD_BATCH),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 8:
+                raise ValueError(f"{name} must be an int in [1, 8], got {value!r}")
+            if value != default:
+                defines[name] = int(value)
+        if profile:
+            defines["WG_BFS_PROFILE"] = True
+        self.defines = defines
         self.cfg_host = cfg
         self.tau, self.total_hubs = tau, total_hubs
         self.extreme_degree = xclass
@@ -321,7 +389,9 @@ class GpuBfsPlan:
         else:
             from ...gpu.launch import max_cooperative_blocks
 
-            self.k_persistent, self.barrier = self._persistent_kernel(f"{t}, {self.lb}", barrier)
+            self.k_persistent, self.barrier = self._persistent_kernel(
+                f"{t}, {self.lb}", barrier, defines
+            )
             limit = max_cooperative_blocks(self.k_persistent, BLOCK)
             want = limit if options.blocks_per_sm is None else options.blocks_per_sm * self.sms
             self.gen_grid = max(1, min(limit, want))
@@ -332,14 +402,19 @@ class GpuBfsPlan:
         cfg[C_FUSED_SYNC] = int(bool(fused_sync) and fits and persistent)
         self.fused_sync = bool(cfg[C_FUSED_SYNC])
         self.cfg = cp.asarray(cfg)
-        # generation counters, then the two words of the grid barrier (frontier_sync.cuh)
-        self.scratch = cp.zeros(GEN_ROWS * self.gen_grid + 2, np.uint64)
+        # generation counters, the grid barrier's word (frontier_sync.cuh), the profile area
+        self.scratch = cp.zeros(GEN_ROWS * self.gen_grid + PROF_OFFSET + PROF_WORDS, np.uint64)
+        self.profiled = bool(profile) and not self.level_mode
+        self._fast = None
+        if fast_launch and self.barrier == "cooperative":
+            self._fast = self._fast_params()
 
     @staticmethod
-    def _persistent_kernel(targs: str, barrier: str):
+    def _persistent_kernel(targs: str, barrier: str, defines: dict | None = None):
         """The persistent kernel and how to launch it: ``"cooperative"`` (cuLaunchCooperativeKernel
         guarantees that all blocks are resident) or ``"plain"`` (a normal launch sized by the
-        occupancy calculator, used where the cooperative build is unavailable)."""
+        occupancy calculator, used where the cooperative build is unavailable). With
+        ``defines`` (macros other than the defaults) only this instance is compiled."""
         from ...gpu.loader import KernelCompileError
 
         name = f"bfs_persistent<{targs}>"
@@ -347,11 +422,24 @@ class GpuBfsPlan:
             raise ValueError(f"barrier must be auto, cooperative or plain, got {barrier!r}")
         if barrier in ("auto", "cooperative"):
             try:
-                return get_kernel("bfs_persistent.cu", name, cooperative=True), "cooperative"
+                return _kernel(name, defines, cooperative=True), "cooperative"
             except KernelCompileError:
                 if barrier == "cooperative":
                     raise
-        return get_kernel("bfs_persistent.cu", name), "plain"
+        return _kernel(name, defines), "plain"
+
+    def _fast_params(self):
+        """The persistent kernel's argument buffer (``void*[]``), built once: the holders of the
+        levels' and parents' addresses and of the source are rewritten by :meth:`run`."""
+        import ctypes
+
+        src_type = ctypes.c_int32 if self.dtype == np.int32 else ctypes.c_int64
+        holders: list[Any] = []
+        for a in self._args(None, None):
+            holders.append(ctypes.c_void_p(0 if a is None else int(a.data.ptr)))
+        holders.append(src_type(0))
+        buf = (ctypes.c_void_p * len(holders))(*(ctypes.addressof(h) for h in holders))
+        return holders, buf, ctypes.addressof(buf), self.k_persistent.ptr
 
     # ------------------------------------------------------------------ helpers
     def _args(self, levels, parents) -> list:
@@ -382,6 +470,24 @@ class GpuBfsPlan:
         Asynchronous in persistent mode (call :meth:`info` or synchronize to wait).
         """
         src = self.dtype.type(source)
+        fast = self._fast
+        if (
+            fast is not None
+            and levels.dtype == np.int32
+            and levels.size == self.n
+            and levels.flags.c_contiguous
+            and (parents is None or (parents.dtype == self.dtype and parents.size == self.n))
+            and 0 <= int(src) < self.n
+        ):
+            holders, _, params, fn = fast
+            holders[4].value = int(levels.data.ptr)
+            holders[5].value = 0 if parents is None else int(parents.data.ptr)
+            holders[-1].value = int(src)
+            stream = self.cp.cuda.get_current_stream().ptr
+            self.cp.cuda.driver.launchCooperativeKernel(
+                fn, self.gen_grid, 1, 1, BLOCK, 1, 1, 0, stream, params
+            )
+            return
         if not self.level_mode:
             from ...gpu.launch import launch_cooperative
 
@@ -399,6 +505,40 @@ class GpuBfsPlan:
         depth = int(g[G_DEPTH])
         path = [("bu" if (int(g[G_PATH]) >> i) & 1 else "td") for i in range(min(depth, 64))]
         return GpuRunInfo(depth, int(g[G_TD]), int(g[G_BU]), int(g[G_REGEN]), path)
+
+    def profile(self) -> dict[str, Any]:
+        """Per-level profile of the last run (plans built with ``profile=True``; synchronizes).
+
+        Returns
+        -------
+        dict
+            ``init_us`` (kernel entry to the end of the initialization's barrier), ``loop_us``
+            (the levels), ``final_us`` (the final pass), ``kernel_us`` (entry to the last
+            block's end) and ``levels``: one dict per level with ``dir`` (``"td"``/``"bu"``),
+            ``us`` (its time, barrier included), ``frontier`` (size of the frontier it
+            built) and ``arcs`` (top-down: out-arcs of the frontier it expanded; bottom-up:
+            in-arcs scanned).
+        """
+        if not self.profiled:
+            raise ValueError("this plan was built without profile=True")
+        base = GEN_ROWS * self.gen_grid + PROF_OFFSET
+        p = self.scratch[base : base + PROF_WORDS].get().astype(np.int64)
+        depth = min(self.info().levels, PROF_LEVELS)
+        t0, t_init, t_loop, t_end = (int(p[k]) for k in (PROF_T0, PROF_T_INIT, PROF_T_LOOP,
+                                                           PROF_T_END))  # fmt: skip
+        rows, prev = [], t_init
+        for d in range(depth):
+            w = p[PROF_LEVEL + 4 * d : PROF_LEVEL + 4 * d + 4]
+            rows.append({"dir": "bu" if w[1] else "td", "us": (int(w[0]) - prev) / 1e3,
+                         "frontier": int(w[2]), "arcs": int(w[3])})  # fmt: skip
+            prev = int(w[0])
+        return {
+            "init_us": (t_init - t0) / 1e3,
+            "loop_us": (t_loop - t_init) / 1e3,
+            "final_us": (t_end - t_loop) / 1e3,
+            "kernel_us": (t_end - t0) / 1e3,
+            "levels": rows,
+        }
 
     def _slot(self, d: int) -> np.ndarray:
         base = (d % 3) * SLOT_WORDS

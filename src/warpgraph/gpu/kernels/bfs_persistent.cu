@@ -41,8 +41,20 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
     load_ctx(c, indptr, indices, rindptr, rindices, levels, parents, vis8, q0, q1, big0, big1, eu,
              ev, pre, hubs, ctl, scratch, bins ? cfg : s_cfg);
     unsigned long long* bar = scratch + (long long)GEN_ROWS * gridDim.x;
+#ifdef WG_BFS_PROFILE
+    const unsigned long long t_entry = global_timer();
+    c.prof = bar + PROF_OFFSET;
+    if (blockIdx.x == 0) {
+        for (int k = threadIdx.x; k < PROF_WORDS; k += BLOCK) c.prof[k] = 0;
+        __syncthreads();
+        if (threadIdx.x == 0) c.prof[PROF_T0] = t_entry;
+    }
+#endif
     init_bfs(c, source, bins);
     grid_barrier_ticket(bar);
+#ifdef WG_BFS_PROFILE
+    if (blockIdx.x == 0 && threadIdx.x == 0) c.prof[PROF_T_INIT] = global_timer();
+#endif
 
     const int update = (int)c.cfg[C_UPDATE];
     const long long sdeg = wg::ldg(indptr + source + 1) - wg::ldg(indptr + source);
@@ -87,11 +99,27 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
         const long long count = bins ? s_words[S_COUNT] + s_words[S_COUNT + 1] +
                                            s_words[S_COUNT + 2] + s_words[S_COUNT + 3]
                                      : s_words[S_COUNT];
+#ifdef WG_BFS_PROFILE
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            unsigned long long* p = c.prof + PROF_LEVEL + 4 * (d % PROF_LEVELS);
+            p[0] = global_timer();
+            p[1] = (unsigned long long)st.dir;
+            p[2] = (unsigned long long)count;
+            if (st.dir == TOP_DOWN) p[3] = (unsigned long long)arcs_out;  // bottom-up: counted by bottom_up
+        }
+#endif
         after_step(st, c.cfg, count, s_words[S_DEGSUM], s_words[S_HUBS]);
         have = true;
         if (count == 0) break;
     }
+#ifdef WG_BFS_PROFILE
+    if (blockIdx.x == 0 && threadIdx.x == 0) c.prof[PROF_T_LOOP] = global_timer();
+#endif
     finalize_levels(c);
+#ifdef WG_BFS_PROFILE
+    __syncthreads();
+    if (threadIdx.x == 0) atomicMax(c.prof + PROF_T_END, global_timer());
+#endif
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         unsigned long long* g = ctl + CTL_GLOBAL;
         g[G_DEPTH] = (unsigned long long)(d + 1);

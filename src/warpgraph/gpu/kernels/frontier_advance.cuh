@@ -47,6 +47,23 @@ struct reports_degree<T, decltype((void)T::REPORTS_DEGREE)> {
     static constexpr bool value = T::REPORTS_DEGREE;
 };
 
+// A functor may also let its status read be issued early (`static constexpr bool PEEKS = true`,
+// `int peek(V v)` and `bool operator()(V u, V v, long long& deg, int peeked)`): then
+// `expand_batched` loads the neighbours of WG_BFS_TD_BATCH arcs, then their statuses, then
+// visits them, so a lane has that many status reads in flight instead of one.
+template <typename T, typename = void>
+struct peeks {
+    static constexpr bool value = false;
+};
+template <typename T>
+struct peeks<T, decltype((void)T::PEEKS)> {
+    static constexpr bool value = T::PEEKS;
+};
+
+#ifndef WG_BFS_TD_BATCH
+#define WG_BFS_TD_BATCH 1
+#endif
+
 // Visit one candidate arc, filter duplicates, push (warp-collective).
 template <typename V, typename Visit, typename S>
 __device__ __forceinline__ void emit(bool has, V u, V v, const Visit& visit, S& sink, int dedup,
@@ -70,12 +87,54 @@ __device__ __forceinline__ void emit(bool has, V u, V v, const Visit& visit, S& 
     }
 }
 
+// emit() with the status already read by visit.peek (PEEKS functors).
+template <typename V, typename Visit, typename S>
+__device__ __forceinline__ void emit_peeked(bool has, V u, V v, int peeked, const Visit& visit,
+                                            S& sink, int dedup, u64* hash) {
+    long long deg = -1;
+    bool keep = has && visit(u, v, deg, peeked);
+    if (dedup == DEDUP_WARP_HASH) {
+        keep = hash_filter(keep, v, hash + (threadIdx.x / WARP_SIZE) * WARP_HASH, WARP_HASH - 1);
+    } else if (dedup == DEDUP_BLOCK_HASH) {
+        keep = hash_filter(keep, v, hash, BLOCK_HASH - 1);
+    }
+    sink.push_known(keep, u, v, deg);
+}
+
+// Arcs j0, j0 + step, ... (T of them, those below e) of vertex u: neighbours loaded, then their
+// statuses (peek), then visited in order. Warp-collective (every lane calls with the same T).
+template <int T, typename V, typename Visit, typename S>
+__device__ __forceinline__ void expand_peeked(V u, eid_t j0, eid_t step, eid_t e, const Csr<V>& g,
+                                              const Visit& visit, S& sink, int dedup, u64* hash) {
+    V v[T];
+    int st[T];
+#pragma unroll
+    for (int t = 0; t < T; ++t) {
+        const eid_t j = j0 + t * step;
+        v[t] = j < e ? ldg(g.indices + j) : (V)0;
+    }
+#pragma unroll
+    for (int t = 0; t < T; ++t) st[t] = j0 + t * step < e ? visit.peek(v[t]) : 0;
+#pragma unroll
+    for (int t = 0; t < T; ++t) emit_peeked(j0 + t * step < e, u, v[t], st[t], visit, sink, dedup, hash);
+}
+
 // Expand [b, e) of vertex u with `width` threads starting at `first` (warp-uniform trip count).
-// The neighbour of the next step is loaded before this step's visit (one load in flight ahead).
+// The neighbour of the next step is loaded before this step's visit (one load in flight ahead);
+// with a PEEKS functor and WG_BFS_TD_BATCH > 1, that many arcs per lane and step (expand_peeked).
 template <typename V, typename Visit, typename S>
 __device__ __forceinline__ void expand_strided(V u, eid_t b, eid_t e, long long first, long long width,
                                                const Csr<V>& g, const Visit& visit, S& sink,
                                                int dedup, u64* hash) {
+    if constexpr (peeks<Visit>::value && WG_BFS_TD_BATCH > 1) {
+        if (!visit.direct) {
+            constexpr int T = WG_BFS_TD_BATCH;
+            for (eid_t jb = b; jb < e; jb += T * width) {
+                expand_peeked<T>(u, jb + first, (eid_t)width, e, g, visit, sink, dedup, hash);
+            }
+            return;
+        }
+    }
     eid_t j = b + first;
     V v = j < e ? ldg(g.indices + j) : (V)0;
     for (eid_t jb = b; jb < e; jb += width) {
@@ -427,6 +486,15 @@ __device__ void advance_bins(const Csr<V>& g, const FrontierIn<V>& in, const Vis
         eid_t b, e;
         load_tile_vertex(g, in.q, ns, t0 + threadIdx.x, u, b, e);
         const long long steps = warp_max((long long)(e - b));
+        if constexpr (peeks<Visit>::value && WG_BFS_TD_BATCH > 1) {
+            if (!visit.direct) {
+                constexpr int T = WG_BFS_TD_BATCH;
+                for (long long k = 0; k < steps; k += T) {
+                    expand_peeked<T>(u, b + k, (eid_t)1, e, g, visit, sink, dedup, hash);
+                }
+                continue;
+            }
+        }
         for (long long k = 0; k < steps; ++k) {
             const eid_t j = b + k;
             const bool has = j < e;

@@ -19,6 +19,25 @@
 #define WG_BFS_MIN_BLOCKS 4
 #endif
 
+// Vertices per thread and warp step of the bottom-up sweep (bottom_up): the step's loads (status,
+// in-row start, in-neighbour, its status) are issued for all of them at once, so a warp has
+// WG_BFS_BU_BATCH dependent chains in flight instead of one. 1: one vertex per lane and step.
+#ifndef WG_BFS_BU_BATCH
+#define WG_BFS_BU_BATCH 1
+#endif
+
+// Items per thread and step of the whole-array passes (initialization, final pass): their loads
+// are issued together before the stores (these passes are latency-bound, not bandwidth-bound,
+// at half occupancy). 1: one item per thread and step.
+#ifndef WG_BFS_STREAM_BATCH
+#define WG_BFS_STREAM_BATCH 1
+#endif
+
+// WG_BFS_PROFILE (defined: tests and benchmarks only): the persistent kernel records per level
+// the time (%globaltimer, block 0 after the level's barrier), the direction, the new frontier's
+// size and the arcs examined (top-down: the frontier's out-arcs; bottom-up: the in-arcs scanned)
+// in a profile area after the grid barrier's word in `scratch` (PROF_* below).
+
 namespace wg {
 namespace bfs {
 
@@ -52,6 +71,8 @@ enum Config : int {
     C_FUSED_SYNC = 23, // (persistent) 1: counter-fused level barrier (fused_level_barrier)
     C_CLAIM_LIMIT = 24,// (persistent) top-down levels whose frontier has at most this many
                        // out-arcs claim with one atomicMin, without reading the status first
+    C_SYMMETRIC = 25,  // 1: in-arcs = out-arcs (undirected): with C_DEGREE_STATUS a status of -1
+                       // means no in-arcs (bottom-up skips the vertex) and -(d + 1) in-degree d
     C_WORDS = 32,
 };
 enum Direction : int { TOP_DOWN = 0, BOTTOM_UP = 1 };
@@ -73,6 +94,7 @@ struct Ctx {
     u64* scratch;      // per-block counters of the frontier generation: 6 * gridDim.x
     const long long* cfg;  // configuration words (read-only for the whole launch); global
                            // memory, or a shared-memory copy (persistent kernel): plain loads
+    u64* prof;         // WG_BFS_PROFILE: the profile area (null in the level-synchronous kernels)
 
     __device__ __forceinline__ long long at(int k) const { return cfg[k]; }
     __device__ __forceinline__ V* queue(int parity) const { return parity ? q[1] : q[0]; }
@@ -100,6 +122,29 @@ __device__ void load_ctx(Ctx<V>& c, const eid_t* indptr, const V* indices, const
     c.ctl = ctl;
     c.scratch = scratch;
     c.cfg = cfg;
+    c.prof = nullptr;
+}
+
+// ---- profile (WG_BFS_PROFILE) ----------------------------------------------------------------
+// Area of PROF_WORDS words: [PROF_T0] kernel entry, [PROF_T_INIT] after the initialization's
+// barrier, [PROF_T_LOOP] after the last level, [PROF_T_END] end of the final pass (latest block),
+// then per level d < PROF_LEVELS four words at PROF_LEVEL + 4 d: time after its barrier,
+// direction, new frontier's size, arcs examined. Times are %globaltimer nanoseconds.
+enum Prof : int {
+    PROF_T0 = 0,
+    PROF_T_INIT = 1,
+    PROF_T_LOOP = 2,
+    PROF_T_END = 3,
+    PROF_LEVEL = 8,
+    PROF_LEVELS = 64,
+    PROF_WORDS = PROF_LEVEL + 4 * PROF_LEVELS,
+    PROF_OFFSET = 8,  // words after the barrier word
+};
+
+__device__ __forceinline__ u64 global_timer() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
 }
 
 // ---- status encoding -------------------------------------------------------------------------
@@ -134,6 +179,29 @@ struct Visit {
     bool direct;  // claim by atomicMin without a pre-read (see above)
 
     static constexpr bool REPORTS_DEGREE = true;
+    static constexpr bool PEEKS = true;
+
+    // The status read of a visit, issued early by the caller (frontier_advance.cuh,
+    // expand_peeked): a stale value is safe (visited stays visited; a claim is decided by the
+    // compare-and-swap). Not used with `direct`.
+    __device__ __forceinline__ int peek(V v) const { return levels[v]; }
+
+    __device__ __forceinline__ bool operator()(V u, V v, long long& deg, int old) const {
+        deg = -1;
+        const unsigned char bit = (unsigned char)(1u << (v & 7));
+        if (vis8 != nullptr && (vis8[v >> 3] & bit)) return false;
+        if (old >= 0) return false;
+        if (!claim) return true;
+        if (dedup == DEDUP_CAS) {
+            if (atomicCAS(levels + v, old, next) != old) return false;
+        } else {
+            levels[v] = next;  // benign race: every writer writes the same level
+        }
+        if (parents != nullptr) parents[v] = u;
+        if (vis8 != nullptr) vis8[v >> 3] |= bit;
+        deg = status_degree(old, degree_status);
+        return true;
+    }
 
     // deg: out-degree of v when claimed and known from the status array, else -1.
     __device__ __forceinline__ bool operator()(V u, V v, long long& deg) const {
@@ -256,6 +324,10 @@ __device__ void bottom_up(const Ctx<V>& c, int d, S& sink, V* s_hc) {
     unsigned char* vis8 = c.at(C_STATUS) == STATUS_BITMASK ? c.vis8 : nullptr;
     const bool dstat = c.at(C_DEGREE_STATUS) != 0;
     const int lane = lane_id();
+#ifdef WG_BFS_PROFILE
+    u64 scanned = 0;
+#endif
+#if WG_BFS_BU_BATCH == 1
     for (long long v0 = warp_base(); v0 < n; v0 += warp_stride()) {
         const long long v = v0 + lane;
         bool found = false;
@@ -265,6 +337,9 @@ __device__ void bottom_up(const Ctx<V>& c, int d, S& sink, V* s_hc) {
             const eid_t je = ldg(c.r.indptr + v + 1);
             for (eid_t j = ldg(c.r.indptr + v); j < je; ++j) {
                 const V u = ldg(c.r.indices + j);
+#ifdef WG_BFS_PROFILE
+                ++scanned;
+#endif
                 if ((use_hc && s_hc[hub_slot(u)] == u) || levels[u] == d) {
                     found = true;
                     par = u;
@@ -279,6 +354,84 @@ __device__ void bottom_up(const Ctx<V>& c, int d, S& sink, V* s_hc) {
         bu_mark_bitmask(vis8, found, v, n);
         sink.push_known(found, par, (V)v, found ? status_degree(lv, dstat) : -1);
     }
+#else
+    // K vertices per lane and step (v0 + 32 k + lane: coalesced per k), each scanned by its own
+    // chain; every round issues the K chains' loads together. With C_SYMMETRIC and the degree
+    // status, a status of -1 (no arcs) skips the vertex and -(d + 1) gives the row's length.
+    constexpr int K = WG_BFS_BU_BATCH;
+    const bool known = dstat && c.at(C_SYMMETRIC) != 0;
+    const long long stride = warp_stride() * K;
+    for (long long v0 = warp_base() * K; v0 < n; v0 += stride) {
+        int lv[K];
+        eid_t j[K], e[K];
+        V par[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const long long v = v0 + k * WARP_SIZE + lane;
+            lv[k] = v < n ? levels[v] : 0;
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const long long v = v0 + k * WARP_SIZE + lane;
+            j[k] = 0;
+            e[k] = 0;
+            par[k] = (V)0;
+            if (lv[k] < 0 && !(known && lv[k] == -1)) {
+                j[k] = ldg(c.r.indptr + v);
+                // -0x7fffffff: a degree clamped by unvisited_status, read the row's end
+                e[k] = known && lv[k] > -0x7fffffff ? j[k] + (-(eid_t)lv[k] - 1)
+                                                    : ldg(c.r.indptr + v + 1);
+            }
+        }
+        unsigned found = 0;  // bit k: vertex k found its parent
+        bool live = false;
+#pragma unroll
+        for (int k = 0; k < K; ++k) live |= j[k] < e[k];
+        while (live) {  // per lane; no warp collective inside
+            V u[K];
+#pragma unroll
+            for (int k = 0; k < K; ++k) u[k] = j[k] < e[k] ? ldg(c.r.indices + j[k]) : (V)0;
+            int lu[K];
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                lu[k] = -1;
+                if (j[k] < e[k]) lu[k] = use_hc && s_hc[hub_slot(u[k])] == u[k] ? d : levels[u[k]];
+            }
+            live = false;
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                if (j[k] < e[k]) {
+#ifdef WG_BFS_PROFILE
+                    ++scanned;
+#endif
+                    if (lu[k] == d) {
+                        found |= 1u << k;
+                        par[k] = u[k];
+                        e[k] = j[k];
+                    } else {
+                        ++j[k];
+                    }
+                }
+                live |= j[k] < e[k];
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const long long v = v0 + k * WARP_SIZE + lane;
+            const bool f = (found >> k) & 1u;
+            if (f) {
+                levels[v] = d + 1;
+                if (c.parents != nullptr) c.parents[v] = par[k];
+            }
+            bu_mark_bitmask(vis8, f, v, n);
+            sink.push_known(f, par[k], (V)v, f ? status_degree(lv[k], dstat) : -1);
+        }
+    }
+#endif
+#ifdef WG_BFS_PROFILE
+    const u64 ws = warp_sum(scanned);
+    if (c.prof != nullptr && lane == 0 && ws) atomicAdd(c.prof + PROF_LEVEL + 4 * (d % PROF_LEVELS) + 3, ws);
+#endif
 }
 
 // ---- frontier generation from the status array (Enterprise) ---------------------------------
@@ -412,13 +565,23 @@ __device__ void init_bfs(const Ctx<V>& c, V s, bool bins) {
     const long long gid = global_thread_id(), stride = grid_threads();
     const long long deg = ldg(c.g.indptr + s + 1) - ldg(c.g.indptr + s);
     const int cls = bins ? degree_class(deg, c.at(C_XCLASS)) : 0;
-    for (long long i = gid; i < n; i += stride) {
-        int lv = 0;
-        if (i != (long long)s) {
-            lv = dstat ? unvisited_status(ldg(c.g.indptr + i + 1) - ldg(c.g.indptr + i), true) : -1;
+    constexpr int K = WG_BFS_STREAM_BATCH;  // the K items' row offsets are loaded first
+    for (long long i0 = gid; i0 < n; i0 += stride * K) {
+        long long dg[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const long long i = i0 + k * stride;
+            dg[k] = dstat && i < n ? ldg(c.g.indptr + i + 1) - ldg(c.g.indptr + i) : 0;
         }
-        c.levels[i] = lv;
-        if (c.parents != nullptr) c.parents[i] = i == (long long)s ? s : (V)-1;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const long long i = i0 + k * stride;
+            if (i < n) {
+                const int lv = i == (long long)s ? 0 : dstat ? unvisited_status(dg[k], true) : -1;
+                c.levels[i] = lv;
+                if (c.parents != nullptr) c.parents[i] = i == (long long)s ? s : (V)-1;
+            }
+        }
     }
     if (c.vis8 != nullptr && c.at(C_STATUS) == STATUS_BITMASK) {
         for (long long i = gid; i < (n + 7) / 8; i += stride) {
@@ -449,8 +612,19 @@ template <typename V>
 __device__ void finalize_levels(const Ctx<V>& c) {
     if (c.at(C_DEGREE_STATUS) == 0) return;
     const long long n = c.at(C_N);
-    for (long long i = global_thread_id(); i < n; i += grid_threads()) {
-        if (c.levels[i] < -1) c.levels[i] = -1;
+    constexpr int K = WG_BFS_STREAM_BATCH;  // the K items' loads first
+    const long long stride = grid_threads();
+    for (long long i0 = global_thread_id(); i0 < n; i0 += stride * K) {
+        int x[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const long long i = i0 + k * stride;
+            x[k] = i < n ? c.levels[i] : 0;
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            if (x[k] < -1) c.levels[i0 + k * stride] = -1;
+        }
     }
 }
 
