@@ -397,6 +397,26 @@ def s5_variants() -> list[tuple[str, dict, str, dict]]:
     out.append(("s5 top-down fast_launch", {}, "top-down", fast))
     for k in (2, 4):
         out.append((f"s5 top-down td_batch={k}", {}, "top-down", {**fast, "td_batch": k}))
+    # second call: against the new defaults (prebuilt launch, whole-array passes by 4)
+    old = {"fast_launch": False, "stream_batch": 1}
+    cnt = {"count_bu": True}
+    out.append(("s5b before (old launch, passes by 1)", {}, "auto", old))
+    out.append(("s5b count_bu", {}, "auto", cnt))
+    for a in (1 << 18, 1 << 20):
+        out.append((f"s5b count_bu count_arcs={a}", {}, "auto", {**cnt, "count_arcs": a}))
+    out.append(("s5b small_search", {}, "auto", {"small_search": True}))
+    out.append(("s5b td_batch=2", {}, "auto", {"td_batch": 2}))
+    both = {**cnt, "count_arcs": 1 << 18, "small_search": True}
+    out.append(("s5b count_bu count_arcs=2^18 small_search", {}, "auto", both))
+    out.append(("s5b update=status", {"update": "status"}, "auto", {}))
+    out.append(("s5b top-down (default)", {}, "top-down", {}))
+    out.append(("s5b top-down before", {}, "top-down", old))
+    out.append(("s5b top-down small_search", {}, "top-down", {"small_search": True}))
+    out.append(("s5b top-down count_arcs=2^18", {}, "top-down", {"count_arcs": 1 << 18}))
+    tdb = {"count_arcs": 1 << 18, "small_search": True}
+    out.append(("s5b top-down count_arcs=2^18 small_search", {}, "top-down", tdb))
+    out.append(("s5b top-down small_search td_batch=2", {}, "top-down",
+                {"small_search": True, "td_batch": 2}))  # fmt: skip
     return out
 
 

@@ -206,7 +206,7 @@ def test_gpu_configuration_words_match_the_kernels():
     text = (kernels / "frontier_bfs.cuh").read_text()
     body = text[text.index("enum Config") : text.index("C_WORDS")]
     words = dict((k, int(v)) for k, v in re.findall(r"(C_[A-Z_]+) = (\d+)", body))
-    assert len(words) == 26
+    assert len(words) == 28
     for name, value in words.items():
         assert getattr(gpu, name) == value, name
     core = (kernels / "frontier_core.cuh").read_text()
@@ -218,7 +218,8 @@ def test_gpu_configuration_words_match_the_kernels():
     advance = (kernels / "frontier_advance.cuh").read_text()
     for macro, value, src in (("WG_BFS_BU_BATCH", gpu.BU_BATCH, text),
                               ("WG_BFS_STREAM_BATCH", gpu.STREAM_BATCH, text),
-                              ("WG_BFS_TD_BATCH", gpu.TD_BATCH, advance)):  # fmt: skip
+                              ("WG_BFS_TD_BATCH", gpu.TD_BATCH, advance),
+                              ("WG_BFS_SMALL_SEARCH", gpu.SMALL_SEARCH, advance)):  # fmt: skip
         assert f"#define {macro} {value}\n" in src, macro
 
 

@@ -384,6 +384,10 @@ BATCH_CASES = [
     {"td_batch": 2},
     {"td_batch": 4, "fast_launch": False},
     {"fast_launch": True, "bu_batch": 4, "stream_batch": 4, "td_batch": 2},
+    {"count_bu": True},
+    {"count_bu": True, "count_arcs": 1},
+    {"count_arcs": 16, "small_search": True},
+    {"small_search": True, "td_batch": 2, "count_bu": True},
 ]
 
 
@@ -410,7 +414,8 @@ def test_batched_bottom_up_with_hub_cache_and_bitmask(cases, bu_batch):
     _check_plan(cases, {**opts, "status": "bitmask"}, "bottom-up", bu_batch=bu_batch)
 
 
-def test_profile_counts(cases):
+@pytest.mark.parametrize("kw", [{}, {"count_bu": True, "count_arcs": 1, "small_search": True}])
+def test_profile_counts(cases, kw):
     """profile=True: one row per level, directions as info().path, each level's new frontier
     the oracle's vertex count one level down, top-down arcs the frontier's out-degree sum,
     bottom-up arcs at least the new frontier's size; times positive."""
@@ -427,6 +432,7 @@ def test_profile_counts(cases):
                 direction=direction,
                 profile=True,
                 fast_launch=True,
+                **kw,
             )
             for i, s in enumerate(sources):
                 levels = cp.empty(G.num_vertices, np.int32)

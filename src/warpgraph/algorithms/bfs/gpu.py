@@ -43,7 +43,7 @@ CLASS_LARGE = 256
 (C_N, C_ARCS, C_QCAP, C_BIGCAP, C_ECAP, C_UPDATE, C_DEDUP, C_GATHER, C_STATUS, C_DIRECTION,
  C_RULE, C_ALPHA_M, C_BETA_M, C_GAMMA_M, C_TAU, C_TOTAL_HUBS, C_HUB_CACHE, C_SWITCH_BACK,
  C_FRONTIER, C_FORCE_REGEN, C_DEGREE_STATUS, C_XCLASS, C_XDEAL, C_FUSED_SYNC,
- C_CLAIM_LIMIT, C_SYMMETRIC) = range(26)  # fmt: skip
+ C_CLAIM_LIMIT, C_SYMMETRIC, C_COUNT_BU, C_COUNT_ARCS) = range(28)  # fmt: skip
 C_WORDS = 32
 CLASS_EXTREME = 65536
 EXTREME_CAP = 2048  # at most this many vertices in the grid-wide bin (see extreme_threshold)
@@ -52,8 +52,9 @@ CLAIM_LIMIT = 1 << 16  # top-down levels of at most this many frontier out-arcs 
 # frontier_bfs.cuh's compile-time defaults (WG_BFS_BU_BATCH, WG_BFS_STREAM_BATCH): a plan that
 # asks for other values compiles its own persistent kernel with them
 BU_BATCH = 1
-STREAM_BATCH = 1
+STREAM_BATCH = 4
 TD_BATCH = 1  # frontier_advance.cuh, WG_BFS_TD_BATCH
+SMALL_SEARCH = 0  # frontier_advance.cuh, WG_BFS_SMALL_SEARCH
 # profile area (frontier_bfs.cuh, enum Prof): after the grid barrier's word in `scratch`
 PROF_T0, PROF_T_INIT, PROF_T_LOOP, PROF_T_END, PROF_LEVEL, PROF_LEVELS = 0, 1, 2, 3, 8, 64
 PROF_WORDS, PROF_OFFSET = PROF_LEVEL + 4 * PROF_LEVELS, 8
@@ -252,6 +253,16 @@ class GpuBfsPlan:
     td_batch : int
         Persistent mode: arcs per lane and step of top-down expansions (degree bins, gathering):
         their neighbours, then their statuses are loaded together before the visits.
+    small_search : bool
+        Degree bins: the small class (degree < 32) expanded by warp-search (32 consecutive arcs
+        of the warp's 32 vertices per step) instead of one vertex per lane in lock-step.
+    count_bu : bool
+        Persistent mode: bottom-up steps write no queue, they only count (the frontier's size
+        per degree class, degree sum, hubs; one atomic per warp); the queue is generated from
+        the status array when the next step is top-down.
+    count_arcs : int
+        Persistent mode, dedup ``cas``: top-down steps whose frontier has more than this many
+        out-arcs only count as well; 0 never.
     symmetric_skip : bool
         Batched bottom-up sweeps of undirected graphs with the degree status: a status of -1
         (no arcs) skips the vertex, and the status gives its row's length.
@@ -288,9 +299,12 @@ class GpuBfsPlan:
         bu_batch: int = BU_BATCH,
         stream_batch: int = STREAM_BATCH,
         td_batch: int = TD_BATCH,
+        small_search: bool = bool(SMALL_SEARCH),
+        count_bu: bool = False,
+        count_arcs: int = 0,
         symmetric_skip: bool = True,
         profile: bool = False,
-        fast_launch: bool = False,
+        fast_launch: bool = True,
     ):
         from ...device import check_device_memory, cupy
         from ...gpu.launch import sm_count
@@ -358,14 +372,18 @@ class GpuBfsPlan:
         cfg[C_XCLASS], cfg[C_XDEAL] = xclass, int(bool(deal_extreme))
         cfg[C_CLAIM_LIMIT] = max(0, int(claim_limit))
         cfg[C_SYMMETRIC] = int(bool(symmetric_skip) and not G.directed)
+        cfg[C_COUNT_BU] = int(bool(count_bu))
+        cfg[C_COUNT_ARCS] = max(0, int(count_arcs)) if options.dedup == "cas" else 0
         defines: dict[str, Any] = {}
         for name, value, default in (
             ("WG_BFS_BU_BATCH", bu_batch, BU_BATCH),
             ("WG_BFS_STREAM_BATCH", stream_batch, STREAM_BATCH),
             ("WG_BFS_TD_BATCH", td_batch, TD_BATCH),
+            ("WG_BFS_SMALL_SEARCH", int(bool(small_search)), SMALL_SEARCH),
         ):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 8:
-                raise ValueError(f"{name} must be an int in [1, 8], got {value!r}")
+            low = 0 if name == "WG_BFS_SMALL_SEARCH" else 1
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 8:
+                raise ValueError(f"{name} must be an int in [{low}, 8], got {value!r}")
             if value != default:
                 defines[name] = int(value)
         if profile:

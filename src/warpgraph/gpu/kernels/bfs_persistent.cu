@@ -11,7 +11,8 @@
 // top-down levels (frontier out-arcs <= C_CLAIM_LIMIT) claim by atomicMin without a status
 // read (Visit, "direct"). If the update mode is
 // "status" or a queue overflowed (duplicates), generate the next queue from the status array
-// (two passes, two barriers). After the last level, unreached vertices get -1
+// (two passes, two barriers); so does a count-only step (C_COUNT_BU, C_COUNT_ARCS: no queue
+// written, one atomic per warp on the counters) when the next step is top-down. After the last level, unreached vertices get -1
 // (finalize_levels). The barrier (frontier_sync.cuh, the ticket barrier on the word after the
 // generation counters in `scratch`; every launch of a plan has the same grid) needs every block
 // resident: launch with launch_cooperative (or a plain launch of at most the occupancy limit).
@@ -67,16 +68,25 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
     // (frontier 0, the source, was counted by init_bfs and is read from memory)
     __shared__ long long s_words[S_EDGES];
     bool have = false;
+    bool decided = false;  // the direction of level d was chosen at the end of level d - 1
     long long d = 0;
     for (; d < max_steps; ++d) {
-        choose_direction(st, c.cfg);
+        if (!decided) choose_direction(st, c.cfg);
+        decided = false;
+        const int dir = st.dir;
         const long long arcs_out = have ? s_words[S_DEGSUM] : sdeg;  // frontier d's out-arcs
         const long long claim_limit = c.at(C_CLAIM_LIMIT);  // read per level: fewer live registers
         // not in the bins kernel (compiled out): it is register-bound, the extra state spills
         const bool direct =
-            !bins && st.dir == TOP_DOWN && claim_limit > 0 && arcs_out <= claim_limit;
-        expand_level<LB>(c, (int)d, st.dir, update, s_hash, s_hc, have ? s_words : nullptr, direct);
-        if (st.dir == BOTTOM_UP) {
+            !bins && dir == TOP_DOWN && claim_limit > 0 && arcs_out <= claim_limit;
+        // count-only steps (SINK_COUNT): bottom-up with C_COUNT_BU, top-down above C_COUNT_ARCS
+        const long long count_arcs = c.at(C_COUNT_ARCS);
+        const bool count_only =
+            update != UPDATE_STATUS &&
+            (dir == BOTTOM_UP ? c.at(C_COUNT_BU) != 0 : count_arcs > 0 && arcs_out > count_arcs);
+        expand_level<LB>(c, (int)d, dir, count_only ? SINK_COUNT : update, s_hash, s_hc,
+                         have ? s_words : nullptr, direct);
+        if (dir == BOTTOM_UP) {
             ++bu;
             if (d < 64) path |= 1ull << d;
         } else {
@@ -99,17 +109,29 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
         const long long count = bins ? s_words[S_COUNT] + s_words[S_COUNT + 1] +
                                            s_words[S_COUNT + 2] + s_words[S_COUNT + 3]
                                      : s_words[S_COUNT];
+        after_step(st, c.cfg, count, s_words[S_DEGSUM], s_words[S_HUBS]);
+        have = true;
+        if (count_only && count != 0) {
+            // no queue was written: the next step's direction decides whether it needs one
+            choose_direction(st, c.cfg);
+            decided = true;
+            if (st.dir == TOP_DOWN) {
+                gen_count(c, (int)d + 1, bins, (int)d);
+                grid_barrier_ticket(bar);
+                gen_write(c, (int)d + 1, bins, (int)d);
+                grid_barrier_ticket(bar);
+                read_slot(c, (int)d, s_words);
+            }
+        }
 #ifdef WG_BFS_PROFILE
         if (blockIdx.x == 0 && threadIdx.x == 0) {
             unsigned long long* p = c.prof + PROF_LEVEL + 4 * (d % PROF_LEVELS);
             p[0] = global_timer();
-            p[1] = (unsigned long long)st.dir;
+            p[1] = (unsigned long long)dir;
             p[2] = (unsigned long long)count;
-            if (st.dir == TOP_DOWN) p[3] = (unsigned long long)arcs_out;  // bottom-up: counted by bottom_up
+            if (dir == TOP_DOWN) p[3] = (unsigned long long)arcs_out;  // bottom-up: bottom_up's
         }
 #endif
-        after_step(st, c.cfg, count, s_words[S_DEGSUM], s_words[S_HUBS]);
-        have = true;
         if (count == 0) break;
     }
 #ifdef WG_BFS_PROFILE

@@ -64,6 +64,14 @@ struct peeks<T, decltype((void)T::PEEKS)> {
 #define WG_BFS_TD_BATCH 1
 #endif
 
+// Degree bins, small class (degree < 32): 1 = the warp expands its 32 vertices' arcs together,
+// 32 consecutive arcs per step (warp prefix sum of the degrees, owner found by shuffle binary
+// search, as warp-search), so a step has 32 busy lanes; 0 = one vertex per lane in lock-step
+// (as many steps as the warp's largest degree, most lanes idle on skewed degrees).
+#ifndef WG_BFS_SMALL_SEARCH
+#define WG_BFS_SMALL_SEARCH 0
+#endif
+
 // Visit one candidate arc, filter duplicates, push (warp-collective).
 template <typename V, typename Visit, typename S>
 __device__ __forceinline__ void emit(bool has, V u, V v, const Visit& visit, S& sink, int dedup,
@@ -456,8 +464,46 @@ __device__ void deal_extreme(const Csr<V>& g, const V* xq, long long count, cons
             s_end[k] = e;
         }
         __syncthreads();
-        // 4. visit: the block's chunks, one edge per thread
+        // 4. visit: the block's chunks, one edge per thread (with a PEEKS functor and
+        // WG_BFS_TD_BATCH > 1, the first chunks of that many vertices at once)
         const int items = s_n;
+        if constexpr (peeks<Visit>::value && WG_BFS_TD_BATCH > 1) {
+            if (!visit.direct) {
+                constexpr int T = WG_BFS_TD_BATCH;
+                for (int k0 = 0; k0 < items; k0 += T) {
+                    V xv[T], xu[T];
+                    int st[T];
+                    bool has[T];
+#pragma unroll
+                    for (int t = 0; t < T; ++t) {
+                        const int k = k0 + t;
+                        const eid_t j = k < items ? s_first[k] + threadIdx.x : 0;
+                        has[t] = k < items && j < s_end[k];
+                        xu[t] = k < items ? s_u[k] : (V)0;
+                        xv[t] = has[t] ? ldg(g.indices + j) : (V)0;
+                    }
+#pragma unroll
+                    for (int t = 0; t < T; ++t) st[t] = has[t] ? visit.peek(xv[t]) : 0;
+#pragma unroll
+                    for (int t = 0; t < T; ++t) {
+                        emit_peeked(has[t], xu[t], xv[t], st[t], visit, sink, dedup, hash);
+                    }
+                    for (int t = 0; t < T && k0 + t < items; ++t) {  // later chunks, if any
+                        const int k = k0 + t;
+                        const eid_t xe = s_end[k];
+                        for (eid_t cb = s_first[k] + stride; cb < xe; cb += stride) {
+                            const eid_t j = cb + threadIdx.x;
+                            const bool h = j < xe;
+                            const V v = h ? ldg(g.indices + j) : (V)0;
+                            emit(h, s_u[k], v, visit, sink, dedup, hash);
+                        }
+                    }
+                }
+                before += total;
+                __syncthreads();  // the lists are rewritten by the next round
+                continue;
+            }
+        }
         for (int k = 0; k < items; ++k) {
             const V xu = s_u[k];
             const eid_t xe = s_end[k];
@@ -485,6 +531,23 @@ __device__ void advance_bins(const Csr<V>& g, const FrontierIn<V>& in, const Vis
         V u;
         eid_t b, e;
         load_tile_vertex(g, in.q, ns, t0 + threadIdx.x, u, b, e);
+        if constexpr (WG_BFS_SMALL_SEARCH != 0) {
+            const eid_t deg = e - b;
+            const eid_t incl = warp_inclusive_sum(deg);
+            const eid_t total = __shfl_sync(FULL_MASK, incl, WARP_SIZE - 1);
+            const eid_t start = b - (incl - deg);  // arc x of the warp is start(owner) + x
+            for (eid_t base = 0; base < total; base += WARP_SIZE) {
+                const eid_t x = base + lane;
+                int owner = warp_owner(incl, x);
+                owner = owner < WARP_SIZE - 1 ? owner : WARP_SIZE - 1;
+                const V ou = __shfl_sync(FULL_MASK, u, owner);
+                const eid_t os = __shfl_sync(FULL_MASK, start, owner);
+                const bool has = x < total;
+                const V v = has ? ldg(g.indices + os + x) : (V)0;
+                emit(has, ou, v, visit, sink, dedup, hash);
+            }
+            continue;
+        }
         const long long steps = warp_max((long long)(e - b));
         if constexpr (peeks<Visit>::value && WG_BFS_TD_BATCH > 1) {
             if (!visit.direct) {

@@ -30,7 +30,7 @@
 // are issued together before the stores (these passes are latency-bound, not bandwidth-bound,
 // at half occupancy). 1: one item per thread and step.
 #ifndef WG_BFS_STREAM_BATCH
-#define WG_BFS_STREAM_BATCH 1
+#define WG_BFS_STREAM_BATCH 4
 #endif
 
 // WG_BFS_PROFILE (defined: tests and benchmarks only): the persistent kernel records per level
@@ -73,6 +73,10 @@ enum Config : int {
                        // out-arcs claim with one atomicMin, without reading the status first
     C_SYMMETRIC = 25,  // 1: in-arcs = out-arcs (undirected): with C_DEGREE_STATUS a status of -1
                        // means no in-arcs (bottom-up skips the vertex) and -(d + 1) in-degree d
+    C_COUNT_BU = 26,   // (persistent) 1: bottom-up steps only count (SINK_COUNT); the queue is
+                       // generated from the status array when the next step is top-down
+    C_COUNT_ARCS = 27, // (persistent, dedup cas) top-down steps whose frontier has more than
+                       // this many out-arcs only count too; 0: never
     C_WORDS = 32,
 };
 enum Direction : int { TOP_DOWN = 0, BOTTOM_UP = 1 };
@@ -458,16 +462,27 @@ __device__ void gen_count(const Ctx<V>& c, int target, bool bins, int d) {
     const long long hi = gen_range(n, &lo);
     u64 cnt[4] = {0, 0, 0, 0};
     u64 degsum = 0, hubs = 0;
-    for (long long v = lo + threadIdx.x; v < hi; v += BLOCK) {
-        if (c.levels[v] == target) {
-            const long long deg = ldg(c.g.indptr + v + 1) - ldg(c.g.indptr + v);
-            const int k = bins ? degree_class(deg, xclass) : 0;
-            cnt[0] += k == 0;
-            cnt[1] += k == 1;
-            cnt[2] += k == 2;
-            cnt[3] += k == 3;
-            degsum += (u64)deg;
-            hubs += deg > tau;
+    constexpr int K = WG_BFS_STREAM_BATCH;  // the K statuses are loaded first
+    for (long long v0 = lo + threadIdx.x; v0 < hi; v0 += (long long)BLOCK * K) {
+        int lv[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const long long v = v0 + (long long)k * BLOCK;
+            lv[k] = v < hi ? c.levels[v] : -1;
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const long long v = v0 + (long long)k * BLOCK;
+            if (lv[k] == target) {
+                const long long deg = ldg(c.g.indptr + v + 1) - ldg(c.g.indptr + v);
+                const int cls = bins ? degree_class(deg, xclass) : 0;
+                cnt[0] += cls == 0;
+                cnt[1] += cls == 1;
+                cnt[2] += cls == 2;
+                cnt[3] += cls == 3;
+                degsum += (u64)deg;
+                hubs += deg > tau;
+            }
         }
     }
     const u64 vals[GEN_ROWS] = {cnt[0], cnt[1], cnt[2], cnt[3], degsum, hubs};
@@ -516,9 +531,13 @@ __device__ void gen_write(const Ctx<V>& c, int target, bool bins, int d) {
     const long long hi = gen_range(n, &lo);
     const int lane = lane_id();
     const int w = (int)(threadIdx.x / WARP_SIZE);
+    // the next tile's status is loaded while this tile is written
+    int lv_next = lo + threadIdx.x < hi ? c.levels[lo + threadIdx.x] : -1;
     for (long long t0 = lo; t0 < hi; t0 += BLOCK) {
         const long long v = t0 + threadIdx.x;
-        const bool at = v < hi && c.levels[v] == target;
+        const int lv = lv_next;
+        lv_next = v + BLOCK < hi ? c.levels[v + BLOCK] : -1;
+        const bool at = v < hi && lv == target;
         long long deg = 0;
         if (at) deg = ldg(c.g.indptr + v + 1) - ldg(c.g.indptr + v);
         const int k = at ? (bins ? degree_class(deg, xclass) : 0) : -1;

@@ -8,7 +8,8 @@
 //              next frontier (for BFS: v unvisited, then claimed)
 //   sink       where accepted vertices go: a queue written with one atomic per warp (ballot),
 //              per-thread register queues flushed by warp (local), nowhere (status: the next
-//              queue is generated from the status array), the bins, or an edge queue
+//              queue is generated from the status array), the bins, or an edge queue; or
+//              nowhere but counted (count: per-lane counters, one atomic per warp and phase)
 //
 // Every function marked "warp-collective" must be called by all 32 lanes of a warp with the same
 // control flow; every loop that calls one is warp-uniform (block-uniform where it contains a
@@ -41,7 +42,17 @@ enum LoadBalance : int {
     LB_MERGE_PATH = 8,
 };
 enum Gather : int { GATHER_NONE = 0, GATHER_WARP = 1, GATHER_BLOCK = 2 };
-enum Update : int { UPDATE_BALLOT = 0, UPDATE_LOCAL = 1, UPDATE_STATUS = 2, SINK_EDGE = 3 };
+// SINK_COUNT: no queue; the frontier's size (per degree class with bins), degree sum and hubs
+// are counted per lane and added once per warp by finish(), so a phase that accepts millions
+// of vertices makes one atomic per warp on the counters instead of one per warp step (the
+// caller generates the queue from the status array if the next step needs one).
+enum Update : int {
+    UPDATE_BALLOT = 0,
+    UPDATE_LOCAL = 1,
+    UPDATE_STATUS = 2,
+    SINK_EDGE = 3,
+    SINK_COUNT = 4,
+};
 enum Dedup : int { DEDUP_NONE = 0, DEDUP_WARP_HASH = 1, DEDUP_BLOCK_HASH = 2, DEDUP_CAS = 3 };
 enum Status : int { STATUS_ARRAY = 0, STATUS_BITMASK = 1 };
 
@@ -158,11 +169,13 @@ struct Sink {
     u64 nhubs;
     V b0, b1, b2, b3;       // local queue (update = local)
     int nb;
+    unsigned c0, c1, c2, c3;  // (count) vertices per degree class, flushed by finish()
 
     __device__ void init() {
         degsum = 0;
         nhubs = 0;
         nb = 0;
+        c0 = c1 = c2 = c3 = 0;
         b0 = b1 = b2 = b3 = (V)0;
         xclass = CLASS_EXTREME;
     }
@@ -187,7 +200,15 @@ struct Sink {
                 if (k < (u64)HUB_LIST) hubs[k] = v;
             }
         }
-        if (bins) {
+        if (mode == SINK_COUNT) {
+            if (keep) {
+                const int k = bins ? degree_class(deg, xclass) : 0;
+                c0 += k == 0;
+                c1 += k == 1;
+                c2 += k == 2;
+                c3 += k == 3;
+            }
+        } else if (bins) {
             push_bins(keep, v, deg);
         } else if (mode == UPDATE_BALLOT) {
             const u64 s = warp_reserve(slot + S_COUNT, (u64)keep) & COUNT_MASK;
@@ -262,6 +283,14 @@ struct Sink {
         if (lane_id() == 0) {
             if (ds) atomicAdd(slot + S_DEGSUM, ds);
             if (nh) atomicAdd(slot + S_HUBS, nh);
+        }
+        if (mode == SINK_COUNT) {
+            const unsigned s0 = warp_sum(c0), s1 = warp_sum(c1), s2 = warp_sum(c2);
+            const unsigned s3 = warp_sum(c3);
+            const int lane = lane_id();
+            const unsigned mine = lane == 0 ? s0 : lane == 1 ? s1 : lane == 2 ? s2 : s3;
+            if (lane < 4 && mine) atomicAdd(slot + S_COUNT + lane, (u64)mine);
+            c0 = c1 = c2 = c3 = 0;
         }
         degsum = 0;
         nhubs = 0;
