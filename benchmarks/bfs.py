@@ -417,6 +417,20 @@ def s5_variants() -> list[tuple[str, dict, str, dict]]:
     out.append(("s5b top-down count_arcs=2^18 small_search", {}, "top-down", tdb))
     out.append(("s5b top-down small_search td_batch=2", {}, "top-down",
                 {"small_search": True, "td_batch": 2}))  # fmt: skip
+    # third call: against the final defaults (also: count_bu by the unreached-vertex rule,
+    # count_arcs from n, small class by warp-search, the large class dealt on thin levels)
+    before = {**old, "small_search": False, "count_bu": False, "count_arcs": 0,
+              "deal_large": False}  # fmt: skip
+    out.append(("s5c before (session 4 code paths)", {}, "auto", before))
+    out.append(("s5c count_bu always", {}, "auto", {"count_bu": True}))
+    out.append(("s5c count_bu off", {}, "auto", {"count_bu": False}))
+    out.append(("s5c count_arcs off", {}, "auto", {"count_arcs": 0}))
+    out.append(("s5c small_search off", {}, "auto", {"small_search": False}))
+    out.append(("s5c deal_large off", {}, "auto", {"deal_large": False}))
+    out.append(("s5c top-down (default)", {}, "top-down", {}))
+    out.append(("s5c top-down before", {}, "top-down", before))
+    out.append(("s5c top-down count_arcs off", {}, "top-down", {"count_arcs": 0}))
+    out.append(("s5c top-down small_search off", {}, "top-down", {"small_search": False}))
     return out
 
 

@@ -206,7 +206,7 @@ def test_gpu_configuration_words_match_the_kernels():
     text = (kernels / "frontier_bfs.cuh").read_text()
     body = text[text.index("enum Config") : text.index("C_WORDS")]
     words = dict((k, int(v)) for k, v in re.findall(r"(C_[A-Z_]+) = (\d+)", body))
-    assert len(words) == 28
+    assert len(words) == 30
     for name, value in words.items():
         assert getattr(gpu, name) == value, name
     core = (kernels / "frontier_core.cuh").read_text()

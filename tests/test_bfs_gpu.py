@@ -388,6 +388,8 @@ BATCH_CASES = [
     {"count_bu": True, "count_arcs": 1},
     {"count_arcs": 16, "small_search": True},
     {"small_search": True, "td_batch": 2, "count_bu": True},
+    {"small_search": False, "count_bu": False, "count_arcs": 0, "deal_large": False},
+    {"deal_large": True, "extreme_degree": 4096, "count_bu": 2},
 ]
 
 

@@ -43,7 +43,8 @@ CLASS_LARGE = 256
 (C_N, C_ARCS, C_QCAP, C_BIGCAP, C_ECAP, C_UPDATE, C_DEDUP, C_GATHER, C_STATUS, C_DIRECTION,
  C_RULE, C_ALPHA_M, C_BETA_M, C_GAMMA_M, C_TAU, C_TOTAL_HUBS, C_HUB_CACHE, C_SWITCH_BACK,
  C_FRONTIER, C_FORCE_REGEN, C_DEGREE_STATUS, C_XCLASS, C_XDEAL, C_FUSED_SYNC,
- C_CLAIM_LIMIT, C_SYMMETRIC, C_COUNT_BU, C_COUNT_ARCS) = range(28)  # fmt: skip
+ C_CLAIM_LIMIT, C_SYMMETRIC, C_COUNT_BU, C_COUNT_ARCS, C_HAS_IN,
+ C_DEAL_LARGE) = range(30)  # fmt: skip
 C_WORDS = 32
 CLASS_EXTREME = 65536
 EXTREME_CAP = 2048  # at most this many vertices in the grid-wide bin (see extreme_threshold)
@@ -54,7 +55,15 @@ CLAIM_LIMIT = 1 << 16  # top-down levels of at most this many frontier out-arcs 
 BU_BATCH = 1
 STREAM_BATCH = 4
 TD_BATCH = 1  # frontier_advance.cuh, WG_BFS_TD_BATCH
-SMALL_SEARCH = 0  # frontier_advance.cuh, WG_BFS_SMALL_SEARCH
+SMALL_SEARCH = 1  # frontier_advance.cuh, WG_BFS_SMALL_SEARCH
+# count-only steps (SINK_COUNT), automatic thresholds: a step that writes no queue saves one
+# same-address atomic per warp step (about 40 ps per accepted vertex on an H200) and costs a
+# queue generation from the status array (two sweeps of n and two grid barriers: ~47 us at n =
+# 2^22) only when the next step is top-down; so bottom-up steps count while more than n / 4
+# vertices with in-arcs are unreached, top-down ones when their frontier has more than
+# max(2^18, n / 16) out-arcs
+COUNT_BU_DIV = 4
+COUNT_ARCS_MIN, COUNT_ARCS_DIV = 1 << 18, 16
 # profile area (frontier_bfs.cuh, enum Prof): after the grid barrier's word in `scratch`
 PROF_T0, PROF_T_INIT, PROF_T_LOOP, PROF_T_END, PROF_LEVEL, PROF_LEVELS = 0, 1, 2, 3, 8, 64
 PROF_WORDS, PROF_OFFSET = PROF_LEVEL + 4 * PROF_LEVELS, 8
@@ -256,13 +265,18 @@ class GpuBfsPlan:
     small_search : bool
         Degree bins: the small class (degree < 32) expanded by warp-search (32 consecutive arcs
         of the warp's 32 vertices per step) instead of one vertex per lane in lock-step.
-    count_bu : bool
+    count_bu : bool, int or None
         Persistent mode: bottom-up steps write no queue, they only count (the frontier's size
-        per degree class, degree sum, hubs; one atomic per warp); the queue is generated from
-        the status array when the next step is top-down.
-    count_arcs : int
+        per degree class, degree sum, hubs; one atomic per warp), while at least this many
+        vertices with in-arcs are unreached (``True``: 1, always; ``False`` or 0: never;
+        ``None``: n / 4); the queue is generated from the status array when the next step is
+        top-down.
+    count_arcs : int or None
         Persistent mode, dedup ``cas``: top-down steps whose frontier has more than this many
-        out-arcs only count as well; 0 never.
+        out-arcs only count as well; 0 never; ``None``: ``max(2**18, n / 16)``.
+    deal_large : bool
+        Degree bins: the large class is dealt to the blocks in chunks (as the grid-wide class)
+        at levels where it has fewer vertices than the grid has blocks.
     symmetric_skip : bool
         Batched bottom-up sweeps of undirected graphs with the degree status: a status of -1
         (no arcs) skips the vertex, and the status gives its row's length.
@@ -300,8 +314,9 @@ class GpuBfsPlan:
         stream_batch: int = STREAM_BATCH,
         td_batch: int = TD_BATCH,
         small_search: bool = bool(SMALL_SEARCH),
-        count_bu: bool = False,
-        count_arcs: int = 0,
+        count_bu: bool | int | None = None,
+        count_arcs: int | None = None,
+        deal_large: bool = True,
         symmetric_skip: bool = True,
         profile: bool = False,
         fast_launch: bool = True,
@@ -372,8 +387,14 @@ class GpuBfsPlan:
         cfg[C_XCLASS], cfg[C_XDEAL] = xclass, int(bool(deal_extreme))
         cfg[C_CLAIM_LIMIT] = max(0, int(claim_limit))
         cfg[C_SYMMETRIC] = int(bool(symmetric_skip) and not G.directed)
-        cfg[C_COUNT_BU] = int(bool(count_bu))
+        if count_bu is None:
+            count_bu = max(1, n // COUNT_BU_DIV)
+        cfg[C_COUNT_BU] = max(0, int(count_bu))
+        if count_arcs is None:
+            count_arcs = max(COUNT_ARCS_MIN, n // COUNT_ARCS_DIV)
         cfg[C_COUNT_ARCS] = max(0, int(count_arcs)) if options.dedup == "cas" else 0
+        cfg[C_HAS_IN] = int(cp.count_nonzero(cp.diff(self.rindptr))) if n else 0
+        cfg[C_DEAL_LARGE] = int(bool(deal_large))
         defines: dict[str, Any] = {}
         for name, value, default in (
             ("WG_BFS_BU_BATCH", bu_batch, BU_BATCH),

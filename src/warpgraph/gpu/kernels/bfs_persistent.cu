@@ -69,6 +69,7 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
     __shared__ long long s_words[S_EDGES];
     bool have = false;
     bool decided = false;  // the direction of level d was chosen at the end of level d - 1
+    long long reached = 1;  // vertices reached so far (C_COUNT_BU's rule)
     long long d = 0;
     for (; d < max_steps; ++d) {
         if (!decided) choose_direction(st, c.cfg);
@@ -81,9 +82,11 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
             !bins && dir == TOP_DOWN && claim_limit > 0 && arcs_out <= claim_limit;
         // count-only steps (SINK_COUNT): bottom-up with C_COUNT_BU, top-down above C_COUNT_ARCS
         const long long count_arcs = c.at(C_COUNT_ARCS);
+        const long long count_bu = c.at(C_COUNT_BU);
         const bool count_only =
             update != UPDATE_STATUS &&
-            (dir == BOTTOM_UP ? c.at(C_COUNT_BU) != 0 : count_arcs > 0 && arcs_out > count_arcs);
+            (dir == BOTTOM_UP ? count_bu > 0 && c.at(C_HAS_IN) - reached >= count_bu
+                              : count_arcs > 0 && arcs_out > count_arcs);
         expand_level<LB>(c, (int)d, dir, count_only ? SINK_COUNT : update, s_hash, s_hc,
                          have ? s_words : nullptr, direct);
         if (dir == BOTTOM_UP) {
@@ -111,6 +114,7 @@ __global__ void __launch_bounds__(BLOCK, WG_BFS_MIN_BLOCKS) bfs_persistent(
                                      : s_words[S_COUNT];
         after_step(st, c.cfg, count, s_words[S_DEGSUM], s_words[S_HUBS]);
         have = true;
+        reached += count;
         if (count_only && count != 0) {
             // no queue was written: the next step's direction decides whether it needs one
             choose_direction(st, c.cfg);

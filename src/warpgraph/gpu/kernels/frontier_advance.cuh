@@ -69,7 +69,7 @@ struct peeks<T, decltype((void)T::PEEKS)> {
 // search, as warp-search), so a step has 32 busy lanes; 0 = one vertex per lane in lock-step
 // (as many steps as the warp's largest degree, most lanes idle on skewed degrees).
 #ifndef WG_BFS_SMALL_SEARCH
-#define WG_BFS_SMALL_SEARCH 0
+#define WG_BFS_SMALL_SEARCH 1
 #endif
 
 // Visit one candidate arc, filter duplicates, push (warp-collective).
@@ -426,10 +426,11 @@ __device__ __forceinline__ eid_t block_inclusive_scan(eid_t x, eid_t* total) {
 // block; the whole grid per vertex, one vertex after the other, serializes the vertices). Each
 // block reads the class BLOCK vertices at a time: a block prefix sum of their chunk counts
 // numbers the chunks, the block lists its own in shared memory and expands them one edge per
-// thread. xq[-i] is the i-th extreme vertex (the class fills the big queue from the back).
+// thread. xq[dir * i] is the i-th vertex (dir = -1: the extreme class, which fills the big
+// queue from the back; +1: the large class, dealt too when it has fewer vertices than blocks).
 template <typename V, typename Visit, typename S>
 __device__ void deal_extreme(const Csr<V>& g, const V* xq, long long count, const Visit& visit,
-                             S& sink, int dedup, u64* hash) {
+                             S& sink, int dedup, u64* hash, int dir = -1) {
     __shared__ V s_u[BLOCK];
     __shared__ eid_t s_first[BLOCK];
     __shared__ eid_t s_end[BLOCK];
@@ -443,7 +444,7 @@ __device__ void deal_extreme(const Csr<V>& g, const V* xq, long long count, cons
         V u = 0;
         eid_t b = 0, e = 0;
         if (i < count) {
-            u = xq[-i];
+            u = xq[dir * i];
             b = ldg(g.indptr + u);
             e = ldg(g.indptr + u + 1);
         }
@@ -571,8 +572,11 @@ __device__ void advance_bins(const Csr<V>& g, const FrontierIn<V>& in, const Vis
         expand_strided(u, ldg(g.indptr + u), ldg(g.indptr + u + 1), (long long)lane,
                        (long long)WARP_SIZE, g, visit, sink, dedup, hash);
     }
-    // large (256..65535): one block per vertex
-    for (long long i = blockIdx.x; i < in.count[2]; i += gridDim.x) {
+    // large (256..65535): one block per vertex; dealt in chunks like the extreme class when
+    // there are fewer of them than blocks (a level of a few hubs is not left to a few blocks)
+    const bool deal_large = in.deal_large && in.deal_extreme && in.count[2] < gridDim.x;
+    if (deal_large) deal_extreme(g, in.big, in.count[2], visit, sink, dedup, hash, 1);
+    for (long long i = deal_large ? in.count[2] : blockIdx.x; i < in.count[2]; i += gridDim.x) {
         const V u = in.big[i];
         expand_strided(u, ldg(g.indptr + u), ldg(g.indptr + u + 1), (long long)threadIdx.x,
                        (long long)BLOCK, g, visit, sink, dedup, hash);

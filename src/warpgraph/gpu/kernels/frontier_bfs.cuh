@@ -73,10 +73,13 @@ enum Config : int {
                        // out-arcs claim with one atomicMin, without reading the status first
     C_SYMMETRIC = 25,  // 1: in-arcs = out-arcs (undirected): with C_DEGREE_STATUS a status of -1
                        // means no in-arcs (bottom-up skips the vertex) and -(d + 1) in-degree d
-    C_COUNT_BU = 26,   // (persistent) 1: bottom-up steps only count (SINK_COUNT); the queue is
+    C_COUNT_BU = 26,   // (persistent) bottom-up steps only count (SINK_COUNT) while at least this
+                       // many vertices with in-arcs are unreached (0: never); the queue is
                        // generated from the status array when the next step is top-down
     C_COUNT_ARCS = 27, // (persistent, dedup cas) top-down steps whose frontier has more than
                        // this many out-arcs only count too; 0: never
+    C_HAS_IN = 28,     // vertices with at least one in-arc (C_COUNT_BU's rule)
+    C_DEAL_LARGE = 29, // (bins, with C_XDEAL) 1: FrontierIn::deal_large
     C_WORDS = 32,
 };
 enum Direction : int { TOP_DOWN = 0, BOTTOM_UP = 1 };
@@ -278,6 +281,7 @@ __device__ __forceinline__ FrontierIn<V> frontier_of(const Ctx<V>& c, int d, boo
     in.bigcap = c.at(C_BIGCAP);
     in.bins = bins;
     in.deal_extreme = c.at(C_XDEAL) != 0;
+    in.deal_large = c.at(C_DEAL_LARGE) != 0;
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
         const long long x = known != nullptr ? known[k] : (long long)s[S_COUNT + k];

@@ -114,6 +114,8 @@ struct FrontierIn {
     bool bins;
     bool deal_extreme;   // (bins) extreme class dealt to blocks in equal edge chunks (false: each
                          // vertex by the whole grid, one after the other)
+    bool deal_large;     // (bins, with deal_extreme) the large class dealt too when it has fewer
+                         // vertices than the grid has blocks
 
     __device__ long long total() const { return count[0] + count[1] + count[2] + count[3]; }
 };
