@@ -431,6 +431,7 @@ def s5_variants() -> list[tuple[str, dict, str, dict]]:
     out.append(("s5c top-down before", {}, "top-down", before))
     out.append(("s5c top-down count_arcs off", {}, "top-down", {"count_arcs": 0}))
     out.append(("s5c top-down small_search off", {}, "top-down", {"small_search": False}))
+    out.append(("s5d count_bu=2^18 (n/16 at scale 22)", {}, "auto", {"count_bu": 1 << 18}))
     return out
 
 
