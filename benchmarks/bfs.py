@@ -432,6 +432,9 @@ def s5_variants() -> list[tuple[str, dict, str, dict]]:
     out.append(("s5c top-down count_arcs off", {}, "top-down", {"count_arcs": 0}))
     out.append(("s5c top-down small_search off", {}, "top-down", {"small_search": False}))
     out.append(("s5d count_bu=2^18 (n/16 at scale 22)", {}, "auto", {"count_bu": 1 << 18}))
+    # fourth call: the bottom-up rule at n / 16 (the default since) against n / 4
+    quarter = {"count_bu": lambda G: G.num_vertices // 4}
+    out.append(("s5e count_bu=n/4 (before)", {}, "auto", quarter))
     return out
 
 
@@ -475,6 +478,7 @@ def run_variants(G, sources, deg_host, only: str | None) -> list[dict[str, Any]]
     for name, cfg, direction, kw in variant_configs():
         if only and not any(k in name for k in only.split(",")):
             continue
+        kw = {k: v(G) if callable(v) else v for k, v in kw.items()}  # per-graph values
         try:
             r = time_gpu(G, sources, deg_host, cfg, direction, kw)
             rows.append({"name": name, "median_ms": r["median_ms"], "gteps": r["gteps_median"],
