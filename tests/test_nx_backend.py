@@ -206,6 +206,25 @@ def test_raw_conversion_equals_python(seed, labels, weights, monkeypatch):
         _assert_same_conversion(raw, py, attr)
 
 
+@pytest.mark.parametrize("default", [1, 0.5, None, "x", 2**70])
+def test_raw_conversion_default_weights_equal_python(default, monkeypatch):
+    # the default stands for a missing attribute in the decoding pass (or sends it to Python)
+    rng = random.Random(5)
+    G = nx.Graph()
+    G.add_nodes_from(range(5000))
+    for _ in range(12000):
+        u, v = rng.randrange(5000), rng.randrange(5000)
+        G.add_edge(u, v, **({"weight": rng.choice([3, 2.5, None])} if rng.random() < 0.5 else {}))
+    raw, py = _conversions(G, {"weight": default}, monkeypatch)
+    _assert_same_conversion(raw, py)
+    wa, wb = raw._weighted["weight", default], py._weighted["weight", default]
+    assert (wa.kind, wa.hidden) == (wb.kind, wb.hidden)
+    assert wa.nx_values.dtype == wb.nx_values.dtype
+    assert wa.nx_values.tolist() == wb.nx_values.tolist()
+    assert wa.graph.weights.tolist() == wb.graph.weights.tolist()
+    assert wa.graph.indices.tolist() == wb.graph.indices.tolist()
+
+
 def test_raw_conversion_is_used_and_falls_back(monkeypatch):
     from warpgraph.nx import _cpython
     from warpgraph.nx.interface import _structure

@@ -246,7 +246,7 @@ def _rows(G: Any, nodes: list) -> list:
 
 
 def _read_weights(
-    rows: list,
+    rows: Any,
     attr: str,
     default: Any,
     arcs: int,
@@ -255,13 +255,23 @@ def _read_weights(
     """Values of ``attr`` on every arc in NetworkX's adjacency order, their kind (see
     :class:`Weighted`) and the mask of ``None`` values (or None).
 
-    ``table`` (what :func:`_cpython.arc_hashes` read from ``rows``, if it did) lets the values
-    be decoded in place, without a Python call per arc.
+    ``table`` (what :func:`_cpython.arc_hashes` or :func:`_cpython.adjacency` read from the
+    rows, if it did) lets the values be taken as decoded in the conversion's scan, or decoded
+    in place from the data-dict addresses, without a Python call per arc. ``rows`` is the list
+    of adjacency dicts, or a function listing them (called only when Python must read them).
     """
-    if table is not None and table.addresses is not None and table.addresses.size == arcs:
-        found = _read_weights_raw(table, attr, default)
-        if found is not None:
-            return found
+    found = None
+    decoded = getattr(table, "decoded", None)
+    if decoded is not None and decoded.name == attr and decoded.default is default:
+        found = _weights_decoded(decoded, arcs)
+    elif table is not None and table.addresses is not None and table.addresses.size == arcs:
+        from . import _cpython as raw
+
+        found = _weights_decoded(raw.decode_attribute(table.addresses, attr, default), arcs)
+    if found is not None:
+        return found
+    if callable(rows):
+        rows = rows()
     values = [d.get(attr, default) for r in rows for d in r.values()]
     types = set(map(type, values))
     hidden = None
@@ -287,38 +297,27 @@ def _read_weights(
     return out, kind, hidden
 
 
-def _read_weights_raw(
-    table: Any, attr: str, default: Any
-) -> tuple[np.ndarray, str, np.ndarray | None] | None:
-    """:func:`_read_weights` from the data dicts in memory; None when a value (or ``default``)
-    is not a plain ``int`` (within int64), ``float`` or ``None``: then Python reads them."""
+def _weights_decoded(decoded: Any, arcs: int) -> tuple[np.ndarray, str, np.ndarray | None] | None:
+    """:func:`_read_weights` from what the conversion's scan decoded (:class:`_cpython.Decoded`);
+    None when a value (or the default, where the attribute is missing) is not a plain ``int``
+    (within int64), ``float`` or ``None``: then Python reads them."""
     from . import _cpython as raw
 
-    codes, ivals, fvals = raw.read_attribute(table, attr)
-    count = np.bincount(codes, minlength=5)
-    if count[raw.OTHER]:
+    counts = decoded.counts
+    if counts[raw.OTHER] or counts[raw.MISSING] or decoded.bits.size != arcs:
         return None
-    if count[raw.MISSING]:
-        missing = codes == raw.MISSING
-        if type(default) is int and -(2**63) <= default < 2**63:
-            codes[missing], ivals[missing] = raw.INT, default
-        elif type(default) is float:
-            codes[missing], fvals[missing] = raw.FLOAT, default
-        elif default is None:
-            codes[missing] = raw.NONE
-        else:
-            return None
-        count = np.bincount(codes, minlength=5)
-    hidden = codes == raw.NONE if count[raw.NONE] else None
-    if not count[raw.FLOAT]:
-        return ivals, "int", hidden
-    if not count[raw.INT]:
-        return fvals, "float", hidden
-    return np.where(codes == raw.INT, ivals.astype(np.float64), fvals), "mixed", hidden
+    bits, codes = decoded.bits, decoded.codes
+    hidden = codes == raw.NONE if counts[raw.NONE] else None
+    if not counts[raw.FLOAT]:  # None values hold 0
+        return bits, "int", hidden
+    floats = bits.view(np.float64)  # None values hold 0, the bits of 0.0
+    if not counts[raw.INT]:
+        return floats, "float", hidden
+    return np.where(codes == raw.INT, bits.astype(np.float64), floats), "mixed", hidden
 
 
 def _structure(
-    G: Any, nodes: list, want_addresses: bool = False
+    G: Any, nodes: list, attribute: tuple[str, Any] | None = None
 ) -> tuple[Graph, np.ndarray, np.ndarray | None, list, Any]:
     """CSR straight from NetworkX's adjacency dicts: one pass, no edge list in between.
 
@@ -327,8 +326,8 @@ def _structure(
     sorted), the neighbour ids in NetworkX's order, the permutation from sorted positions to
     NetworkX's (None when the rows were sorted already), the adjacency rows read (None when
     they were read in place as ``G._adj``'s values) and what :func:`_cpython.adjacency` read
-    from them (None when they were iterated in Python; its data-dict addresses only with
-    ``want_addresses``).
+    from them (None when they were iterated in Python), with the edge attribute ``attribute``
+    (``(name, default)``) decoded in the same scan.
 
     Where :mod:`._cpython` can read the dict tables (CPython 3.11-3.13) and the node labels
     have distinct hashes, no Python code runs per arc: the neighbour ids come from the keys'
@@ -345,13 +344,13 @@ def _structure(
     unsorted = None
     if raw.available():
         plain = type(G).__module__.startswith("networkx.") and type(G).__name__ in _PLAIN
-        found = raw.graph_adjacency(G._node, G._adj, want_addresses) if plain else None
+        found = raw.graph_adjacency(G._node, G._adj, False, attribute) if plain else None
         if found is not None:  # iter(G) is iter(G._node): ``nodes`` are its keys in order
             node_hashes, _, table = found  # the rows (G._adj's values) are listed if needed
         else:
             rows = _rows(G, nodes)
             node_hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
-            table = raw.rows_adjacency(node_hashes, rows, want_addresses)
+            table = raw.rows_adjacency(node_hashes, rows, False, attribute)
     if table is not None:
         indptr, nx_order, unsorted = table.indptr, table.ids, table.unsorted
         identity = raw.identity_hashes(node_hashes) and (
@@ -400,7 +399,9 @@ def _weighted_view(
     nx_values, kind, nx_hidden = _read_weights(rows, attr, default, arcs, table)
     values, hidden = nx_values, nx_hidden
     if perm is not None:
-        values = values[perm]
+        from ._csr import take
+
+        values = take(values, perm)
         hidden = None if hidden is None else hidden[perm]
     out = Graph(graph.indptr, graph.indices, values, directed=graph.directed, validate=False)
     out.vertex_labels = graph.vertex_labels
@@ -461,9 +462,10 @@ class BackendInterface:
         weight, default = _weight_attribute(edge_attrs)
         with gc_paused():
             nodes = list(G)
-            graph, nx_order, perm, rows, table = _structure(G, nodes, weight is not None)
-            if weight is not None and rows is None:
-                rows = list(G._adj.values())  # in node order (checked by _structure)
+            attribute = None if weight is None else (weight, default)
+            graph, nx_order, perm, rows, table = _structure(G, nodes, attribute)
+            if weight is not None and rows is None:  # listed only if Python reads the weights
+                rows = G._adj.values  # in node order (checked by _structure)
         W = WarpgraphGraph(graph, nodes, None, nx_order, perm=perm, source=G)
         W.identity = graph.vertex_labels is None  # _structure found the labels 0..n-1
         if table is not None:
