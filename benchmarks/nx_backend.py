@@ -162,8 +162,9 @@ CASES: dict[str, tuple[str, Call]] = {
     ),
     "negative_edge_cycle": ("U", lambda G, s, kw: nx.negative_edge_cycle(G, **kw)),
 }
-#: Functions NetworkX orders strictly: their order comes from a sequential pass (BFS discovery
-#: order, Tarjan's completion order), which a GPU does not speed up.
+#: Functions NetworkX orders strictly: BFS discovery order (on the GPU the wide layers are
+#: expanded there, the narrow ones by the sequential pass) and Tarjan's completion order (a
+#: sequential pass whatever the device).
 ORDERED = {
     "bfs_layers",
     "bfs_edges",
@@ -216,6 +217,15 @@ def warm_up(names: list[str], devices: list[str]) -> None:
             kind, call = CASES[name]
             try:
                 call(small[kind], small["source"], {"backend": BACKEND})
+            except Exception:  # noqa: BLE001 - reported when it happens on the real graph
+                pass
+        if dev == "gpu":  # the wide-layer BFS kernels (used from 2**18 arcs): compiled here too
+            from warpgraph.nx import traversal
+
+            W = backend_interface.convert_from_nx(small["U"])
+            ids = np.array([W.find(small["source"])])
+            try:
+                traversal._ordered_bfs_gpu(W, ids, -1, 1)
             except Exception:  # noqa: BLE001 - reported when it happens on the real graph
                 pass
 

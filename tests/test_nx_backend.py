@@ -893,3 +893,109 @@ def test_gpu_device_equals_networkx(seed):
             )
     finally:
         cfg.device = saved
+
+
+# ---------------------------------------------------------------- BFS order, wide layers as arrays
+def _order_graph(seed: int, directed: bool, labels: str):
+    """A random graph with 40-300 nodes whose insertion order differs from the id order."""
+    rng = random.Random(seed)
+    n = rng.randint(40, 300)
+    nodes = list(range(n)) if labels == "int" else _labels(labels, n, rng)
+    rng.shuffle(nodes)
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(nodes)
+    for _ in range(rng.randint(n, 6 * n)):
+        G.add_edge(rng.choice(nodes), rng.choice(nodes))
+    return G
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_ordered_bfs_array_layers_equal_the_sequential_pass(seed):
+    import numpy as np
+
+    from warpgraph.nx._ordered_bfs import ordered_bfs
+    from warpgraph.nx.traversal import bfs_order
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 400))
+    deg = np.minimum(rng.integers(0, 14, n), n)
+    indptr = np.concatenate(([0], np.cumsum(deg))).astype(np.int64)
+    rows = [rng.permutation(n)[:d] for d in deg]  # distinct neighbours in any order
+    heads = (np.concatenate(rows) if rows else np.zeros(0)).astype(np.int32)
+    ids = rng.integers(0, n, int(rng.integers(1, 5)))
+    for depth in (-1, 0, 1, 3):
+        want = bfs_order(indptr, heads, ids, depth)
+        for switch in (1, 2, 16, 200):  # every layer, or only the wide ones, as arrays
+            got = ordered_bfs(indptr, heads, ids, depth, xp=np, switch_arcs=switch)
+            for a, b in zip(got, want, strict=True):
+                assert a.tolist() == b.tolist(), (depth, switch)
+
+
+def _array_layers(monkeypatch, switch: int = 1):
+    """Route the backend's BFS through the array layers (NumPy), every layer of ``switch``
+    arcs or more."""
+    import numpy as np
+
+    from warpgraph.nx import _ordered_bfs, traversal
+
+    def bfs(G, ids, max_depth=-1):
+        indptr = traversal.host(G.graph.indptr)
+        return _ordered_bfs.ordered_bfs(indptr, G.nx_order, ids, max_depth, xp=np,
+                                        switch_arcs=switch)  # fmt: skip
+
+    monkeypatch.setattr(traversal, "_bfs", bfs)
+
+
+def _assert_bfs_family_equal(G):
+    source = list(G)[len(G) // 2]
+    for depth in (None, 2):
+        ours, theirs = both("bfs_edges", G, source, depth_limit=depth)
+        assert list(ours) == list(theirs)
+        _graphs_equal_exactly(*both("bfs_tree", G, source, depth_limit=depth))
+        ours, theirs = both("bfs_predecessors", G, source, depth_limit=depth)
+        assert list(ours) == list(theirs)
+        ours, theirs = both("bfs_successors", G, source, depth_limit=depth)
+        assert list(ours) == list(theirs)
+    ours, theirs = both("single_source_shortest_path_length", G, source)
+    assert list(ours.items()) == list(theirs.items())
+    ours, theirs = both("bfs_layers", G, [source, next(iter(G))])
+    assert list(ours) == list(theirs)
+    assert both("descendants_at_distance", G, source, 2)[0] == nx.descendants_at_distance(
+        G, source, 2
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("labels", ["int", "str"])
+def test_bfs_family_with_array_layers_equals_networkx(seed, directed, labels, monkeypatch):
+    _array_layers(monkeypatch, switch=1 + seed % 3 * 8)
+    _assert_bfs_family_equal(_order_graph(seed, directed, labels))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("seed", range(4))
+def test_gpu_bfs_family_equals_networkx(seed, monkeypatch):
+    import numpy as np
+
+    from warpgraph.nx import traversal
+
+    cfg = nx.config.backends.warpgraph
+    saved = cfg.device
+    cfg.device = "gpu"
+    monkeypatch.setattr(traversal, "GPU_MIN_ARCS", 0)
+    try:
+        for directed, labels in ((False, "str"), (True, "int")):
+            G = _order_graph(seed, directed, labels)
+            W = backend_interface.convert_from_nx(G)
+            source = W.find(next(iter(G)))
+
+            for switch in (1, 8):
+                got = traversal._ordered_bfs_gpu(W, np.array([source]), -1, switch)
+                want = traversal.bfs_order(traversal.host(W.graph.indptr), W.nx_order,
+                                           np.array([source]))  # fmt: skip
+                for a, b in zip(got, want, strict=True):
+                    assert a.tolist() == b.tolist()
+            _assert_bfs_family_equal(G)
+    finally:
+        cfg.device = saved

@@ -2,10 +2,12 @@
 
 NetworkX visits a BFS layer in discovery order: the nodes of the previous layer in order, each
 one's neighbours in adjacency (insertion) order, first discovery wins; a node's BFS parent is
-the node that discovered it. That order is inherently sequential, so these functions run one
-queue-based BFS in Numba over the neighbour ids kept in NetworkX's adjacency order
-(``WarpgraphGraph.nx_order``): O(n + m), on the CPU whatever the configured device (a parallel
-or GPU BFS gives the levels, but rebuilding the order from them costs more than this pass).
+the node that discovered it. On the CPU these functions run one queue-based
+BFS in Numba over the neighbour ids kept in NetworkX's adjacency order
+(``WarpgraphGraph.nx_order``): O(n + m). On the GPU (graphs of ``GPU_MIN_ARCS`` arcs or more)
+the wide layers are expanded there, in exactly the same order, by the rule of
+:mod:`._ordered_bfs` (first discovering arc by atomic minimum over the layer's arcs in
+NetworkX's scan order, then a stable compaction); the narrow ones stay in the sequential pass.
 Like NetworkX, a search with a depth limit (``cutoff``, ``depth_limit``, the ``distance`` of
 ``descendants_at_distance``) stops at that layer.
 """
@@ -20,7 +22,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._common import gc_paused, host, node_error
+from ._common import backend_device, gc_paused, host, node_error
 from ._results import bfs_tree_graph
 
 __all__ = [
@@ -86,8 +88,29 @@ def bfs_order(indptr: np.ndarray, heads: np.ndarray, ids: np.ndarray, max_depth:
     return _ordered_bfs(indptr, heads, np.asarray(ids, dtype=np.int64), n, max_depth)
 
 
+#: On the GPU, graphs of at least this many arcs have their wide BFS layers expanded there.
+GPU_MIN_ARCS = 1 << 18
+
+
 def _bfs(G, ids: np.ndarray, max_depth: int = -1) -> tuple:
+    if G.graph.num_arcs >= GPU_MIN_ARCS and backend_device() == "gpu":
+        return _ordered_bfs_gpu(G, ids, max_depth)
     return bfs_order(host(G.graph.indptr), G.nx_order, ids, max_depth)
+
+
+def _ordered_bfs_gpu(G, ids: np.ndarray, max_depth: int = -1, switch_arcs: int = 1 << 16):
+    """:func:`bfs_order` with the layers of ``switch_arcs`` arcs or more expanded on the GPU."""
+    from ..device import cupy
+    from ._ordered_bfs import ordered_bfs
+
+    cp = cupy()
+    indptr = host(G.graph.indptr)
+    key = ("nx_order", "gpu")
+    placed = G._placed.get(key)
+    if placed is None:  # the adjacency in NetworkX's order, copied once per conversion
+        placed = G._placed[key] = (cp.asarray(indptr), cp.asarray(G.nx_order))
+    return ordered_bfs(indptr, G.nx_order, ids, max_depth, xp=cp, device_arrays=placed,
+                       switch_arcs=switch_arcs)  # fmt: skip
 
 
 def _depth_for(limit: Any, n: int) -> int:
