@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from itertools import pairwise
+from itertools import pairwise, repeat
 from typing import Any
 
 import numpy as np
@@ -146,8 +146,12 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
     if cutoff is not None:  # NetworkX keeps layer k while cutoff > k - 1
         starts = starts[: _layers_within(starts, cutoff) + 1]
     nodes = G.label_list(order[: starts[-1]])
-    levels = np.repeat(np.arange(starts.size - 1), np.diff(starts)).tolist()
-    return dict(zip(nodes, levels, strict=True))
+    # One int object per layer, shared by its nodes (a list of levels would make one per node
+    # beyond 256: 2x slower on a 501k-node grid with ~1000 layers).
+    found: dict = {}
+    for level, (lo, hi) in enumerate(pairwise(starts.tolist())):
+        found.update(zip(nodes[lo:hi], repeat(level, hi - lo), strict=True))
+    return found
 
 
 def bfs_layers(G, sources: Any) -> Iterator[list]:
