@@ -66,8 +66,11 @@ def _expand(
 
 
 def _min_at(xp: Any, best: Any, index: Any, values: Any) -> None:
-    if xp is np:
-        np.minimum.at(best, index, values)
+    # NumPy and CuPy >= 14 both have ``minimum.at``; older CuPy only ``cupyx.scatter_min``
+    # (deprecated in CuPy 14).
+    at = getattr(xp.minimum, "at", None)
+    if at is not None:
+        at(best, index, values)
     else:
         import cupyx
 
