@@ -282,6 +282,28 @@ __device__ __forceinline__ void load_tile_vertex(const Csr<V>& g, const V* q, lo
     }
 }
 
+// The arcs of a warp's 32 tile vertices, 32 at a time: lane x takes arc x of the warp's
+// concatenated lists, its owner found by a search of the inclusive degree sums.
+template <typename V, typename Visit, typename S>
+__device__ __forceinline__ void expand_warp_tile(const Csr<V>& g, int lane, V u, eid_t b, eid_t e,
+                                                 const Visit& visit, S& sink, int dedup,
+                                                 u64* hash) {
+    const eid_t deg = e - b;
+    const eid_t incl = warp_inclusive_sum(deg);
+    const eid_t total = __shfl_sync(FULL_MASK, incl, WARP_SIZE - 1);
+    const eid_t start = b - (incl - deg);  // arc x of the warp is start(owner) + x
+    for (eid_t base = 0; base < total; base += WARP_SIZE) {
+        const eid_t x = base + lane;
+        int owner = warp_owner(incl, x);
+        owner = owner < WARP_SIZE - 1 ? owner : WARP_SIZE - 1;
+        const V ou = __shfl_sync(FULL_MASK, u, owner);
+        const eid_t os = __shfl_sync(FULL_MASK, start, owner);
+        const bool has = x < total;
+        const V v = has ? ldg(g.indices + os + x) : (V)0;
+        emit(has, ou, v, visit, sink, dedup, hash);
+    }
+}
+
 template <typename V, typename Visit, typename S>
 __device__ void advance_warp_search(const Csr<V>& g, const V* q, long long qn, const Visit& visit,
                                     S& sink, int gather, int dedup, u64* hash) {
@@ -291,20 +313,7 @@ __device__ void advance_warp_search(const Csr<V>& g, const V* q, long long qn, c
         eid_t b, e;
         load_tile_vertex(g, q, qn, t0 + threadIdx.x, u, b, e);
         gather_large(gather, t0 + threadIdx.x < qn, u, b, e, g, visit, sink, dedup, hash);
-        const eid_t deg = e - b;
-        const eid_t incl = warp_inclusive_sum(deg);
-        const eid_t total = __shfl_sync(FULL_MASK, incl, WARP_SIZE - 1);
-        const eid_t start = b - (incl - deg);  // edge position of unit x is start(owner) + x
-        for (eid_t base = 0; base < total; base += WARP_SIZE) {
-            const eid_t x = base + lane;
-            int owner = warp_owner(incl, x);
-            owner = owner < WARP_SIZE - 1 ? owner : WARP_SIZE - 1;
-            const V ou = __shfl_sync(FULL_MASK, u, owner);
-            const eid_t os = __shfl_sync(FULL_MASK, start, owner);
-            const bool has = x < total;
-            const V v = has ? ldg(g.indices + os + x) : (V)0;
-            emit(has, ou, v, visit, sink, dedup, hash);
-        }
+        expand_warp_tile(g, lane, u, b, e, visit, sink, dedup, hash);
     }
 }
 
@@ -533,20 +542,7 @@ __device__ void advance_bins(const Csr<V>& g, const FrontierIn<V>& in, const Vis
         eid_t b, e;
         load_tile_vertex(g, in.q, ns, t0 + threadIdx.x, u, b, e);
         if constexpr (WG_BFS_SMALL_SEARCH != 0) {
-            const eid_t deg = e - b;
-            const eid_t incl = warp_inclusive_sum(deg);
-            const eid_t total = __shfl_sync(FULL_MASK, incl, WARP_SIZE - 1);
-            const eid_t start = b - (incl - deg);  // arc x of the warp is start(owner) + x
-            for (eid_t base = 0; base < total; base += WARP_SIZE) {
-                const eid_t x = base + lane;
-                int owner = warp_owner(incl, x);
-                owner = owner < WARP_SIZE - 1 ? owner : WARP_SIZE - 1;
-                const V ou = __shfl_sync(FULL_MASK, u, owner);
-                const eid_t os = __shfl_sync(FULL_MASK, start, owner);
-                const bool has = x < total;
-                const V v = has ? ldg(g.indices + os + x) : (V)0;
-                emit(has, ou, v, visit, sink, dedup, hash);
-            }
+            expand_warp_tile(g, lane, u, b, e, visit, sink, dedup, hash);
             continue;
         }
         const long long steps = warp_max((long long)(e - b));
