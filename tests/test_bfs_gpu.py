@@ -18,6 +18,7 @@ from scipy.sparse import csgraph
 
 import warpgraph as wg
 from warpgraph.algorithms.bfs import bfs, bfs_explain, verify_bfs
+from warpgraph.errors import InvalidArgumentError
 from warpgraph.gpu.frontier.options import CHOICES, TraversalOptions
 
 pytestmark = pytest.mark.gpu
@@ -452,8 +453,24 @@ def test_profile_counts(cases, kw):
                     else:
                         assert r["arcs"] >= r["frontier"], msg
     plan = GpuBfsPlan(cases[0][2], TraversalOptions().resolved(), profile=False)
-    with pytest.raises(ValueError, match="profile=True"):
+    with pytest.raises(InvalidArgumentError, match="profile=True"):
         plan.profile()
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"bu_batch": 0}, "bu_batch must be an int in \\[1, 8\\]"),
+        ({"td_batch": 9}, "td_batch must be an int"),
+        ({"stream_batch": 2.0}, "stream_batch must be an int"),
+        ({"barrier": "spin"}, "barrier must be auto, cooperative or plain"),
+    ],
+)
+def test_engine_knobs_reject_bad_values(cases, kwargs, match):
+    from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
+
+    with pytest.raises(InvalidArgumentError, match=match):
+        GpuBfsPlan(cases[0][2], TraversalOptions().resolved(), **kwargs)
 
 
 def test_fast_launch_rows_and_fallback(cases):
@@ -462,7 +479,6 @@ def test_fast_launch_rows_and_fallback(cases):
     import cupy as cp
 
     from warpgraph.algorithms.bfs.gpu import GpuBfsPlan
-    from warpgraph.errors import InvalidArgumentError
 
     _, G, Gg, sources, oracle = cases[0]
     plan = GpuBfsPlan(Gg, TraversalOptions(load_balance="bins").resolved(), fast_launch=True)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import InvalidArgumentError
 from ...gpu.frontier.options import CHOICES, TraversalOptions
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
@@ -396,15 +397,15 @@ class GpuBfsPlan:
         cfg[C_HAS_IN] = int(cp.count_nonzero(cp.diff(self.rindptr))) if n else 0
         cfg[C_DEAL_LARGE] = int(bool(deal_large))
         defines: dict[str, Any] = {}
-        for name, value, default in (
-            ("WG_BFS_BU_BATCH", bu_batch, BU_BATCH),
-            ("WG_BFS_STREAM_BATCH", stream_batch, STREAM_BATCH),
-            ("WG_BFS_TD_BATCH", td_batch, TD_BATCH),
-            ("WG_BFS_SMALL_SEARCH", int(bool(small_search)), SMALL_SEARCH),
+        for arg, name, value, default in (
+            ("bu_batch", "WG_BFS_BU_BATCH", bu_batch, BU_BATCH),
+            ("stream_batch", "WG_BFS_STREAM_BATCH", stream_batch, STREAM_BATCH),
+            ("td_batch", "WG_BFS_TD_BATCH", td_batch, TD_BATCH),
+            ("small_search", "WG_BFS_SMALL_SEARCH", int(bool(small_search)), SMALL_SEARCH),
         ):
             low = 0 if name == "WG_BFS_SMALL_SEARCH" else 1
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 8:
-                raise ValueError(f"{name} must be an int in [{low}, 8], got {value!r}")
+                raise InvalidArgumentError(f"{arg} must be an int in [{low}, 8], got {value!r}")
             if value != default:
                 defines[name] = int(value)
         if profile:
@@ -458,7 +459,9 @@ class GpuBfsPlan:
 
         name = f"bfs_persistent<{targs}>"
         if barrier not in ("auto", "cooperative", "plain"):
-            raise ValueError(f"barrier must be auto, cooperative or plain, got {barrier!r}")
+            raise InvalidArgumentError(
+                f"barrier must be auto, cooperative or plain, got {barrier!r}"
+            )
         if barrier in ("auto", "cooperative"):
             try:
                 return _kernel(name, defines, cooperative=True), "cooperative"
@@ -559,7 +562,7 @@ class GpuBfsPlan:
             in-arcs scanned).
         """
         if not self.profiled:
-            raise ValueError("this plan was built without profile=True")
+            raise InvalidArgumentError("this plan was built without profile=True")
         base = GEN_ROWS * self.gen_grid + PROF_OFFSET
         p = self.scratch[base : base + PROF_WORDS].get().astype(np.int64)
         depth = min(self.info().levels, PROF_LEVELS)
