@@ -90,6 +90,15 @@ def _table(d):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
+def _prefetch_rows_ahead(dicts, i, rows):  # pragma: no cover - compiled
+    """Rows lie scattered: fetch the dict of row ``i + 16`` and the key table of row ``i + 8``."""
+    if i + 16 < rows:
+        _prefetch(dicts[i + 16])
+    if i + 8 < rows:
+        _prefetch(_i64(dicts[i + 8] + 32))
+
+
+@nb.njit(cache=True)
 def _entry(at, kind):  # pragma: no cover - compiled
     """(value address, key hash) of the table entry at ``at``; value 0: a deleted entry. General
     tables store (hash, key, value); unicode-keyed ones (key, value), the hash in the str."""
@@ -118,10 +127,7 @@ def _scan(dicts, indptr, hashes, values):  # pragma: no cover - compiled
     bad = 0
     n = dicts.shape[0]
     for i in prange(n):
-        if i + 16 < n:  # rows lie scattered: fetch the dict and then its table ahead
-            _prefetch(dicts[i + 16])
-        if i + 8 < n:
-            _prefetch(_i64(dicts[i + 8] + 32))
+        _prefetch_rows_ahead(dicts, i, n)
         entries, size, kind, count = _table(dicts[i])
         pos = indptr[i]
         end = indptr[i + 1]
@@ -157,10 +163,7 @@ def _scan_ids(
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
     for i in prange(rows):
-        if i + 16 < rows:  # rows lie scattered: fetch the dict and then its table ahead
-            _prefetch(dicts[i + 16])
-        if i + 8 < rows:
-            _prefetch(_i64(dicts[i + 8] + 32))
+        _prefetch_rows_ahead(dicts, i, rows)
         entries, size, kind, count = _table(dicts[i])
         start = indptr[i]
         pos = start
