@@ -105,7 +105,7 @@ def test_conversion_round_trip(directed):
     assert isinstance(W, WarpgraphGraph)
     assert W.__networkx_backend__ == BACKEND
     assert W.is_directed() == directed and not W.is_multigraph()
-    assert W.nodes == list(G) and all(W.node_id(v) == i for i, v in enumerate(G))
+    assert list(W.nodes) == list(G) and all(W.node_id(v) == i for i, v in enumerate(G))
     H = backend_interface.convert_to_nx(W)
     assert type(H) is type(G)
     assert set(H.nodes) == set(G.nodes)
@@ -293,6 +293,40 @@ def test_sort_rows_matches_lexsort(seed):
         assert perm is None and got is ids
     else:
         assert perm.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_rows_are_sorted_only_when_a_function_needs_it(directed):
+    """Components, cores and BFS read the rows in NetworkX's order; the sorted CSR (and its
+    permutation) is made on first use, equal to the one sorted at once."""
+    import numpy as np
+
+    from warpgraph.nx._csr import sort_rows
+
+    G = (nx.DiGraph if directed else nx.Graph)()
+    G.add_nodes_from(range(60))
+    rng = random.Random(5)
+    G.add_edges_from((u, v) for u in range(59, -1, -1) for v in rng.sample(range(60), 4) if u != v)
+    W = backend_interface.convert_from_nx(G)
+    assert W.nodes == range(60) and W.identity
+    assert W._graph is None and W._unsorted_rows > 0  # not sorted yet
+    assert W.any_order.indices.tolist() == W.nx_order.tolist()
+    G.__networkx_cache__.clear()
+    if directed:
+        want = nx.number_strongly_connected_components(G)
+        assert nx.number_strongly_connected_components(G, backend=BACKEND) == want
+        assert nx.number_weakly_connected_components(G, backend=BACKEND) == 1
+    else:
+        assert nx.number_connected_components(G, backend=BACKEND) == 1
+        assert nx.core_number(G, backend=BACKEND) == nx.core_number(G)
+    assert list(nx.bfs_layers(G, [7], backend=BACKEND)) == list(nx.bfs_layers(G, [7]))
+    cached = next(iter(G.__networkx_cache__["backends"][BACKEND].values()))
+    assert cached._graph is None  # none of those sorted the rows
+    ids, perm = sort_rows(np.asarray(W.any_order.indptr), W.nx_order)
+    assert W.graph.indices.tolist() == ids.tolist()  # sorted now, on first use
+    assert W._perm.tolist() == perm.tolist()
+    if not directed:
+        assert nx.triangles(G, backend=BACKEND) == nx.triangles(G)
 
 
 @pytest.mark.parametrize("kind", ["int", "shuffled", "str", "tuple"])

@@ -6,19 +6,7 @@ set -uo pipefail
 OUT=${OUT:-gpu_check_out}
 LIMIT=${LIMIT:-240}
 mkdir -p "$OUT"
-if [ -d .whl ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site .whl/*.whl
-fi
-# warpgraph is not pip-installed on the device: register NetworkX's entry points by hand so the
-# backend tests that look them up run too.
-d=/tmp/site/warpgraph-0.1.0.dist-info
-mkdir -p "$d"
-printf 'Metadata-Version: 2.1\nName: warpgraph\nVersion: 0.1.0\n' > "$d/METADATA"
-printf '[networkx.backends]\nwarpgraph = warpgraph.nx.interface:backend_interface\n\n[networkx.backend_info]\nwarpgraph = warpgraph.nx:get_info\n' \
-  > "$d/entry_points.txt"
-export PYTHONPATH=/tmp/site:${PYTHONPATH:-}
-export PYTHONPATH=src:${PYTHONPATH:-} PYTHONUNBUFFERED=1
+source tools/device_env.sh  # wheels, NetworkX entry points, PYTHONPATH
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$OUT/gpu.txt"
 groups=(
   "tests/test_bfs_gpu.py tests/test_bfs.py"

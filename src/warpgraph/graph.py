@@ -404,7 +404,10 @@ class Graph:
             return self
         if target == "gpu":
             cp = cupy()
-            check_device_memory(self.nbytes, what=f"graph {self!r}")
+            # not repr(self): its edge count scans every arc for self-loops
+            kind = "directed" if self.directed else "undirected"
+            what = f"{kind} graph ({self.num_vertices} vertices, {self.num_arcs} arcs)"
+            check_device_memory(self.nbytes, what=what)
             move = cp.asarray
         else:
 

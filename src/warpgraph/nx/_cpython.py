@@ -437,10 +437,10 @@ def _entries(d, chunk, starts, hashes, values):  # pragma: no cover - compiled
     return unset
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, parallel=True)
 def _int_range_keys(d, dict_type, int_type, tagged):  # pragma: no cover - compiled
     """Whether the keys of dict ``d`` are the ``int`` objects ``0..len-1`` in order (no subclass,
-    no deleted entry)."""
+    no deleted entry). In parallel: each key is a cache miss (4 ms for 500k keys serially)."""
     if _i64(d + 8) != dict_type or _i64(d + 40) != 0:
         return False
     if _i64(d + 16) == 0:
@@ -448,14 +448,16 @@ def _int_range_keys(d, dict_type, int_type, tagged):  # pragma: no cover - compi
     entries, size, kind, count = _table(d)
     if kind != 0 or count != _i64(d + 16):
         return False
-    for e in range(count):
+    bad = 0
+    for e in nb.prange(count):
         k = _i64(entries + size * e + 8)
         if k == 0 or _i64(k + 8) != int_type:
-            return False
-        x, ok = _long(k, tagged)
-        if not ok or x != e:
-            return False
-    return True
+            bad += 1
+        else:
+            x, ok = _long(k, tagged)
+            if not ok or x != e:
+                bad += 1
+    return bad == 0
 
 
 # ----------------------------------------------------------------------------------- Python side

@@ -36,7 +36,7 @@ def _components(G, connection: str = "weak") -> tuple[int, np.ndarray]:
     from ..algorithms.components import connected_components as _cc
 
     dev = backend_device()
-    count, labels = _cc(G.on(dev), connection=connection, device=dev)
+    count, labels = _cc(G.on(dev, any_order=True), connection=connection, device=dev)
     return int(count), host(labels)
 
 
@@ -186,7 +186,7 @@ def _nx_scc(indptr, heads, n):  # pragma: no cover - compiled
 
 
 def _scc_order(G):
-    return _nx_scc(host(G.graph.indptr), G.nx_order.astype(np.int64), len(G))
+    return _nx_scc(host(G.any_order.indptr), G.nx_order.astype(np.int64), len(G))
 
 
 def strongly_connected_components(G) -> Iterator[set]:
@@ -215,7 +215,7 @@ def is_strongly_connected(G) -> bool:
         raise _pointless()
     if n == 1:
         return True
-    g = G.graph
+    g = G.any_order
     indptr = host(g.indptr)
     heads = host(g.indices)
     if not np.diff(indptr).all() or np.bincount(heads, minlength=n).min() == 0:
@@ -223,7 +223,7 @@ def is_strongly_connected(G) -> bool:
     dev = backend_device()
     from ..algorithms.bfs.api import bfs
 
-    forward = host(bfs(G.on(dev), 0, device=dev))
+    forward = host(bfs(G.on(dev, any_order=True), 0, device=dev))
     if (forward < 0).any():
         return False
     backward = host(bfs(G.on(dev, _transpose(G)), 0, device=dev))
@@ -234,5 +234,5 @@ def _transpose(G):
     """The reversed graph, cached on the converted graph."""
     rev = G._placed.get("transpose")
     if rev is None:
-        rev = G._placed["transpose"] = G.graph.transpose()
+        rev = G._placed["transpose"] = G.any_order.transpose()
     return rev

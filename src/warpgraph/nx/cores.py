@@ -28,7 +28,7 @@ _SELF_LOOPS = (
 
 
 def _refuse_self_loops(G) -> None:
-    if G.graph.num_self_loops:
+    if G.any_order.num_self_loops:
         import networkx as nx
 
         raise nx.NetworkXNotImplemented(_SELF_LOOPS)
@@ -37,7 +37,7 @@ def _refuse_self_loops(G) -> None:
 def _cores(G) -> np.ndarray:
     _refuse_self_loops(G)
     dev = backend_device()
-    return host(_core_number(G.on(dev), device=dev))
+    return host(_core_number(G.on(dev, any_order=True), device=dev))
 
 
 @gc_paused()
@@ -90,7 +90,7 @@ def k_corona(G, k: Any, core_number: Any = None):
         c = _cores(G)
     else:
         c = np.array([core_number[v] for v in G.nodes])
-    indptr = host(G.graph.indptr)
+    indptr = host(G.any_order.indptr)
     tails = np.repeat(np.arange(len(G)), np.diff(indptr))
     inside = np.asarray(c[G.nx_order] >= k, dtype=bool)  # G[v]: successors when directed
     count = np.bincount(tails[inside], minlength=len(G))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import weakref
+from collections.abc import Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -51,13 +52,19 @@ class WarpgraphGraph:
     ----------
     graph : warpgraph.Graph
         CSR over dense ids on the CPU, rows sorted; id ``i`` is node ``nodes[i]``.
-    nodes : list
-        The original node labels in NetworkX's node order.
+    nodes : list or range
+        The original node labels in NetworkX's node order (``range(n)`` for the labels
+        ``0..n-1`` in order).
     weight : str or None
         Edge attribute read as ``graph.weights`` at conversion, if any.
     nx_order : ndarray
         The neighbour ids of ``graph.indptr``'s rows in NetworkX's adjacency order (``graph``'s
         rows are sorted by id); order-sensitive functions (``bfs_layers``) need it.
+    any_order : warpgraph.Graph
+        The same arcs with rows in NetworkX's order where they are not sorted: for the
+        functions whose result does not depend on the order within a row (components, cores,
+        BFS levels), which then spare the conversion the row sort (``graph`` is sorted on first
+        use: ~4 ms per million edges on 16 cores, ~35 ms on 2).
     source : networkx.Graph or None
         The graph this was converted from (a weak reference), for results that copy its
         attributes (``k_core``) and for weights of other edge attributes.
@@ -75,13 +82,18 @@ class WarpgraphGraph:
         perm: np.ndarray | None = None,
         source: Any = None,
         weight_kind: str | None = None,
+        unsorted_rows: int = 0,
     ) -> None:
-        self.graph = graph
+        # ``graph``'s rows are sorted, unless ``unsorted_rows`` (then it is the CSR of
+        # ``nx_order``, and the sorted one with ``perm`` is made when first asked for)
+        self._graph = None if unsorted_rows else graph
+        self.any_order = graph
+        self._unsorted_rows = unsorted_rows
         self.nodes = nodes
         self.weight = weight
         self.nx_order = host(graph.indices) if nx_order is None else nx_order
         self.__networkx_cache__: dict = {}
-        self._perm = perm  # sorted CSR position -> NetworkX adjacency position (None: same)
+        self._sorted_perm = perm  # sorted CSR position -> NetworkX adjacency position
         self._source = None if source is None else weakref.ref(source)
         self._index: dict | None = None
         self._labels: np.ndarray | None = None
@@ -93,9 +105,28 @@ class WarpgraphGraph:
         if weight is not None and graph.weights is not None:
             self._weighted[weight, 1] = Weighted(graph, weight_kind or "float")
 
+    @property
+    def graph(self) -> Graph:
+        """CSR over dense ids, rows sorted by neighbour id (sorted on first use)."""
+        if self._graph is None:
+            from ._csr import sort_rows
+
+            g = self.any_order
+            ids, self._sorted_perm = sort_rows(g.indptr, g.indices, self._unsorted_rows)
+            self._graph = Graph(g.indptr, ids, None, directed=g.directed, validate=False)
+            self._graph.vertex_labels = g.vertex_labels
+        return self._graph
+
+    @property
+    def _perm(self) -> np.ndarray | None:
+        """Sorted CSR position -> NetworkX adjacency position (None: the same)."""
+        if self._graph is None:
+            _ = self.graph  # sorts the rows and sets the permutation
+        return self._sorted_perm
+
     # NetworkX asks these of every graph it dispatches.
     def is_directed(self) -> bool:
-        return self.graph.directed
+        return self.any_order.directed
 
     def is_multigraph(self) -> bool:
         return False
@@ -176,8 +207,17 @@ class WarpgraphGraph:
             raise nx.NodeNotFound(f"Node {node} is not in G")
         return self.find(node)
 
-    def on(self, device: str, graph: Graph | None = None) -> Graph:
-        """``graph`` (default :attr:`graph`) on ``device``, copied there once and cached."""
+    def on(self, device: str, graph: Graph | None = None, *, any_order: bool = False) -> Graph:
+        """``graph`` (default :attr:`graph`) on ``device``, copied there once and cached.
+
+        With ``any_order`` (for results that do not depend on the order of a row's arcs) the
+        default is whichever of :attr:`graph` and :attr:`any_order` is already there, else the
+        sorted one if it was made, else :attr:`any_order`: no row sort and one copy at most.
+        """
+        if graph is None and any_order and self._graph is not self.any_order:
+            made = [g for g in (self._graph, self.any_order) if g is not None]
+            placed = [g for g in made if g.device == device or (id(g), device) in self._placed]
+            graph = (placed or made)[0]
         graph = self.graph if graph is None else graph
         if device == graph.device:
             return graph
@@ -317,37 +357,40 @@ def _weights_decoded(decoded: Any, arcs: int) -> tuple[np.ndarray, str, np.ndarr
 
 
 def _structure(
-    G: Any, nodes: list, attribute: tuple[str, Any] | None = None
-) -> tuple[Graph, np.ndarray, np.ndarray | None, list, Any]:
+    G: Any, nodes: list | None = None, attribute: tuple[str, Any] | None = None
+) -> tuple[Graph, np.ndarray, int, list, Any, Sequence]:
     """CSR straight from NetworkX's adjacency dicts: one pass, no edge list in between.
 
     An undirected NetworkX graph already stores both arcs of every edge (a self-loop once), which
-    is warpgraph's layout; a directed one stores out-arcs. Returns the unweighted graph (rows
-    sorted), the neighbour ids in NetworkX's order, the permutation from sorted positions to
-    NetworkX's (None when the rows were sorted already), the adjacency rows read (None when
-    they were read in place as ``G._adj``'s values) and what :func:`_cpython.adjacency` read
+    is warpgraph's layout; a directed one stores out-arcs. Returns the unweighted graph with
+    its rows in NetworkX's order, those neighbour ids, how many rows are not sorted by id (the
+    sort is left to :attr:`WarpgraphGraph.graph`), the adjacency rows read (None when
+    they were read in place as ``G._adj``'s values), what :func:`_cpython.adjacency` read
     from them (None when they were iterated in Python), with the edge attribute ``attribute``
-    (``(name, default)``) decoded in the same scan.
+    (``(name, default)``) decoded in the same scan, and the node labels in ``G``'s order
+    (``nodes``, default ``list(G)``; ``range(n)`` when the table read in place shows the
+    labels ``0..n-1`` in order, which spares listing them: 1-3 ms per 500k nodes).
 
     Where :mod:`._cpython` can read the dict tables (CPython 3.11-3.13) and the node labels
     have distinct hashes, no Python code runs per arc: the neighbour ids come from the keys'
     hashes, looked up in the same parallel pass that walks the tables; otherwise the rows are
     iterated at C level (one label look-up per arc unless the labels are ``0..n-1`` in order).
     """
-    n = len(nodes)
+    n = len(G) if nodes is None else len(nodes)
     if n >= 2**31 - 1:
         raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
     from . import _cpython as raw
-    from ._csr import sort_rows
+    from ._csr import unsorted_rows
 
     nx_order = table = rows = None
     unsorted = None
     if raw.available():
         plain = type(G).__module__.startswith("networkx.") and type(G).__name__ in _PLAIN
         found = raw.graph_adjacency(G._node, G._adj, False, attribute) if plain else None
-        if found is not None:  # iter(G) is iter(G._node): ``nodes`` are its keys in order
+        if found is not None:  # iter(G) is iter(G._node): the labels are its keys in order
             node_hashes, _, table = found  # the rows (G._adj's values) are listed if needed
         else:
+            nodes = list(G) if nodes is None else nodes
             rows = _rows(G, nodes)
             node_hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
             table = raw.rows_adjacency(node_hashes, rows, False, attribute)
@@ -356,7 +399,10 @@ def _structure(
         identity = raw.identity_hashes(node_hashes) and (
             raw.int_range_keys(G._node) if found is not None else _identity_labels(nodes)
         )
+        if nodes is None:
+            nodes = range(n) if identity else list(G)
     else:
+        nodes = list(G) if nodes is None else nodes
         rows = _rows(G, nodes)
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=n), out=indptr[1:])
@@ -368,11 +414,12 @@ def _structure(
         else:
             index = {v: i for i, v in enumerate(nodes)}
             nx_order = np.fromiter(map(index.__getitem__, heads), np.int32, arcs)
-    sorted_ids, perm = sort_rows(indptr, nx_order, unsorted)
-    graph = Graph(indptr, sorted_ids, None, directed=G.is_directed(), validate=False)
+    if unsorted is None:
+        unsorted = unsorted_rows(indptr, nx_order) if nx_order.size else 0
+    graph = Graph(indptr, nx_order, None, directed=G.is_directed(), validate=False)
     if not identity:
         graph.vertex_labels = nodes
-    return graph, nx_order, perm, rows, table
+    return graph, nx_order, int(unsorted), rows, table, nodes
 
 
 def _identity_labels(nodes: list) -> bool:
@@ -461,12 +508,11 @@ class BackendInterface:
             )
         weight, default = _weight_attribute(edge_attrs)
         with gc_paused():
-            nodes = list(G)
             attribute = None if weight is None else (weight, default)
-            graph, nx_order, perm, rows, table = _structure(G, nodes, attribute)
+            graph, nx_order, unsorted, rows, table, nodes = _structure(G, None, attribute)
             if weight is not None and rows is None:  # listed only if Python reads the weights
                 rows = G._adj.values  # in node order (checked by _structure)
-        W = WarpgraphGraph(graph, nodes, None, nx_order, perm=perm, source=G)
+        W = WarpgraphGraph(graph, nodes, None, nx_order, unsorted_rows=unsorted, source=G)
         W.identity = graph.vertex_labels is None  # _structure found the labels 0..n-1
         if table is not None:
             W._node_hashes = table.node_hashes
@@ -474,7 +520,7 @@ class BackendInterface:
             W.weight = weight
             with gc_paused():
                 W._weighted[weight, default] = _weighted_view(
-                    graph, perm, rows, weight, default, table
+                    W.graph, W._perm, rows, weight, default, table
                 )
         return W
 

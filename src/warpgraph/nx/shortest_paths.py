@@ -190,7 +190,7 @@ def single_source_dijkstra_path_length(
     elif limited:
         limit = cutoff
     order, dist = _nx_dijkstra(
-        host(G.graph.indptr),
+        host(G.any_order.indptr),
         G.nx_order,
         values,
         hidden,
@@ -221,7 +221,7 @@ def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight
 
 def negative_edge_cycle(G, weight: str = "weight", heuristic: bool = True) -> bool:
     """Whether any negative-weight cycle exists (anywhere in the graph)."""
-    if G.graph.num_edges == 0:
+    if G.any_order.num_edges == 0:
         return False
     w = G.weighted(weight)
     if w.kind == "other" or w.hidden:

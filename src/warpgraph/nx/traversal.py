@@ -93,9 +93,9 @@ GPU_MIN_ARCS = 1 << 18
 
 
 def _bfs(G, ids: np.ndarray, max_depth: int = -1) -> tuple:
-    if G.graph.num_arcs >= GPU_MIN_ARCS and backend_device() == "gpu":
+    if G.any_order.num_arcs >= GPU_MIN_ARCS and backend_device() == "gpu":
         return _ordered_bfs_gpu(G, ids, max_depth)
-    return bfs_order(host(G.graph.indptr), G.nx_order, ids, max_depth)
+    return bfs_order(host(G.any_order.indptr), G.nx_order, ids, max_depth)
 
 
 def _ordered_bfs_gpu(G, ids: np.ndarray, max_depth: int = -1, switch_arcs: int = 1 << 16):
@@ -104,7 +104,7 @@ def _ordered_bfs_gpu(G, ids: np.ndarray, max_depth: int = -1, switch_arcs: int =
     from ._ordered_bfs import ordered_bfs
 
     cp = cupy()
-    indptr = host(G.graph.indptr)
+    indptr = host(G.any_order.indptr)
     key = ("nx_order", "gpu")
     placed = G._placed.get(key)
     if placed is None:  # the adjacency in NetworkX's order, copied once per conversion
