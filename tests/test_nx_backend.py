@@ -1033,3 +1033,16 @@ def test_gpu_bfs_family_equals_networkx(seed, monkeypatch):
             _assert_bfs_family_equal(G)
     finally:
         cfg.device = saved
+
+
+def test_should_run_leaves_short_searches_of_unconverted_graphs_to_networkx():
+    G = nx.grid_2d_graph(60, 60)  # 3,600 nodes, degree <= 4
+    say = backend_interface.should_run
+    assert isinstance(say("descendants_at_distance", (G, (0, 0), 2), {}), str)
+    assert say("descendants_at_distance", (G, (0, 0)), {"distance": 40}) is True
+    assert say("connected_components", (G,), {}) is True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = nx.descendants_at_distance(G, (0, 0), 2)
+        assert nx.descendants_at_distance(G, (0, 0), 2, backend=BACKEND) == want  # converts
+    assert say("descendants_at_distance", (G, (0, 0), 2), {}) is True  # converted already

@@ -560,9 +560,32 @@ class BackendInterface:
             return "no graph argument"
         if G.is_multigraph():
             return "multigraphs are not supported"
-        if G.number_of_edges() < SMALL_GRAPH_EDGES:
+        m = G.number_of_edges()
+        if m < SMALL_GRAPH_EDGES:
             return f"graph has fewer than {SMALL_GRAPH_EDGES} edges: conversion costs more"
+        if name == "descendants_at_distance" and not _converted(G):
+            distance = args[2] if len(args) > 2 else kwargs.get("distance")
+            if _local_search(len(G), m, G.is_directed(), distance):
+                return (
+                    f"a search to distance {distance} reaches few of the {len(G)} nodes: "
+                    "NetworkX's own search costs less than converting the graph"
+                )
         return True
+
+
+def _converted(G: Any) -> bool:
+    """Whether ``G`` holds a cached warpgraph conversion."""
+    cache = getattr(G, "__networkx_cache__", None) or {}
+    return bool(cache.get("backends", {}).get("warpgraph"))
+
+
+def _local_search(n: int, m: int, directed: bool, distance: Any) -> bool:
+    """Whether a search to ``distance`` likely reaches under 1/16 of the ``n`` nodes: the
+    average out-degree to that power (an upper estimate on random graphs, which overlap)."""
+    if type(distance) is not int or distance < 0:
+        return False
+    degree = (m if directed else 2 * m) / max(n, 1)
+    return degree**distance * 16 < n
 
 
 for _name in FUNCTIONS:
