@@ -308,7 +308,8 @@ def test_rows_are_sorted_only_when_a_function_needs_it(directed):
     rng = random.Random(5)
     G.add_edges_from((u, v) for u in range(59, -1, -1) for v in rng.sample(range(60), 4) if u != v)
     W = backend_interface.convert_from_nx(G)
-    assert W.nodes == range(60) and W.identity
+    assert W._nodes == range(60) and W.identity  # listed on first use, from G's own objects
+    assert W.nodes == list(G) and all(a is b for a, b in zip(W.nodes, G, strict=True))
     assert W._graph is None and W._unsorted_rows > 0  # not sorted yet
     assert W.any_order.indices.tolist() == W.nx_order.tolist()
     G.__networkx_cache__.clear()

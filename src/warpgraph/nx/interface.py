@@ -52,9 +52,11 @@ class WarpgraphGraph:
     ----------
     graph : warpgraph.Graph
         CSR over dense ids on the CPU, rows sorted; id ``i`` is node ``nodes[i]``.
-    nodes : list or range
-        The original node labels in NetworkX's node order (``range(n)`` for the labels
-        ``0..n-1`` in order).
+    nodes : list
+        The original node labels in NetworkX's node order. For the labels ``0..n-1`` in
+        order the conversion passes ``range(n)`` and the list is made on first use, from the
+        source graph's own label objects where it is still there: building a result dict or set
+        from existing ``int`` objects costs half as much as from new ones.
     weight : str or None
         Edge attribute read as ``graph.weights`` at conversion, if any.
     nx_order : ndarray
@@ -89,7 +91,8 @@ class WarpgraphGraph:
         self._graph = None if unsorted_rows else graph
         self.any_order = graph
         self._unsorted_rows = unsorted_rows
-        self.nodes = nodes
+        self._nodes = nodes
+        self._n = len(nodes)
         self.weight = weight
         self.nx_order = host(graph.indices) if nx_order is None else nx_order
         self.__networkx_cache__: dict = {}
@@ -104,6 +107,16 @@ class WarpgraphGraph:
         self._weighted: dict = {}
         if weight is not None and graph.weights is not None:
             self._weighted[weight, 1] = Weighted(graph, weight_kind or "float")
+
+    @property
+    def nodes(self) -> list:
+        """The node labels in NetworkX's order (see the class docstring)."""
+        if type(self._nodes) is range:
+            src = self.source
+            own = getattr(src, "_node", None) if src is not None else None
+            same = type(own) is dict and len(own) == self._n and _int_range(own)
+            self._nodes = list(own) if same else list(self._nodes)
+        return self._nodes
 
     @property
     def graph(self) -> Graph:
@@ -132,7 +145,7 @@ class WarpgraphGraph:
         return False
 
     def __len__(self) -> int:
-        return len(self.nodes)
+        return self._n
 
     def __iter__(self):
         return iter(self.nodes)
@@ -153,7 +166,7 @@ class WarpgraphGraph:
         """
         if self._index is not None or self._node_hashes is None or self._lookups >= 8:
             return self.index.get(node, -1)
-        n = len(self.nodes)
+        n = self._n
         if self.identity and type(node) is int:
             return node if 0 <= node < n else -1
         h = hash(node)
@@ -188,8 +201,11 @@ class WarpgraphGraph:
         """The labels of dense ids ``ids`` (an integer array, or a boolean mask over the ids) as
         a list. For the labels ``0..n-1`` these are the ids themselves, made as new ``int``
         objects: equal to the graph's, and cheaper to make and to hash than fetching each
-        label object from wherever it lies in memory."""
+        label object from wherever it lies in memory; but every node in order is a copy of
+        :attr:`nodes` (the existing objects, in memory order: 5x cheaper for 500k nodes)."""
         ids = np.asarray(ids)
+        if ids.size == self._n and (ids.all() if ids.dtype == np.bool_ else _is_arange(ids)):
+            return list(self.nodes)
         if self.identity:
             return (np.flatnonzero(ids) if ids.dtype == np.bool_ else ids).tolist()
         return self.labels[ids].tolist()
@@ -571,6 +587,22 @@ class BackendInterface:
                     "NetworkX's own search costs less than converting the graph"
                 )
         return True
+
+
+def _is_arange(ids: np.ndarray) -> bool:
+    """Whether the integer array ``ids`` is ``0, 1, ..., len - 1``."""
+    if ids.size == 0:
+        return True
+    return bool(ids[0] == 0 and ids[-1] == ids.size - 1 and (np.diff(ids) == 1).all())
+
+
+def _int_range(d: dict) -> bool:
+    """Whether the dict's keys are the ints ``0..len-1`` in order."""
+    from . import _cpython as raw
+
+    if raw.available():
+        return raw.int_range_keys(d)
+    return all(type(k) is int and k == i for i, k in enumerate(d))
 
 
 def _converted(G: Any) -> bool:
