@@ -15,6 +15,7 @@ one new data dict per edge, shared by its two arcs. For a ``DiGraph`` the succes
 from __future__ import annotations
 
 import ctypes
+import operator
 from itertools import chain, islice
 from typing import Any
 
@@ -57,16 +58,82 @@ def subgraph_copy(
     G = W.source
     if G is None:  # converted by hand, source gone: the structure only
         return W.to_networkx().subgraph(W.label_list(node_keep)).copy()
-    if type(G).__name__ not in ("Graph", "DiGraph") or type(G).__module__.split(".")[0] != (
-        "networkx"
-    ):  # a subclass may have its own dict factories
-        return G.subgraph(W.label_list(node_keep)).copy()
+    if (
+        type(G).__name__ not in ("Graph", "DiGraph")
+        or type(G).__module__.split(".")[0] != "networkx"
+        or hasattr(G, "_NODE_OK")
+    ):  # a subclass may have its own dict factories; a filtered view its own orders
+        return _networkx_way(W, G, node_keep, arc_keep, induced)
     with gc_paused():
-        return _subgraph_copy(W, G, node_keep, arc_keep, induced)
+        visit = _processing_order(W, node_keep, None if induced is None else np.asarray(induced))
+        H = _native_copy(W, G, visit, arc_keep)
+        return _subgraph_copy(W, G, visit, node_keep, arc_keep) if H is None else H
 
 
-def _subgraph_copy(W, G, node_keep, arc_keep, induced):
-    visit = _processing_order(W, node_keep, None if induced is None else np.asarray(induced))
+def _networkx_way(W, G, node_keep, arc_keep, induced):
+    """The result made by NetworkX's own calls (one per edge)."""
+    if induced is not None:
+        H = G.subgraph(W.label_list(np.asarray(induced, dtype=np.int64))).copy()
+    else:
+        H = G.copy()
+        H.remove_nodes_from(W.label_list(~np.asarray(node_keep, dtype=bool)))
+    if arc_keep is not None:
+        indptr = np.asarray(W.graph.indptr)
+        tails = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
+        drop = np.flatnonzero(~np.asarray(arc_keep, dtype=bool))
+        H.remove_edges_from(
+            zip(W.label_list(tails[drop]), W.label_list(W.nx_order[drop]), strict=True)
+        )
+    return H
+
+
+def _table(d) -> tuple[np.ndarray, np.ndarray] | None:
+    """Key hashes and value addresses of the plain dict ``d``, in order (None: not one)."""
+    from . import _cpython as raw
+
+    found = raw._dict_entries(d)
+    if found is None:
+        arcs = raw.arc_hashes([d])
+        found = None if arcs is None else (arcs.hashes, arcs.addresses)
+    return found
+
+
+def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
+    """The result built by :mod:`._capi` from the dict tables of ``G`` read in place, or None
+    where that cannot be done (see :func:`_capi.api`) or ``G`` does not match ``W``."""
+    from . import _capi
+    from . import _cpython as raw
+
+    api = _capi.api()
+    if api is None:
+        return None
+    n = len(W)
+    hashes = W._node_hashes
+    if hashes is None:
+        if not W.identity:
+            return None  # hashes not read, or not distinct: the Python path
+        hashes = np.arange(n, dtype=np.int64)
+    node, adj = _table(G._node), _table(G._adj)
+    if node is None or adj is None:
+        return None
+    if not (np.array_equal(node[0], hashes) and np.array_equal(adj[0], hashes)):
+        return None
+    arcs = raw._arcs_at(adj[1])
+    indptr = np.asarray(W.graph.indptr)
+    if arcs is None or not np.array_equal(arcs.indptr, indptr):
+        return None
+    heads = W.nx_order  # (the rows' key hashes are not compared: a stale conversion is the
+    # caller's, and equal row lengths keep every index in bounds)
+    labels = None if W.identity else np.fromiter(map(id, W.nodes), dtype=np.int64, count=n)
+    H = G.__class__()
+    H.graph.update(G.graph)
+    ok = _capi.build_graph(
+        H, api.fns, visit, indptr, heads, arc_keep, arcs.addresses, node[1], labels, hashes
+    )
+    return H if ok else None
+
+
+def _subgraph_copy(W, G, visit, node_keep, arc_keep):
     position = np.full(len(W), -1, dtype=np.int64)
     position[visit] = np.arange(visit.size)
     indptr = np.asarray(W.graph.indptr)
@@ -139,13 +206,14 @@ class _DataDicts:
 
         if 16 * arcs.size < self._arcs:
             rows = map(self._rows.__getitem__, tails.tolist())
-            found = map(dict.__getitem__, rows, self._label_list(heads))
+            found = map(operator.getitem, rows, self._label_list(heads))  # views too
             copied = list(map(dict.copy, found))
             return copied, np.arange(len(copied))
         table = raw.arc_hashes(self._rows) if raw.available() else None
         if table is None or table.addresses.size != self._arcs:
             if self._all is None:
-                self._all = list(chain.from_iterable(map(dict.values, self._rows)))
+                values = map(operator.methodcaller("values"), self._rows)  # views too
+                self._all = list(chain.from_iterable(values))
             copied = list(map(dict.copy, map(self._all.__getitem__, arcs.tolist())))
             return copied, np.arange(len(copied))
         addresses = table.addresses[arcs]

@@ -1,0 +1,384 @@
+"""NetworkX result graphs built by Numba through CPython's C API, no bytecode run per arc.
+
+:mod:`._results` computes which nodes and arcs a result graph keeps and in which order; building
+its dicts from Python then costs ~0.6 us per arc (a ``tolist``, a ``map``, a ``zip``, each
+making or touching a Python object per arc). Here one compiled loop makes them: it calls
+``PyDict_Copy`` for each data dict, ``_PyDict_NewPresized`` for each adjacency dict and
+``_PyDict_SetItem_KnownHash`` for each entry, with the node hashes the conversion read (distinct:
+no key's ``__eq__`` or ``__hash__`` runs, so no Python code at all), and prefetches the objects a
+few arcs ahead. The functions are reached through their addresses (``ctypes.pythonapi``), passed
+as arguments so that the compiled code can be cached.
+
+The loops hold the GIL (plain ``njit``, no ``nogil``) and own every reference they make: a new
+dict is handed to its container and released at once, so an error part-way (only
+``MemoryError`` is possible: no user code runs) leaves a partial graph that frees itself; the
+error is cleared there and reported by a return code. Used only where :mod:`._cpython` is
+(CPython 3.11-3.13 with the GIL) and the private functions are exported.
+
+Order rules (see :mod:`._results`): rows are made in visiting order; an undirected row lists
+first the neighbours visited before it, in visiting order (handed over by those rows as they
+are made), then the others in ``G[u]``'s order; a directed graph's successors keep ``G[u]``'s
+order and its predecessors come in visiting order of the tails.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from ..cpu.prefetch import prefetch_address as _prefetch
+from ._cpython import _i64
+
+__all__ = ["Api", "api", "build_graph"]
+
+
+def _caller(result: ir.Type | None, arity: int):
+    """An intrinsic ``call(fn, a, ...)`` calling the C function at address ``fn`` with
+    ``arity`` int64 (pointer or ``Py_ssize_t``) arguments; it returns int64 (``result`` i64),
+    int32 or nothing (``result`` None)."""
+    ret = types.none if result is None else (types.int64 if result.width == 64 else types.int32)
+
+    def typing(args):
+        if not all(isinstance(a, types.Integer) for a in args):
+            return None
+        sig = ret(*(types.int64,) * (arity + 1))
+
+        def codegen(context, builder, signature, llargs):
+            i64 = ir.IntType(64)
+            fnty = ir.FunctionType(ir.VoidType() if result is None else result, [i64] * arity)
+            ptr = builder.inttoptr(llargs[0], fnty.as_pointer())
+            out = builder.call(ptr, list(llargs[1:]))
+            return context.get_dummy_value() if result is None else out
+
+        return sig, codegen
+
+    if arity == 0:
+        return intrinsic(lambda typingctx, fn: typing((fn,)))
+    if arity == 1:
+        return intrinsic(lambda typingctx, fn, a: typing((fn, a)))
+    return intrinsic(lambda typingctx, fn, a, b, c, d: typing((fn, a, b, c, d)))
+
+
+_call0 = _caller(None, 0)  # PyErr_Clear()
+_call1 = _caller(ir.IntType(64), 1)  # PyDict_Copy(d), _PyDict_NewPresized(n), PyLong_From...
+_decref = _caller(None, 1)  # Py_DecRef(o)
+_call4 = _caller(ir.IntType(32), 4)  # _PyDict_SetItem_KnownHash(d, key, value, hash)
+
+# Positions in the array of function addresses (and, last, the address of ``dict``).
+COPY, PRESIZED, SET, DECREF, CLEAR, LONG, DICT = range(7)
+_NAMES = (
+    "PyDict_Copy",
+    "_PyDict_NewPresized",
+    "_PyDict_SetItem_KnownHash",
+    "Py_DecRef",
+    "PyErr_Clear",
+    "PyLong_FromLongLong",
+)
+
+
+class Api(NamedTuple):
+    """Addresses of the C functions the builders call (``fns[COPY]``...) and of ``dict``."""
+
+    fns: np.ndarray
+
+
+_API: dict[str, Api | None] = {}
+
+
+def api() -> Api | None:
+    """The C functions, or None when one is not exported by this interpreter or the dict
+    tables may not be read in place (:func:`._cpython.available`)."""
+    from . import _cpython as raw
+
+    if not raw.available():
+        return None
+    if "api" not in _API:
+        try:
+            addrs = [ctypes.cast(getattr(ctypes.pythonapi, n), ctypes.c_void_p).value
+                     for n in _NAMES]  # fmt: skip
+            _API["api"] = Api(np.array([*addrs, id(dict)], dtype=np.int64))
+        except AttributeError:
+            _API["api"] = None
+    return _API["api"]
+
+
+@nb.njit(cache=True)
+def _fail(fns, row):  # pragma: no cover - compiled
+    """Release ``row`` (0: none) and clear the Python error; the builders then return -1."""
+    if row != 0:
+        _decref(fns[DECREF], row)
+    _call0(fns[CLEAR])
+    return -1
+
+
+@nb.njit(cache=True)
+def _new_ints(fns, ids, labels):  # pragma: no cover - compiled
+    """New ``int`` objects for the ids ``ids`` (labels ``0..n-1``) into ``labels[ids]``; the
+    caller releases them with :func:`_release`. Returns -1 on an error (all released)."""
+    for j in range(ids.shape[0]):
+        obj = _call1(fns[LONG], ids[j])
+        if obj == 0:
+            _release(fns, ids[:j], labels)
+            return _fail(fns, 0)
+        labels[ids[j]] = obj
+    return 0
+
+
+@nb.njit(cache=True)
+def _release(fns, ids, labels):  # pragma: no cover - compiled
+    for j in range(ids.shape[0]):
+        _decref(fns[DECREF], labels[ids[j]])
+
+
+@nb.njit(cache=True)
+def _put(fns, d, key, value, h):  # pragma: no cover - compiled
+    """``d[key] = value`` (key hash ``h``), releasing ``value``: 0, or -1 on an error."""
+    bad = _call4(fns[SET], d, key, value, h)
+    _decref(fns[DECREF], value)
+    return -1 if bad != 0 else 0
+
+
+@nb.njit(cache=True)
+def _nodes(fns, node_out, visit, node_data, labels, hashes):  # pragma: no cover - compiled
+    """``H._node[label] = G._node[label].copy()`` for the nodes in visiting order; 0, -1 on an
+    error, -2 when an attribute dict is not a plain ``dict``."""
+    k = visit.shape[0]
+    for p in range(k):
+        if p + 8 < k:
+            _prefetch(node_data[visit[p + 8]])
+        u = visit[p]
+        if _i64(node_data[u] + 8) != fns[DICT]:
+            return -2
+        nd = _call1(fns[COPY], node_data[u])
+        if nd == 0 or _put(fns, node_out, labels[u], nd, hashes[u]):
+            return _fail(fns, 0)
+    return 0
+
+
+@nb.njit(cache=True)
+def _counts(visit, pos, indptr, heads, arc_keep, directed):  # pragma: no cover - compiled
+    """Kept arcs per row (visiting position) and the entries handed to later rows (undirected:
+    neighbours visited before; directed: predecessors), as offsets into one buffer."""
+    k = visit.shape[0]
+    deg = np.zeros(k, dtype=np.int64)
+    handed = np.zeros(k + 1, dtype=np.int64)
+    every = arc_keep.shape[0] == 0
+    for p in range(k):
+        u = visit[p]
+        for a in range(indptr[u], indptr[u + 1]):
+            q = pos[heads[a]]
+            if q < 0 or not (every or arc_keep[a]):
+                continue
+            deg[p] += 1
+            if directed or q > p:
+                handed[q + 1] += 1
+    for p in range(k):
+        handed[p + 1] += handed[p]
+    return deg, handed
+
+
+@nb.njit(cache=True)
+def _owners(visit, pos, indptr, heads, arc_keep, directed):  # pragma: no cover - compiled
+    """The kept arcs that make their edge's data dict copy (undirected: from the endpoint
+    visited first), in visiting order."""
+    every = arc_keep.shape[0] == 0
+    out = np.empty(heads.shape[0], dtype=np.int64)
+    c = 0
+    for p in range(visit.shape[0]):
+        u = visit[p]
+        for a in range(indptr[u], indptr[u + 1]):
+            q = pos[heads[a]]
+            if q >= 0 and (every or arc_keep[a]) and (q >= p or directed):
+                out[c] = a
+                c += 1
+    return out[:c]
+
+
+@nb.njit(cache=True)
+def _by_address(addr, arcs):  # pragma: no cover - compiled
+    """``arcs`` sorted by the address of their data dict in blocks of 4 KiB or more (a
+    counting sort): the dicts are then read nearly in memory order."""
+    m = arcs.shape[0]
+    if m == 0:
+        return arcs
+    lo = addr[arcs[0]]
+    hi = lo
+    for j in range(m):
+        x = addr[arcs[j]]
+        lo = min(lo, x)
+        hi = max(hi, x)
+    shift = 12
+    while ((hi - lo) >> shift) > 4 * m + 4096:
+        shift += 1
+    start = np.zeros(((hi - lo) >> shift) + 2, dtype=np.int64)
+    for j in range(m):
+        start[((addr[arcs[j]] - lo) >> shift) + 1] += 1
+    for b in range(start.shape[0] - 1):
+        start[b + 1] += start[b]
+    out = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        b = (addr[arcs[j]] - lo) >> shift
+        out[start[b]] = arcs[j]
+        start[b] += 1
+    return out
+
+
+@nb.njit(cache=True)
+def _copies(fns, arcs, addr, copy_at):  # pragma: no cover - compiled
+    """``copy_at[a]`` = a copy of arc ``a``'s data dict for each of ``arcs``; 0, -1 on an error,
+    -2 when a data dict is not a plain ``dict``. The caller releases ``copy_at``."""
+    m = arcs.shape[0]
+    for j in range(m):
+        if j + 16 < m:
+            _prefetch(addr[arcs[j + 16]])
+        if j + 8 < m:
+            _prefetch(_i64(addr[arcs[j + 8]] + 32))  # the key table
+        a = arcs[j]
+        d = addr[a]
+        if _i64(d + 8) != fns[DICT]:  # ob_type
+            return -2
+        copy = _call1(fns[COPY], d)
+        if copy == 0:
+            return _fail(fns, 0)
+        copy_at[a] = copy
+    return 0
+
+
+@nb.njit(cache=True)
+def _release_all(fns, objs):  # pragma: no cover - compiled
+    for j in range(objs.shape[0]):
+        if objs[j] != 0:
+            _decref(fns[DECREF], objs[j])
+
+
+@nb.njit(cache=True)
+def _entries(fns, row, lo, hi, given, giver, labels, hashes):  # pragma: no cover - compiled
+    """``row[label of giver[j]] = given[j]`` for ``j`` in ``lo..hi``; 0, or -1 on an error."""
+    for j in range(lo, hi):
+        if j + 8 < hi:
+            _prefetch(given[j + 8])
+            _prefetch(labels[giver[j + 8]])
+        v = giver[j]
+        if _call4(fns[SET], row, labels[v], given[j], hashes[v]):
+            return -1
+    return 0
+
+
+@nb.njit(cache=True)
+def _rows(
+    fns, adj_out, pred_out, visit, pos, indptr, heads, arc_keep, copy_at, labels, hashes, directed
+):  # pragma: no cover - compiled
+    """The adjacency dicts (and a directed graph's predecessor dicts) from the data dict copies
+    ``copy_at``; 0, or -1 on an error."""
+    k = visit.shape[0]
+    m = heads.shape[0]
+    deg, handed = _counts(visit, pos, indptr, heads, arc_keep, directed)
+    fill = handed[:k].copy()
+    given = np.empty(handed[k], dtype=np.int64)  # the data dict copy handed over ...
+    giver = np.empty(handed[k], dtype=np.int64)  # ... and the node that made it
+    for p in range(k):
+        u = visit[p]
+        row = _call1(fns[PRESIZED], deg[p])
+        if row == 0:
+            return _fail(fns, 0)
+        if not directed and _entries(fns, row, handed[p], fill[p], given, giver, labels, hashes):
+            return _fail(fns, row)  # above: the neighbours visited before, in visiting order
+        for a in range(indptr[u], indptr[u + 1]):
+            if a + 8 < m:
+                _prefetch(copy_at[a + 8])
+                _prefetch(labels[heads[a + 8]])
+            copy = copy_at[a]
+            if copy == 0:  # not kept (or the edge's copy comes from an earlier row)
+                continue
+            h = heads[a]
+            if _call4(fns[SET], row, labels[h], copy, hashes[h]):
+                return _fail(fns, row)
+            q = pos[h]
+            if directed or q > p:
+                given[fill[q]] = copy
+                giver[fill[q]] = u
+                fill[q] += 1
+        if _put(fns, adj_out, labels[u], row, hashes[u]):
+            return _fail(fns, 0)
+    if directed:  # predecessors, in visiting order of the tails
+        for q in range(k):
+            row = _call1(fns[PRESIZED], handed[q + 1] - handed[q])
+            if row == 0:
+                return _fail(fns, 0)
+            if _entries(fns, row, handed[q], handed[q + 1], given, giver, labels, hashes):
+                return _fail(fns, row)
+            v = visit[q]
+            if _put(fns, pred_out, labels[v], row, hashes[v]):
+                return _fail(fns, 0)
+    return 0
+
+
+def build_graph(
+    H,
+    fns: np.ndarray,
+    visit: np.ndarray,
+    indptr: np.ndarray,
+    heads: np.ndarray,
+    arc_keep: np.ndarray | None,
+    addresses: np.ndarray,
+    node_data: np.ndarray,
+    labels: np.ndarray | None,
+    hashes: np.ndarray,
+) -> bool:
+    """Fill the empty NetworkX graph ``H`` (``Graph`` or ``DiGraph``) with the nodes ``visit``
+    (dense ids, in order) and the kept arcs between them.
+
+    ``indptr``/``heads``: the source's rows in NetworkX's adjacency order (dense ids);
+    ``arc_keep``: a mask over those arcs (None: all); ``addresses``: each arc's data dict;
+    ``node_data``: each node's attribute dict; ``labels``: each node's label object (None: the
+    labels are ``0..n-1``, made here); ``hashes``: the labels' hashes, distinct. Every object
+    at those addresses must stay alive during the call (the caller holds the source graph).
+
+    Returns
+    -------
+    bool
+        False when an attribute or data dict is not a plain ``dict`` (``H`` is then
+        incomplete: build it another way).
+
+    Raises
+    ------
+    MemoryError
+        When CPython could not allocate a dict (``H`` is then incomplete).
+    """
+    n = hashes.size
+    visit = np.ascontiguousarray(visit, dtype=np.int64)
+    pos = np.full(n, -1, dtype=np.int64)
+    pos[visit] = np.arange(visit.size)
+    keep = np.zeros(0, np.bool_) if arc_keep is None else np.ascontiguousarray(arc_keep, np.bool_)
+    made = labels is None
+    if made:
+        labels = np.zeros(n, dtype=np.int64)
+        if _new_ints(fns, visit, labels):
+            raise MemoryError("could not allocate the node labels")
+    try:
+        directed = H.is_directed()
+        pred = id(H._pred) if directed else 0
+        done = _nodes(fns, id(H._node), visit, node_data, labels, hashes)
+        if done == 0:
+            copy_at = np.zeros(heads.size, dtype=np.int64)
+            try:
+                owners = _owners(visit, pos, indptr, heads, keep, directed)
+                owners = _by_address(addresses, owners)
+                done = _copies(fns, owners, addresses, copy_at)
+                if done == 0:
+                    done = _rows(fns, id(H._adj), pred, visit, pos, indptr, heads, keep,
+                                 copy_at, labels, hashes, directed)  # fmt: skip
+            finally:
+                _release_all(fns, copy_at)
+        if done == -1:
+            raise MemoryError("could not allocate the result graph's dicts")
+        return done == 0
+    finally:
+        if made:
+            _release(fns, visit, labels)
