@@ -114,7 +114,7 @@ class WarpgraphGraph:
         if type(self._nodes) is range:
             src = self.source
             own = getattr(src, "_node", None) if src is not None else None
-            same = type(own) is dict and len(own) == self._n and _int_range(own)
+            same = type(own) is dict and len(own) == self._n and _int_ends(own)
             self._nodes = list(own) if same else list(self._nodes)
         return self._nodes
 
@@ -596,13 +596,14 @@ def _is_arange(ids: np.ndarray) -> bool:
     return bool(ids[0] == 0 and ids[-1] == ids.size - 1 and (np.diff(ids) == 1).all())
 
 
-def _int_range(d: dict) -> bool:
-    """Whether the dict's keys are the ints ``0..len-1`` in order."""
-    from . import _cpython as raw
-
-    if raw.available():
-        return raw.int_range_keys(d)
-    return all(type(k) is int and k == i for i, k in enumerate(d))
+def _int_ends(d: dict) -> bool:
+    """Whether the dict's first and last keys are the ints ``0`` and ``len - 1``: the
+    source still has the labels the conversion found to be ``0..n-1`` (O(1); NetworkX's own
+    methods clear the cached conversion when they change the graph)."""
+    if not d:
+        return True
+    first, last = next(iter(d)), next(reversed(d))
+    return type(first) is int and type(last) is int and first == 0 and last == len(d) - 1
 
 
 def _converted(G: Any) -> bool:
