@@ -33,6 +33,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ..cpu.prefetch import prefetch_address as _prefetch
+from ..cpu.prefetch import prefetch_item as _prefetch_item
 from ._cpython import _i64
 
 __all__ = ["Api", "api", "build_graph"]
@@ -117,23 +118,27 @@ def _fail(fns, row):  # pragma: no cover - compiled
     return -1
 
 
+# Columns of the node table: one cache line holds what an arc needs of its head.
+POS, LABEL, HASH, FILL = range(4)
+
+
 @nb.njit(cache=True)
-def _new_ints(fns, ids, labels):  # pragma: no cover - compiled
-    """New ``int`` objects for the ids ``ids`` (labels ``0..n-1``) into ``labels[ids]``; the
-    caller releases them with :func:`_release`. Returns -1 on an error (all released)."""
-    for j in range(ids.shape[0]):
-        obj = _call1(fns[LONG], ids[j])
+def _new_ints(fns, visit, info):  # pragma: no cover - compiled
+    """New ``int`` objects for the nodes ``visit`` (labels ``0..n-1``) as their labels; the
+    caller releases them with :func:`_release_labels`. Returns -1 on an error (all released)."""
+    for j in range(visit.shape[0]):
+        obj = _call1(fns[LONG], visit[j])
         if obj == 0:
-            _release(fns, ids[:j], labels)
+            _release_labels(fns, visit[:j], info)
             return _fail(fns, 0)
-        labels[ids[j]] = obj
+        info[visit[j], LABEL] = obj
     return 0
 
 
 @nb.njit(cache=True)
-def _release(fns, ids, labels):  # pragma: no cover - compiled
-    for j in range(ids.shape[0]):
-        _decref(fns[DECREF], labels[ids[j]])
+def _release_labels(fns, visit, info):  # pragma: no cover - compiled
+    for j in range(visit.shape[0]):
+        _decref(fns[DECREF], info[visit[j], LABEL])
 
 
 @nb.njit(cache=True)
@@ -145,7 +150,7 @@ def _put(fns, d, key, value, h):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _nodes(fns, node_out, visit, node_data, labels, hashes):  # pragma: no cover - compiled
+def _nodes(fns, node_out, visit, node_data, info):  # pragma: no cover - compiled
     """``H._node[label] = G._node[label].copy()`` for the nodes in visiting order; 0, -1 on an
     error, -2 when an attribute dict is not a plain ``dict``."""
     k = visit.shape[0]
@@ -156,97 +161,105 @@ def _nodes(fns, node_out, visit, node_data, labels, hashes):  # pragma: no cover
         if _i64(node_data[u] + 8) != fns[DICT]:
             return -2
         nd = _call1(fns[COPY], node_data[u])
-        if nd == 0 or _put(fns, node_out, labels[u], nd, hashes[u]):
+        if nd == 0 or _put(fns, node_out, info[u, LABEL], nd, info[u, HASH]):
             return _fail(fns, 0)
     return 0
 
 
 @nb.njit(cache=True)
-def _counts(visit, pos, indptr, heads, arc_keep, directed):  # pragma: no cover - compiled
-    """Kept arcs per row (visiting position) and the entries handed to later rows (undirected:
-    neighbours visited before; directed: predecessors), as offsets into one buffer."""
+def _kept(info, heads, arc_keep, a):  # pragma: no cover - compiled
+    """Visiting position of arc ``a``'s head if the arc is kept, else -1."""
+    q = info[heads[a], POS]
+    return q if arc_keep.shape[0] == 0 or arc_keep[a] else -1
+
+
+@nb.njit(cache=True)
+def _plan(visit, info, indptr, heads, arc_keep, addr, directed):  # pragma: no cover - compiled
+    """Kept arcs per row (visiting position); the entries each node is handed by the rows made
+    before its own (undirected: its neighbours visited before; directed: its predecessors):
+    those of the node at visiting position ``p`` go to ``first[p]..first[p + 1]`` of one buffer,
+    ``info[:, FILL]`` being the cursors; and the kept arcs that make
+    their edge's data dict copy (undirected: from the endpoint visited first) with their dicts'
+    addresses, in visiting order."""
     k = visit.shape[0]
+    m = heads.shape[0]
     deg = np.zeros(k, dtype=np.int64)
-    handed = np.zeros(k + 1, dtype=np.int64)
-    every = arc_keep.shape[0] == 0
+    arcs = np.empty(m, dtype=np.int64)
+    found = np.empty(m, dtype=np.int64)
+    c = 0
     for p in range(k):
         u = visit[p]
         for a in range(indptr[u], indptr[u + 1]):
-            q = pos[heads[a]]
-            if q < 0 or not (every or arc_keep[a]):
+            if a + 8 < m:
+                _prefetch_row(info, heads[a + 8])
+            q = _kept(info, heads, arc_keep, a)
+            if q < 0:
                 continue
             deg[p] += 1
             if directed or q > p:
-                handed[q + 1] += 1
-    for p in range(k):
-        handed[p + 1] += handed[p]
-    return deg, handed
-
-
-@nb.njit(cache=True)
-def _owners(visit, pos, indptr, heads, arc_keep, directed):  # pragma: no cover - compiled
-    """The kept arcs that make their edge's data dict copy (undirected: from the endpoint
-    visited first), in visiting order."""
-    every = arc_keep.shape[0] == 0
-    out = np.empty(heads.shape[0], dtype=np.int64)
-    c = 0
-    for p in range(visit.shape[0]):
-        u = visit[p]
-        for a in range(indptr[u], indptr[u + 1]):
-            q = pos[heads[a]]
-            if q >= 0 and (every or arc_keep[a]) and (q >= p or directed):
-                out[c] = a
+                info[heads[a], FILL] += 1
+            if directed or q >= p:
+                arcs[c] = a
+                found[c] = addr[a]
                 c += 1
-    return out[:c]
+    first = np.empty(k + 1, dtype=np.int64)
+    first[0] = 0
+    for p in range(k):  # counts -> cursors, in visiting order
+        v = visit[p]
+        first[p + 1] = first[p] + info[v, FILL]
+        info[v, FILL] = first[p]
+    return deg, first, arcs[:c], found[:c]
 
 
 @nb.njit(cache=True)
-def _by_address(addr, arcs):  # pragma: no cover - compiled
-    """``arcs`` sorted by the address of their data dict in blocks of 4 KiB or more (a
-    counting sort): the dicts are then read nearly in memory order."""
+def _prefetch_row(info, v):  # pragma: no cover - compiled
+    _prefetch_item(info[v], 0)
+
+
+@nb.njit(cache=True)
+def _by_address(arcs, found):  # pragma: no cover - compiled
+    """``arcs`` and their data dicts' addresses ``found``, sorted by address in blocks of
+    4 KiB or more (a counting sort): the dicts are then read nearly in memory order."""
     m = arcs.shape[0]
     if m == 0:
-        return arcs
-    lo = addr[arcs[0]]
-    hi = lo
-    for j in range(m):
-        x = addr[arcs[j]]
-        lo = min(lo, x)
-        hi = max(hi, x)
+        return arcs, found
+    lo = found.min()
+    hi = found.max()
     shift = 12
     while ((hi - lo) >> shift) > 4 * m + 4096:
         shift += 1
     start = np.zeros(((hi - lo) >> shift) + 2, dtype=np.int64)
     for j in range(m):
-        start[((addr[arcs[j]] - lo) >> shift) + 1] += 1
+        start[((found[j] - lo) >> shift) + 1] += 1
     for b in range(start.shape[0] - 1):
         start[b + 1] += start[b]
     out = np.empty(m, dtype=np.int64)
+    out_found = np.empty(m, dtype=np.int64)
     for j in range(m):
-        b = (addr[arcs[j]] - lo) >> shift
+        b = (found[j] - lo) >> shift
         out[start[b]] = arcs[j]
+        out_found[start[b]] = found[j]
         start[b] += 1
-    return out
+    return out, out_found
 
 
 @nb.njit(cache=True)
-def _copies(fns, arcs, addr, copy_at):  # pragma: no cover - compiled
-    """``copy_at[a]`` = a copy of arc ``a``'s data dict for each of ``arcs``; 0, -1 on an error,
-    -2 when a data dict is not a plain ``dict``. The caller releases ``copy_at``."""
+def _copies(fns, arcs, found, copy_at):  # pragma: no cover - compiled
+    """``copy_at[arcs[j]]`` = a copy of the data dict at ``found[j]``; 0, -1 on an error, -2
+    when a data dict is not a plain ``dict``. The caller releases ``copy_at``."""
     m = arcs.shape[0]
     for j in range(m):
         if j + 16 < m:
-            _prefetch(addr[arcs[j + 16]])
+            _prefetch(found[j + 16])
         if j + 8 < m:
-            _prefetch(_i64(addr[arcs[j + 8]] + 32))  # the key table
-        a = arcs[j]
-        d = addr[a]
+            _prefetch(_i64(found[j + 8] + 32))  # the key table
+        d = found[j]
         if _i64(d + 8) != fns[DICT]:  # ob_type
             return -2
         copy = _call1(fns[COPY], d)
         if copy == 0:
             return _fail(fns, 0)
-        copy_at[a] = copy
+        copy_at[arcs[j]] = copy
     return 0
 
 
@@ -258,63 +271,62 @@ def _release_all(fns, objs):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _entries(fns, row, lo, hi, given, giver, labels, hashes):  # pragma: no cover - compiled
+def _entries(fns, row, lo, hi, given, giver, info):  # pragma: no cover - compiled
     """``row[label of giver[j]] = given[j]`` for ``j`` in ``lo..hi``; 0, or -1 on an error."""
     for j in range(lo, hi):
         if j + 8 < hi:
             _prefetch(given[j + 8])
-            _prefetch(labels[giver[j + 8]])
+            _prefetch_row(info, giver[j + 8])
         v = giver[j]
-        if _call4(fns[SET], row, labels[v], given[j], hashes[v]):
+        if _call4(fns[SET], row, info[v, LABEL], given[j], info[v, HASH]):
             return -1
     return 0
 
 
 @nb.njit(cache=True)
 def _rows(
-    fns, adj_out, pred_out, visit, pos, indptr, heads, arc_keep, copy_at, labels, hashes, directed
+    fns, adj_out, pred_out, visit, info, indptr, heads, copy_at, deg, first, directed
 ):  # pragma: no cover - compiled
     """The adjacency dicts (and a directed graph's predecessor dicts) from the data dict copies
-    ``copy_at``; 0, or -1 on an error."""
+    ``copy_at`` (see :func:`_plan`); 0, or -1 on an error."""
     k = visit.shape[0]
     m = heads.shape[0]
-    deg, handed = _counts(visit, pos, indptr, heads, arc_keep, directed)
-    fill = handed[:k].copy()
-    given = np.empty(handed[k], dtype=np.int64)  # the data dict copy handed over ...
-    giver = np.empty(handed[k], dtype=np.int64)  # ... and the node that made it
+    given = np.empty(first[k], dtype=np.int64)  # the data dict copy handed over ...
+    giver = np.empty(first[k], dtype=np.int64)  # ... and the node that made it
     for p in range(k):
         u = visit[p]
         row = _call1(fns[PRESIZED], deg[p])
         if row == 0:
             return _fail(fns, 0)
-        if not directed and _entries(fns, row, handed[p], fill[p], given, giver, labels, hashes):
-            return _fail(fns, row)  # above: the neighbours visited before, in visiting order
+        if not directed:  # the neighbours visited before, in visiting order
+            if _entries(fns, row, first[p], first[p + 1], given, giver, info):
+                return _fail(fns, row)
         for a in range(indptr[u], indptr[u + 1]):
             if a + 8 < m:
                 _prefetch(copy_at[a + 8])
-                _prefetch(labels[heads[a + 8]])
+                _prefetch_row(info, heads[a + 8])
             copy = copy_at[a]
             if copy == 0:  # not kept (or the edge's copy comes from an earlier row)
                 continue
             h = heads[a]
-            if _call4(fns[SET], row, labels[h], copy, hashes[h]):
+            if _call4(fns[SET], row, info[h, LABEL], copy, info[h, HASH]):
                 return _fail(fns, row)
-            q = pos[h]
-            if directed or q > p:
-                given[fill[q]] = copy
-                giver[fill[q]] = u
-                fill[q] += 1
-        if _put(fns, adj_out, labels[u], row, hashes[u]):
+            if directed or info[h, POS] > p:
+                at = info[h, FILL]
+                given[at] = copy
+                giver[at] = u
+                info[h, FILL] = at + 1
+        if _put(fns, adj_out, info[u, LABEL], row, info[u, HASH]):
             return _fail(fns, 0)
     if directed:  # predecessors, in visiting order of the tails
         for q in range(k):
-            row = _call1(fns[PRESIZED], handed[q + 1] - handed[q])
+            row = _call1(fns[PRESIZED], first[q + 1] - first[q])
             if row == 0:
                 return _fail(fns, 0)
-            if _entries(fns, row, handed[q], handed[q + 1], given, giver, labels, hashes):
+            if _entries(fns, row, first[q], first[q + 1], given, giver, info):
                 return _fail(fns, row)
             v = visit[q]
-            if _put(fns, pred_out, labels[v], row, hashes[v]):
+            if _put(fns, pred_out, info[v, LABEL], row, info[v, HASH]):
                 return _fail(fns, 0)
     return 0
 
@@ -353,27 +365,30 @@ def build_graph(
     """
     n = hashes.size
     visit = np.ascontiguousarray(visit, dtype=np.int64)
-    pos = np.full(n, -1, dtype=np.int64)
-    pos[visit] = np.arange(visit.size)
+    info = np.zeros((n, 4), dtype=np.int64)
+    info[:, POS] = -1
+    info[visit, POS] = np.arange(visit.size)
+    info[:, HASH] = hashes
     keep = np.zeros(0, np.bool_) if arc_keep is None else np.ascontiguousarray(arc_keep, np.bool_)
     made = labels is None
     if made:
-        labels = np.zeros(n, dtype=np.int64)
-        if _new_ints(fns, visit, labels):
+        if _new_ints(fns, visit, info):
             raise MemoryError("could not allocate the node labels")
+    else:
+        info[:, LABEL] = labels
     try:
         directed = H.is_directed()
-        pred = id(H._pred) if directed else 0
-        done = _nodes(fns, id(H._node), visit, node_data, labels, hashes)
+        done = _nodes(fns, id(H._node), visit, node_data, info)
         if done == 0:
             copy_at = np.zeros(heads.size, dtype=np.int64)
             try:
-                owners = _owners(visit, pos, indptr, heads, keep, directed)
-                owners = _by_address(addresses, owners)
-                done = _copies(fns, owners, addresses, copy_at)
+                deg, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
+                                                 directed)  # fmt: skip
+                done = _copies(fns, *_by_address(arcs, found), copy_at)
                 if done == 0:
-                    done = _rows(fns, id(H._adj), pred, visit, pos, indptr, heads, keep,
-                                 copy_at, labels, hashes, directed)  # fmt: skip
+                    pred = id(H._pred) if directed else 0
+                    done = _rows(fns, id(H._adj), pred, visit, info, indptr, heads, copy_at,
+                                 deg, first, directed)  # fmt: skip
             finally:
                 _release_all(fns, copy_at)
         if done == -1:
@@ -381,4 +396,4 @@ def build_graph(
         return done == 0
     finally:
         if made:
-            _release(fns, visit, labels)
+            _release_labels(fns, visit, info)
