@@ -174,13 +174,14 @@ def _kept(info, heads, arc_keep, a):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _plan(visit, info, indptr, heads, arc_keep, addr, directed):  # pragma: no cover - compiled
+def _plan(visit, info, indptr, heads, arc_keep, addr, start, directed):  # pragma: no cover
     """Kept arcs per row (visiting position); the entries each node is handed by the rows made
     before its own (undirected: its neighbours visited before; directed: its predecessors):
     those of the node at visiting position ``p`` go to ``first[p]..first[p + 1]`` of one buffer,
     ``info[:, FILL]`` being the cursors; and the kept arcs that make
     their edge's data dict copy (undirected: from the endpoint visited first) with their dicts'
-    addresses, in visiting order."""
+    addresses, in visiting order (``addr[start[p] + i]``: the data dict of the ``i``-th arc of
+    the row visited ``p``-th)."""
     k = visit.shape[0]
     m = heads.shape[0]
     deg = np.zeros(k, dtype=np.int64)
@@ -200,7 +201,7 @@ def _plan(visit, info, indptr, heads, arc_keep, addr, directed):  # pragma: no c
                 info[heads[a], FILL] += 1
             if directed or q >= p:
                 arcs[c] = a
-                found[c] = addr[a]
+                found[c] = addr[start[p] + a - indptr[u]]
                 c += 1
     first = np.empty(k + 1, dtype=np.int64)
     first[0] = 0
@@ -309,7 +310,10 @@ def _rows(
             if copy == 0:  # not kept (or the edge's copy comes from an earlier row)
                 continue
             h = heads[a]
-            if _call4(fns[SET], row, info[h, LABEL], copy, info[h, HASH]):
+            bad = _call4(fns[SET], row, info[h, LABEL], copy, info[h, HASH])
+            _decref(fns[DECREF], copy)  # the row's now (or freed if bad)
+            copy_at[a] = 0
+            if bad:
                 return _fail(fns, row)
             if directed or info[h, POS] > p:
                 at = info[h, FILL]
@@ -339,6 +343,7 @@ def build_graph(
     heads: np.ndarray,
     arc_keep: np.ndarray | None,
     addresses: np.ndarray,
+    start: np.ndarray,
     node_data: np.ndarray,
     labels: np.ndarray | None,
     hashes: np.ndarray,
@@ -347,7 +352,8 @@ def build_graph(
     (dense ids, in order) and the kept arcs between them.
 
     ``indptr``/``heads``: the source's rows in NetworkX's adjacency order (dense ids);
-    ``arc_keep``: a mask over those arcs (None: all); ``addresses``: each arc's data dict;
+    ``arc_keep``: a mask over those arcs (None: all); ``addresses``: the data dicts of the arcs
+    of the rows ``visit``, row after row, that of row ``visit[p]`` from ``start[p]``;
     ``node_data``: each node's attribute dict; ``labels``: each node's label object (None: the
     labels are ``0..n-1``, made here); ``hashes``: the labels' hashes, distinct. Every object
     at those addresses must stay alive during the call (the caller holds the source graph).
@@ -383,14 +389,14 @@ def build_graph(
             copy_at = np.zeros(heads.size, dtype=np.int64)
             try:
                 deg, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
-                                                 directed)  # fmt: skip
+                                                 start, directed)  # fmt: skip
                 done = _copies(fns, *_by_address(arcs, found), copy_at)
                 if done == 0:
                     pred = id(H._pred) if directed else 0
                     done = _rows(fns, id(H._adj), pred, visit, info, indptr, heads, copy_at,
                                  deg, first, directed)  # fmt: skip
             finally:
-                _release_all(fns, copy_at)
+                _release_all(fns, copy_at)  # the copies no row took (after an error)
         if done == -1:
             raise MemoryError("could not allocate the result graph's dicts")
         return done == 0

@@ -78,7 +78,7 @@ def _networkx_way(W, G, node_keep, arc_keep, induced):
         H = G.copy()
         H.remove_nodes_from(W.label_list(~np.asarray(node_keep, dtype=bool)))
     if arc_keep is not None:
-        indptr = np.asarray(W.graph.indptr)
+        indptr = np.asarray(W.any_order.indptr)
         tails = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
         drop = np.flatnonzero(~np.asarray(arc_keep, dtype=bool))
         H.remove_edges_from(
@@ -118,9 +118,10 @@ def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
         return None
     if not (np.array_equal(node[0], hashes) and np.array_equal(adj[0], hashes)):
         return None
-    arcs = raw._arcs_at(adj[1])
-    indptr = np.asarray(W.graph.indptr)
-    if arcs is None or not np.array_equal(arcs.indptr, indptr):
+    indptr = np.asarray(W.any_order.indptr)
+    visit = np.asarray(visit, dtype=np.int64)
+    arcs = raw._arcs_at(np.ascontiguousarray(adj[1][visit]))  # the rows it keeps
+    if arcs is None or not np.array_equal(np.diff(arcs.indptr), np.diff(indptr)[visit]):
         return None
     heads = W.nx_order  # (the rows' key hashes are not compared: a stale conversion is the
     # caller's, and equal row lengths keep every index in bounds)
@@ -128,7 +129,17 @@ def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
     H = G.__class__()
     H.graph.update(G.graph)
     ok = _capi.build_graph(
-        H, api.fns, visit, indptr, heads, arc_keep, arcs.addresses, node[1], labels, hashes
+        H,
+        api.fns,
+        visit,
+        indptr,
+        heads,
+        arc_keep,
+        arcs.addresses,
+        arcs.indptr,
+        node[1],
+        labels,
+        hashes,
     )
     return H if ok else None
 
@@ -136,7 +147,7 @@ def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
 def _subgraph_copy(W, G, visit, node_keep, arc_keep):
     position = np.full(len(W), -1, dtype=np.int64)
     position[visit] = np.arange(visit.size)
-    indptr = np.asarray(W.graph.indptr)
+    indptr = np.asarray(W.any_order.indptr)
     heads = W.nx_order.astype(np.int64)
     tails = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
     keep = node_keep[tails] & node_keep[heads]
@@ -195,7 +206,7 @@ class _DataDicts:
     def __init__(self, W, G) -> None:
         self._rows = [G._adj[v] for v in W.nodes]
         self._label_list = W.label_list
-        self._arcs = W.graph.num_arcs
+        self._arcs = W.any_order.num_arcs
         self._all: list | None = None
 
     def copies(self, arcs: np.ndarray, tails: np.ndarray, heads: np.ndarray) -> tuple:
