@@ -2,8 +2,10 @@
 
 NetworkX builds ``k_core``'s result as ``G.subgraph(nodes).copy()`` and ``k_truss``'s as
 ``G.copy()`` minus edges and isolated nodes, one Python call per edge. Here the same dictionaries
-are filled directly: the order each adjacency dict would get is computed with array operations,
-then each dict is made by one ``dict(zip(...))``.
+are made directly: by :mod:`._capi` (compiled loops calling CPython's dict functions, with the
+dict tables of ``G`` read in place) where it can be used, else in Python: the order each
+adjacency dict would get is computed with array operations, then each dict is made by one
+``dict(zip(...))``. Filtered views and subclasses are built by NetworkX's own calls.
 
 Order of ``Graph.copy()`` (a view's too): nodes in ``G``'s order; edges added by rows, ``u`` in
 node order, ``v`` in ``G[u]``'s order. So in the copy, ``u``'s neighbours are first those
