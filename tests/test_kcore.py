@@ -70,6 +70,27 @@ def test_skewed_graph_verified(device):
         np.testing.assert_array_equal(host(core), hindex_core_numbers(G))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("shape", ["path", "grid", "grid+tail"])
+def test_levels_peeled_over_many_rounds(device, shape):
+    """Peeled from the ends inwards: hundreds of rounds in one level (the GPU queues them in
+    batches of up to 32 with the queue length kept on the device)."""
+    if shape == "path":
+        H = nx.path_graph(1500)  # core 1, 750 rounds
+    else:
+        H = nx.convert_node_labels_to_integers(nx.grid_2d_graph(70, 90))  # core 2, ~45 rounds
+        if shape == "grid+tail":  # a level of a few rounds before the long one
+            H.add_edges_from(
+                nx.path_graph(range(H.number_of_nodes() - 1, H.number_of_nodes() + 40)).edges()
+            )
+    src, dst = map(np.asarray, zip(*H.edges(), strict=True))
+    G = wg.Graph.from_edges(src, dst, num_vertices=H.number_of_nodes(), directed=False)
+    core = host(core_number(G, device=device))
+    ref = nx.core_number(H)
+    assert core.tolist() == [ref[v] for v in range(H.number_of_nodes())]
+    verify_core_numbers(G, core)
+
+
 def test_known_graphs():
     G = wg.Graph.from_networkx(nx.complete_graph(5))
     assert core_number(G, device="cpu").tolist() == [4] * 5
