@@ -36,7 +36,7 @@ from ..cpu.prefetch import prefetch_address as _prefetch
 from ..cpu.prefetch import prefetch_item as _prefetch_item
 from ._cpython import _i64
 
-__all__ = ["Api", "api", "build_graph"]
+__all__ = ["Api", "api", "build_graph", "node_dict", "node_sets"]
 
 
 def _caller(result: ir.Type | None, arity: int):
@@ -63,6 +63,10 @@ def _caller(result: ir.Type | None, arity: int):
         return intrinsic(lambda typingctx, fn: typing((fn,)))
     if arity == 1:
         return intrinsic(lambda typingctx, fn, a: typing((fn, a)))
+    if arity == 2:
+        return intrinsic(lambda typingctx, fn, a, b: typing((fn, a, b)))
+    if arity == 3:
+        return intrinsic(lambda typingctx, fn, a, b, c: typing((fn, a, b, c)))
     return intrinsic(lambda typingctx, fn, a, b, c, d: typing((fn, a, b, c, d)))
 
 
@@ -70,9 +74,30 @@ _call0 = _caller(None, 0)  # PyErr_Clear()
 _call1 = _caller(ir.IntType(64), 1)  # PyDict_Copy(d), _PyDict_NewPresized(n), PyLong_From...
 _decref = _caller(None, 1)  # Py_DecRef(o)
 _call4 = _caller(ir.IntType(32), 4)  # _PyDict_SetItem_KnownHash(d, key, value, hash)
+_call2 = _caller(ir.IntType(32), 2)  # PySet_Add(s, key)
+_call3 = _caller(ir.IntType(32), 3)  # PyList_SetItem(list, i, item)
+
+
+@intrinsic
+def _from_double(typingctx, fn, bits):
+    """``fn(x)`` for the C function ``PyObject *fn(double x)`` at address ``fn``, ``x`` given by
+    its bits (an int64)."""
+    if not (isinstance(fn, types.Integer) and isinstance(bits, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, llargs):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [ir.DoubleType()])
+        ptr = builder.inttoptr(llargs[0], fnty.as_pointer())
+        return builder.call(ptr, [builder.bitcast(llargs[1], ir.DoubleType())])
+
+    return types.int64(types.int64, types.int64), codegen
+
 
 # Positions in the array of function addresses (and, last, the address of ``dict``).
-COPY, PRESIZED, SET, DECREF, CLEAR, LONG, DICT = range(7)
+COPY, PRESIZED, SET, DECREF, CLEAR, LONG, FLOAT, SET_NEW, SET_ADD, LIST_NEW, LIST_SET, DICT = range(
+    12
+)
 _NAMES = (
     "PyDict_Copy",
     "_PyDict_NewPresized",
@@ -80,6 +105,11 @@ _NAMES = (
     "Py_DecRef",
     "PyErr_Clear",
     "PyLong_FromLongLong",
+    "PyFloat_FromDouble",
+    "PySet_New",
+    "PySet_Add",
+    "PyList_New",
+    "PyList_SetItem",
 )
 
 
@@ -93,8 +123,9 @@ _API: dict[str, Api | None] = {}
 
 
 def api() -> Api | None:
-    """The C functions, or None when one is not exported by this interpreter or the dict
-    tables may not be read in place (:func:`._cpython.available`)."""
+    """The C functions, or None when one is not exported by this interpreter, or the dict
+    tables may not be read in place (:func:`._cpython.available`), or a list's item array is
+    not where :func:`node_dict` reads it."""
     from . import _cpython as raw
 
     if not raw.available():
@@ -103,7 +134,8 @@ def api() -> Api | None:
         try:
             addrs = [ctypes.cast(getattr(ctypes.pythonapi, n), ctypes.c_void_p).value
                      for n in _NAMES]  # fmt: skip
-            _API["api"] = Api(np.array([*addrs, id(dict)], dtype=np.int64))
+            found = Api(np.array([*addrs, id(dict)], dtype=np.int64))
+            _API["api"] = found if _lists_readable() else None
         except AttributeError:
             _API["api"] = None
     return _API["api"]
@@ -403,3 +435,212 @@ def build_graph(
     finally:
         if made:
             _release_labels(fns, visit, info)
+
+
+# ------------------------------------------------------------------ per-node dicts and sets
+# Value kinds of :func:`node_dict`: ``values`` holds int64 ints or float64 bits.
+INTS, FLOATS = 0, 1
+# PyListObject: ob_item (the array of item pointers) at offset 24 (3.11-3.13).
+_LIST_ITEMS = 24
+
+
+@nb.njit(cache=True)
+def _label(fns, items, u):  # pragma: no cover - compiled
+    """A new reference to node ``u``'s label: ``items[u]`` (``items`` the address of a list's
+    item array; 0: the labels are ``0..n-1``, made here); 0 on an error."""
+    if items == 0:
+        return _call1(fns[LONG], u)
+    return _i64(items + 8 * u)
+
+
+@nb.njit(cache=True)
+def _value(fns, kind, bits, zero_int):  # pragma: no cover - compiled
+    """A new ``int`` (``kind`` INTS) or ``float`` (bits ``bits``; with ``zero_int`` a zero is
+    the ``int`` 0) object; 0 on an error."""
+    if kind == INTS:
+        return _call1(fns[LONG], bits)
+    if zero_int and (bits << 1) == 0:  # 0.0 or -0.0: NetworkX's ``0 if x == 0``
+        return _call1(fns[LONG], 0)
+    return _from_double(fns[FLOAT], bits)
+
+
+@nb.njit(cache=True)
+def _node_dict(fns, ids, items, hashes, values, kind, zero_int, first_int):  # pragma: no cover
+    """A new dict ``{label of ids[j]: values[j]}`` in the order of ``ids`` (its address, a new
+    reference; 0 on an error, cleared): presized, keys inserted with their known (distinct)
+    hashes ``hashes``; equal consecutive values share one object (``first_int``: the first
+    value is the ``int`` 0)."""
+    k = ids.shape[0]
+    d = _call1(fns[PRESIZED], k)
+    if d == 0:
+        return _fail(fns, 0) * 0
+    last = 0  # the value object of the previous entry (owned), and its bits
+    last_bits = np.int64(0)
+    for j in range(k):
+        u = ids[j]
+        if items != 0 and j + 8 < k:
+            _prefetch(_i64(items + 8 * ids[j + 8]))
+        bits = values[j]
+        if last == 0 or bits != last_bits or (first_int and j == 1):
+            if last != 0:
+                _decref(fns[DECREF], last)
+            if first_int and j == 0:
+                last = _call1(fns[LONG], 0)
+            else:
+                last = _value(fns, kind, bits, zero_int)
+            last_bits = bits
+            if last == 0:
+                return _fail(fns, d) * 0
+        key = _label(fns, items, u)
+        if key == 0:
+            _decref(fns[DECREF], last)
+            return _fail(fns, d) * 0
+        bad = _call4(fns[SET], d, key, last, hashes[u])
+        if items == 0:
+            _decref(fns[DECREF], key)
+        if bad != 0:
+            _decref(fns[DECREF], last)
+            return _fail(fns, d) * 0
+    if last != 0:
+        _decref(fns[DECREF], last)
+    return d
+
+
+@nb.njit(cache=True)
+def _node_sets(fns, members, bounds, items, int_type, str_type):  # pragma: no cover - compiled
+    """A new list of new sets, set ``c`` of the labels of ``members[bounds[c]:bounds[c + 1]]``
+    (its address, a new reference); 0 on an error (cleared), -1 when a label is not an exact
+    ``int`` or ``str`` (``PySet_Add`` hashes it: Python code for other classes)."""
+    groups = bounds.shape[0] - 1
+    out = _call1(fns[LIST_NEW], groups)
+    if out == 0:
+        return _fail(fns, 0) * 0
+    m = members.shape[0]
+    for c in range(groups):
+        s = _call1(fns[SET_NEW], 0)
+        if s == 0 or _call3(fns[LIST_SET], out, c, s) != 0:  # the list owns s (even on error)
+            return _fail(fns, out) * 0
+        for j in range(bounds[c], bounds[c + 1]):
+            if items != 0 and j + 8 < m:
+                _prefetch(_i64(items + 8 * members[j + 8]))
+            key = _label(fns, items, members[j])
+            if key == 0:
+                return _fail(fns, out) * 0
+            if items != 0:
+                t = _i64(key + 8)
+                if t != int_type and t != str_type:
+                    _decref(fns[DECREF], out)
+                    return -1
+            bad = _call2(fns[SET_ADD], s, key)
+            if items == 0:
+                _decref(fns[DECREF], key)
+            if bad != 0:
+                return _fail(fns, out) * 0
+    return out
+
+
+@nb.njit(cache=True)
+def _list_items(lst):  # pragma: no cover - compiled
+    return _i64(lst + _LIST_ITEMS)
+
+
+_ADOPT = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)
+
+
+def _adopt(addr: int, fns: np.ndarray):
+    """The object at ``addr``, whose reference the caller owned, as a Python object."""
+    obj = ctypes.cast(addr, ctypes.py_object).value  # a second reference ...
+    _ADOPT(int(fns[DECREF]))(addr)  # ... and the owned one released
+    return obj
+
+
+def _items(nodes: list) -> int:
+    """Address of the item array of the list ``nodes`` (alive and unchanged during the call)."""
+    return int(_list_items(id(nodes)))
+
+
+def _lists_readable() -> bool:
+    """Self-test: a list's item array holds its items' addresses where this module reads it."""
+    from ._cpython import _i64_at_jit
+
+    probe = [object() for _ in range(5)]
+    return _items(probe) != 0 and all(
+        int(_i64_at_jit(id(probe) + _LIST_ITEMS, 8 * i)) == id(x) for i, x in enumerate(probe)
+    )
+
+
+def node_dict(
+    fns: np.ndarray,
+    ids: np.ndarray,
+    labels: list | None,
+    hashes: np.ndarray,
+    values: np.ndarray,
+    *,
+    zero_int: bool = False,
+    first_int: bool = False,
+) -> dict:
+    """``{labels[ids[j]]: values[j]}`` in the order of ``ids``, built by one compiled loop.
+
+    ``labels``: the node labels (a plain list, kept alive and unchanged by the caller; None:
+    the labels are ``0..n-1``, made here as new ``int`` objects); ``hashes``: the labels'
+    hashes, distinct (so no key's ``__eq__`` or ``__hash__`` runs); ``values``: an integer
+    array (values as ``int``) or a float array (as ``float``; ``zero_int``: a zero is the
+    ``int`` 0, NetworkX's clustering); ``first_int``: the first value is the ``int`` 0 (the
+    source's distance in NetworkX's Dijkstra).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = api()
+    >>> if a is not None:
+    ...     d = node_dict(a.fns, np.array([2, 0]), ["a", "b", "c"],
+    ...                   np.array([hash(x) for x in "abc"]), np.array([1.5, 0.0]))
+    ...     assert d == {"c": 1.5, "a": 0.0}
+
+    Raises
+    ------
+    MemoryError
+        When CPython could not allocate an object.
+    """
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    kind = FLOATS if values.dtype.kind == "f" else INTS
+    bits = values.astype(np.float64 if kind == FLOATS else np.int64, copy=False)
+    bits = np.ascontiguousarray(bits).view(np.int64)
+    hashes = np.ascontiguousarray(hashes, dtype=np.int64)
+    items = 0 if labels is None else _items(labels)
+    d = _node_dict(fns, ids, items, hashes, bits, kind, zero_int, first_int)
+    if d == 0:
+        raise MemoryError("could not allocate a result dict")
+    return _adopt(d, fns)
+
+
+def node_sets(
+    fns: np.ndarray, members: np.ndarray, bounds: np.ndarray, labels: list | None
+) -> list | None:
+    """``[set(labels[members[bounds[c]:bounds[c + 1]]]) for c ...]``, built by one compiled
+    loop; None when a label is not an exact ``int`` or ``str`` (the caller then builds them in
+    Python: adding another label to a set may run its class's ``__hash__``). ``labels``: as for
+    :func:`node_dict`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = api()
+    >>> if a is not None:
+    ...     assert node_sets(a.fns, np.array([0, 2, 1]), np.array([0, 2, 3]), None) == [
+    ...         {0, 2}, {1}]
+
+    Raises
+    ------
+    MemoryError
+        When CPython could not allocate an object.
+    """
+    members = np.ascontiguousarray(members, dtype=np.int64)
+    bounds = np.ascontiguousarray(bounds, dtype=np.int64)
+    items = 0 if labels is None else _items(labels)
+    out = _node_sets(fns, members, bounds, items, id(int), id(str))
+    if out == -1:
+        return None
+    if out == 0:
+        raise MemoryError("could not allocate the result sets")
+    return _adopt(out, fns)

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..algorithms.triads.api import triadic_census as _triadic_census
 from ..algorithms.triangles.api import clustering as _clustering
 from ..algorithms.triangles.api import transitivity as _transitivity
 from ..algorithms.triangles.api import triangles as _triangles
-from ._common import backend_device, gc_paused, host
+from ._common import backend_device, gc_paused, host, node_dict
 
 __all__ = ["average_clustering", "clustering", "transitivity", "triadic_census", "triangles"]
-
-
-def _keyed(G, values: list) -> dict:
-    """``{node: value}`` for every node, in NetworkX's node order."""
-    return dict(zip(G.nodes, values, strict=True))
 
 
 def _node_selection(G, nodes: Any) -> tuple[bool, list]:
@@ -26,9 +23,15 @@ def _node_selection(G, nodes: Any) -> tuple[bool, list]:
     return False, [v for v in nodes if v in G]
 
 
-def _per_node(G, values: list, nodes: Any):
+def _per_node(G, found: np.ndarray, nodes: Any, zero_int: bool = False):
+    """NetworkX's per-node result of the values ``found`` (one per dense id): ``{node:
+    value}`` for every node in NetworkX's node order, or for the nodes ``nodes``, or one
+    value; ``zero_int``: a zero is the ``int`` 0 (NetworkX's clustering)."""
     if nodes is None:
-        return _keyed(G, values)
+        return node_dict(G, np.arange(found.size), found, zero_int=zero_int)
+    values = found.tolist()
+    if zero_int:
+        values = [0 if x == 0 else x for x in values]
     single, chosen = _node_selection(G, nodes)
     index = G.index
     if single:
@@ -40,7 +43,7 @@ def _per_node(G, values: list, nodes: Any):
 def triangles(G, nodes: Any = None):
     """Triangles at each node: ``{node: int}``, or an ``int`` when ``nodes`` is one node."""
     dev = backend_device()
-    return _per_node(G, host(_triangles(G.on(dev), device=dev)).tolist(), nodes)
+    return _per_node(G, host(_triangles(G.on(dev), device=dev)), nodes)
 
 
 def transitivity(G) -> float | int:
@@ -54,8 +57,7 @@ def transitivity(G) -> float | int:
 def clustering(G, nodes: Any = None, weight: str | None = None):
     """Local clustering of each node (unweighted, undirected); ``0`` (int) without triangles."""
     dev = backend_device()
-    c = [0 if x == 0 else x for x in host(_clustering(G.on(dev), device=dev)).tolist()]
-    return _per_node(G, c, nodes)
+    return _per_node(G, host(_clustering(G.on(dev), device=dev)), nodes, zero_int=True)
 
 
 @gc_paused()

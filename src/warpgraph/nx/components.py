@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._common import backend_device, gc_paused, host
+from ._common import backend_device, gc_paused, host, node_sets
 
 __all__ = [
     "connected_components",
@@ -48,19 +48,27 @@ def _count(G, connection: str) -> int:
     return _components(G, connection)[0]
 
 
-def _groups(labels: np.ndarray) -> list[np.ndarray]:
-    """Dense ids of each component, components ordered by their smallest id."""
+def _grouped(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The dense ids of every component, concatenated (each in increasing id order, the
+    components ordered by their smallest id, NetworkX's order), and where each component
+    starts (and the last ends)."""
+    n = labels.size
     order = np.argsort(labels, kind="stable")
-    cuts = np.flatnonzero(np.diff(labels[order])) + 1
-    groups = np.split(order, cuts) if order.size else []
-    groups.sort(key=lambda g: int(g[0]))  # stable sort: g[0] is each group's smallest id
-    return groups
+    if not n:
+        return order.astype(np.int64), np.zeros(1, dtype=np.int64)
+    ranked = labels[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    sizes = np.diff(np.r_[starts, n])
+    by_first = np.argsort(order[starts], kind="stable")  # order[starts]: each smallest id
+    bounds = np.zeros(starts.size + 1, dtype=np.int64)
+    np.cumsum(sizes[by_first], out=bounds[1:])
+    shift = np.repeat(starts[by_first] - bounds[:-1], sizes[by_first])
+    return order[np.arange(n) + shift].astype(np.int64), bounds
 
 
 def _component_sets(G) -> Iterator[set]:
-    groups = _groups(_labels(G, "weak"))
-    with gc_paused():
-        sets = [set(G.label_list(ids)) for ids in groups]
+    members, bounds = _grouped(_labels(G, "weak"))
+    sets = node_sets(G, members, bounds)
     yield from sets
 
 
@@ -94,7 +102,8 @@ def node_connected_component(G, n: Any) -> set:
     if n not in G:
         raise KeyError(n)
     labels = _labels(G, "weak")
-    return set(G.label_list(labels == labels[G.find(n)]))
+    ids = np.flatnonzero(labels == labels[G.find(n)])
+    return node_sets(G, ids, [0, ids.size])[0]
 
 
 # ---------------------------------------------------------------- directed
@@ -192,10 +201,7 @@ def _scc_order(G):
 def strongly_connected_components(G) -> Iterator[set]:
     """Generator of node sets, one per strong component, in exactly NetworkX's order."""
     members, starts, _ = _scc_order(G)
-    with gc_paused():
-        nodes = G.label_list(members)
-        bounds = starts.tolist()
-        sets = list(map(set, map(nodes.__getitem__, map(slice, bounds[:-1], bounds[1:]))))
+    sets = node_sets(G, members, starts)
     yield from sets
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..algorithms.kcore.api import core_number as _core_number
 from ..algorithms.ktruss.api import k_truss as _k_truss
-from ._common import backend_device, gc_paused, host
+from ._common import backend_device, gc_paused, host, node_dict
 from ._results import subgraph_copy
 
 __all__ = ["core_number", "k_core", "k_corona", "k_crust", "k_shell", "k_truss"]
@@ -43,7 +43,8 @@ def _cores(G) -> np.ndarray:
 @gc_paused()
 def core_number(G) -> dict:
     """Core number of each node (``{node: int}``); self-loops are refused as in NetworkX."""
-    return dict(zip(G.nodes, _cores(G).tolist(), strict=True))
+    cores = _cores(G)
+    return node_dict(G, np.arange(cores.size), cores)
 
 
 def _core_subgraph(G, keep: Callable, k: Any, core: Any, default_k: Callable):

@@ -27,7 +27,7 @@ from numba import njit
 from .._arrays import id_dtype_for
 from ..errors import InvalidArgumentError, NegativeCycleError
 from ..graph import Graph
-from ._common import backend_device, gc_paused, host, not_implemented
+from ._common import backend_device, gc_paused, host, node_dict, not_implemented
 
 __all__ = [
     "negative_edge_cycle",
@@ -75,9 +75,7 @@ def _distances(G, w, source: Any, method: str, cutoff: Any = None) -> dict:
         reached[s] = True  # NetworkX keeps the source whatever the cutoff
     ids = np.flatnonzero(reached)
     order = ids[np.lexsort((ids, dist[ids], ids != s))]  # the source, then by distance
-    values = dist[order].tolist()
-    values[0] = 0  # NetworkX keeps the source's distance an int
-    return dict(zip(G.label_list(order), values, strict=True))
+    return node_dict(G, order, dist[order], first_int=True)  # NetworkX's source distance: int 0
 
 
 @njit(cache=True, nogil=True)
@@ -198,9 +196,7 @@ def single_source_dijkstra_path_length(
         values.dtype.type(limit),
         limited,
     )
-    values = dist.tolist()
-    values[0] = 0  # NetworkX keeps the source's distance an int
-    return dict(zip(G.label_list(order), values, strict=True))
+    return node_dict(G, order, dist, first_int=True)  # NetworkX's source distance: int 0
 
 
 @gc_paused()

@@ -1,0 +1,256 @@
+"""Per-node result dicts and node sets built in compiled code (:func:`warpgraph.nx._capi.node_dict`,
+:func:`~warpgraph.nx._capi.node_sets`, used through :mod:`warpgraph.nx._common`).
+
+Every result is compared with NetworkX's own: equal items in the same key order with the same
+value types (``int`` vs ``float``, NetworkX's ``int`` 0 in clustering and as a source's
+distance); the label objects keep their reference counts after results are built and dropped;
+the Python path gives the same results where the builders cannot be used.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import _capi, _common, _cpython  # noqa: E402
+from warpgraph.nx.interface import backend_interface  # noqa: E402
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends:
+    pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
+needs_api = pytest.mark.skipif(_capi.api() is None, reason="CPython's C API is not usable here")
+
+KINDS = ["int", "shuffled", "str", "tuple", "mixed"]
+
+
+@pytest.fixture(autouse=True)
+def _quiet_cache_warning():
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
+        yield
+
+
+@pytest.fixture
+def native_always(monkeypatch):
+    """The builders on small results too, and a record of every dict and list of sets they
+    made."""
+    monkeypatch.setattr(_common, "NATIVE_MIN", 0)
+    made = []
+    for name in ("node_dict", "node_sets"):
+        real = getattr(_capi, name)
+
+        def spy(*args, _real=real, _name=name, **kwargs):
+            out = _real(*args, **kwargs)
+            made.append((_name, out is not None))
+            return out
+
+        monkeypatch.setattr(_capi, name, spy)
+    return made
+
+
+def _labels(kind: str, n: int, rng: random.Random) -> list:
+    ids = list(range(n))
+    if kind == "int":
+        return ids
+    rng.shuffle(ids)
+    if kind == "shuffled":
+        return ids
+    if kind == "str":
+        return [f"v{i}" for i in ids]
+    if kind == "tuple":
+        return [(i % 7, f"t{i}") for i in ids]
+    return [(i, "t") if i % 3 == 0 else (f"s{i}" if i % 3 == 1 else i + 1000) for i in ids]
+
+
+def _graph(seed: int, kind: str, n: int = 60, directed: bool = False):
+    rng = random.Random(seed)
+    G = nx.gnm_random_graph(n, 2 * n, seed=seed, directed=directed)
+    G.add_nodes_from(range(n))
+    labels = _labels(kind, n, rng)
+    H = nx.DiGraph() if directed else nx.Graph()
+    H.add_nodes_from(labels[i] for i in range(n))
+    for u, v in G.edges:
+        H.add_edge(
+            labels[u], labels[v], weight=rng.choice([1.5, 2.0, 0.25, 3.0]), w=rng.randint(0, 9)
+        )
+    return H
+
+
+def typed(d):
+    """Items of a dict with each value's type: ``1 == 1.0`` but NetworkX's types must be kept."""
+    return [(k, type(v), v) for k, v in d.items()]
+
+
+def same(name: str, ours: dict, theirs: dict) -> bool:
+    """Equal items and value types, in the same key order (Bellman-Ford's key order is not
+    NetworkX's: a known difference, before these builders too)."""
+    if "bellman_ford" in name:
+        return ours == theirs and {k: type(v) for k, v in ours.items()} == {
+            k: type(v) for k, v in theirs.items()
+        }
+    return typed(ours) == typed(theirs)
+
+
+def _calls(G, source):
+    return [
+        ("core_number", (), {}),
+        ("triangles", (), {}),
+        ("clustering", (), {}),
+        ("single_source_shortest_path_length", (source,), {}),
+        ("single_source_shortest_path_length", (source,), {"cutoff": 2}),
+        ("single_source_dijkstra_path_length", (source,), {}),
+        ("single_source_dijkstra_path_length", (source,), {"weight": "w"}),
+        ("single_source_bellman_ford_path_length", (source,), {}),
+        ("single_source_bellman_ford_path_length", (source,), {"weight": "w"}),
+    ]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_dicts_equal_networkx(kind, native_always):
+    for seed in range(3):
+        G = _graph(seed, kind)
+        source = next(iter(G))
+        for name, args, kwargs in _calls(G, source):
+            ours = getattr(nx, name)(G, *args, backend=BACKEND, **kwargs)
+            assert same(name, ours, getattr(nx, name)(G, *args, **kwargs)), (name, kwargs)
+    if _capi.api() is not None:  # every dict above was built by the compiled loop
+        dicts = [ok for name, ok in native_always if name == "node_dict"]
+        assert dicts and all(dicts)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_sets_equal_networkx(kind, native_always):
+    G = _graph(1, kind, n=80)
+    G.add_nodes_from(_labels(kind, 95, random.Random(5))[80:] if kind != "int" else range(80, 95))
+    source = next(iter(G))
+    assert list(nx.connected_components(G, backend=BACKEND)) == list(nx.connected_components(G))
+    for v in list(G)[::7]:
+        assert nx.node_connected_component(G, v, backend=BACKEND) == nx.node_connected_component(
+            G, v
+        )
+    for d in range(4):
+        ours = nx.descendants_at_distance(G, source, d, backend=BACKEND)
+        assert ours == nx.descendants_at_distance(G, source, d)
+    D = _graph(2, kind, n=80, directed=True)
+    assert list(nx.strongly_connected_components(D, backend=BACKEND)) == list(
+        nx.strongly_connected_components(D)
+    )
+    assert list(nx.weakly_connected_components(D, backend=BACKEND)) == list(
+        nx.weakly_connected_components(D)
+    )
+    if _capi.api() is not None:  # int and str labels by the compiled loop, others in Python
+        compiled = {ok for name, ok in native_always if name == "node_sets"}
+        assert compiled == ({True} if kind in ("int", "shuffled", "str") else {False})
+
+
+def test_empty_graphs(native_always):
+    for G in (nx.Graph(), nx.DiGraph()):
+        for name in ("core_number", "connected_components" if not G.is_directed() else None):
+            if name:
+                ours = getattr(nx, name)(G, backend=BACKEND)
+                assert typed(dict(enumerate(ours))) == typed(dict(enumerate(getattr(nx, name)(G))))
+    G = nx.Graph()
+    assert nx.triangles(G, backend=BACKEND) == {} == nx.clustering(G, backend=BACKEND)
+    G.add_node("a")  # one node, no edge: clustering's int 0
+    assert typed(nx.clustering(G, backend=BACKEND)) == typed(nx.clustering(G))
+    assert typed(nx.single_source_shortest_path_length(G, "a", backend=BACKEND)) == [("a", int, 0)]
+
+
+@needs_api
+def test_builders_directly():
+    fns = _capi.api().fns
+    labels = ["a", ("b", 1), 7, "d"]
+    hashes = np.array([hash(x) for x in labels])
+    ids = np.array([3, 0, 2])
+    got = _capi.node_dict(fns, ids, labels, hashes, np.array([0.0, -0.0, 2.5]), zero_int=True)
+    assert typed(got) == [("d", int, 0), ("a", int, 0), (7, float, 2.5)]
+    got = _capi.node_dict(fns, ids, labels, hashes, np.array([0.0, 0.0, 0.5]), first_int=True)
+    assert typed(got) == [("d", int, 0), ("a", float, 0.0), (7, float, 0.5)]
+    big = np.array([2**62, -(2**40), 5], dtype=np.int64)
+    got = _capi.node_dict(fns, ids, None, np.arange(4), big)
+    assert typed(got) == [(3, int, 2**62), (0, int, -(2**40)), (2, int, 5)]
+    assert _capi.node_dict(fns, ids[:0], labels, hashes, big[:0]) == {}
+    got = _capi.node_dict(fns, ids, labels, hashes, np.array([1, 1, 2], dtype=np.int32))
+    assert typed(got) == [("d", int, 1), ("a", int, 1), (7, int, 2)]
+    assert _capi.node_sets(fns, np.array([3, 2, 0]), np.array([0, 0, 2, 3]), None) == [
+        set(),
+        {3, 2},
+        {0},
+    ]
+    assert _capi.node_sets(fns, np.array([0, 3]), np.array([0, 2]), labels) == [{"a", "d"}]
+    assert _capi.node_sets(fns, np.array([0, 1]), np.array([0, 2]), labels) is None  # a tuple
+
+
+@needs_api
+def test_references_are_balanced():
+    """Labels keep their reference counts; a result is referenced once and owns its values."""
+    labels = [f"v{i}" for i in range(50)] + [(i, "t") for i in range(50)] + [10**30]
+    hashes = np.array([hash(x) for x in labels])
+    fns = _capi.api().fns
+    ids = np.random.default_rng(0).permutation(len(labels))
+    sentinel = 2**70 + 1  # no other reference: only the lists hold the labels
+    ints = [sentinel + i for i in range(40)]
+    before = [sys.getrefcount(x) for x in labels + ints]
+    for _ in range(3):
+        d = _capi.node_dict(fns, ids, labels, hashes, np.linspace(0.0, 1.0, ids.size))
+        groups = np.arange(ids.size) // 3 + 1000  # equal consecutive values share an int
+        e = _capi.node_dict(fns, ids, labels, hashes, groups, first_int=True)
+        s = _capi.node_sets(fns, np.arange(40), np.array([0, 10, 40]), ints)
+        n = _capi.node_dict(fns, ids, None, np.arange(ids.size), np.zeros(ids.size))
+        counts = [sys.getrefcount(x) for x in (d, e, s, n, s[0], s[1])]
+        assert counts == [4] * 6  # one owner each, the tuple, x and getrefcount's argument
+        keys = list(d)
+        x = d[keys[5]]
+        assert sys.getrefcount(x) == 3  # d and x: one float per value
+        x = e[keys[0]]
+        assert x == 0 and type(x) is int
+        x = e[keys[3]]  # entries 3, 4, 5 share it
+        assert sys.getrefcount(x) == 3 + 2 and e[keys[4]] is x is e[keys[5]]
+        assert e[keys[1]] is e[keys[2]] is not x
+        x = n[int(ids[0])]  # every entry shares one 0.0
+        assert type(x) is float and sys.getrefcount(x) == ids.size + 2
+        del x
+        del d, e, s, n, keys
+    assert [sys.getrefcount(x) for x in labels + ints] == before
+
+
+def test_falls_back_when_the_api_is_unusable(monkeypatch):
+    monkeypatch.setattr(_common, "NATIVE_MIN", 0)
+    monkeypatch.setitem(_cpython._STATE, "ok", False)
+    assert _capi.api() is None
+    G = _graph(4, "str")
+    source = next(iter(G))
+    for name, args, kwargs in _calls(G, source):
+        ours = getattr(nx, name)(G, *args, backend=BACKEND, **kwargs)
+        assert same(name, ours, getattr(nx, name)(G, *args, **kwargs)), name
+    assert list(nx.connected_components(G, backend=BACKEND)) == list(nx.connected_components(G))
+
+
+def test_falls_back_when_hashes_collide(native_always):
+    """hash(-1) == hash(-2): the conversion keeps no node hashes and Python builds the dicts."""
+    G = nx.relabel_nodes(_graph(6, "int"), {v: -v - 1 for v in range(60)})
+    W = backend_interface.convert_from_nx(G)
+    assert W._node_hashes is None and _common._native_labels(W) is None
+    for name, args, kwargs in _calls(G, -1):
+        ours = getattr(nx, name)(G, *args, backend=BACKEND, **kwargs)
+        assert same(name, ours, getattr(nx, name)(G, *args, **kwargs)), name
+    assert list(nx.connected_components(G, backend=BACKEND)) == list(nx.connected_components(G))
+    assert not native_always  # no builder was called
+
+
+@pytest.mark.parametrize("kind", ["int", "str"])
+def test_big_results(kind):
+    """Above the size threshold with the default settings (no monkeypatching)."""
+    n = 3000
+    G = _graph(9, kind, n=n)
+    source = next(iter(G))
+    for name, args, kwargs in _calls(G, source)[:6]:
+        ours = getattr(nx, name)(G, *args, backend=BACKEND, **kwargs)
+        assert same(name, ours, getattr(nx, name)(G, *args, **kwargs)), name
+    assert list(nx.connected_components(G, backend=BACKEND)) == list(nx.connected_components(G))
