@@ -246,11 +246,22 @@ def test_falls_back_when_hashes_collide(native_always):
 
 @pytest.mark.parametrize("kind", ["int", "str"])
 def test_big_results(kind):
-    """Above the size threshold with the default settings (no monkeypatching)."""
-    n = 3000
+    """Above the size threshold with the default settings (no monkeypatching); BFS and
+    Dijkstra orders of a random graph's ids are scattered (new ``int`` keys)."""
+    n = 5000
     G = _graph(9, kind, n=n)
     source = next(iter(G))
     for name, args, kwargs in _calls(G, source)[:6]:
         ours = getattr(nx, name)(G, *args, backend=BACKEND, **kwargs)
         assert same(name, ours, getattr(nx, name)(G, *args, **kwargs)), name
     assert list(nx.connected_components(G, backend=BACKEND)) == list(nx.connected_components(G))
+
+
+def test_scattered_ids():
+    rng = np.random.default_rng(3)
+    assert _common._scattered(rng.permutation(5000), 5000)
+    assert not _common._scattered(np.arange(5000), 5000)
+    assert not _common._scattered(np.arange(5000)[::-1].copy(), 5000)
+    assert not _common._scattered(rng.permutation(1000), 1000)  # small: not sampled
+    lattice = np.argsort(np.add(*np.divmod(np.arange(300 * 300), 300)), kind="stable")
+    assert not _common._scattered(lattice, lattice.size)  # a lattice's BFS order: diagonals
