@@ -196,7 +196,8 @@ def node_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
         if found is not None:
             from . import _capi
 
-            sets = _capi.node_sets(found[0], members, bounds, found[1])
+            labels = None if W.identity and _scattered(members, len(W)) else found[1]
+            sets = _capi.node_sets(found[0], members, bounds, labels)
             if sets is not None:
                 return sets
         nodes = W.label_list(members)
