@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -32,3 +33,12 @@ def pytest_collection_modifyitems(config, items):
 def device(request):
     """Run a test body once per backend (the GPU run skips without a GPU)."""
     return request.param
+
+
+@pytest.fixture(autouse=True)
+def _quiet_cache_warning():
+    """NetworkX notes each reuse of a cached backend conversion; the backend tests reuse them
+    on purpose."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
+        yield

@@ -26,13 +26,6 @@ if BACKEND not in nx.utils.backends.backends:  # entry points not registered (no
     pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
 
 
-@pytest.fixture(autouse=True)
-def _quiet_cache_warning():
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
-        yield
-
-
 def _labels(kind: str, n: int, rng: random.Random) -> list:
     ids = list(range(n))
     rng.shuffle(ids)  # node order differs from label order

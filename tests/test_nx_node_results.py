@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import sys
-import warnings
 
 import numpy as np
 import pytest
@@ -27,13 +26,6 @@ if BACKEND not in nx.utils.backends.backends:
 needs_api = pytest.mark.skipif(_capi.api() is None, reason="CPython's C API is not usable here")
 
 KINDS = ["int", "shuffled", "str", "tuple", "mixed"]
-
-
-@pytest.fixture(autouse=True)
-def _quiet_cache_warning():
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
-        yield
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import sys
-import warnings
 
 import numpy as np
 import pytest
@@ -23,13 +22,6 @@ from warpgraph.nx.interface import backend_interface  # noqa: E402
 BACKEND = "warpgraph"
 if BACKEND not in nx.utils.backends.backends:
     pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
-
-
-@pytest.fixture(autouse=True)
-def _quiet_cache_warning():
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
-        yield
 
 
 def _labels(kind: str, n: int, rng: random.Random) -> list:

@@ -21,6 +21,7 @@ __all__ = [
     "backend_device",
     "gc_paused",
     "host",
+    "label_hashes",
     "node_dict",
     "node_error",
     "node_sets",
@@ -82,20 +83,24 @@ def not_implemented(message: str) -> NotImplementedError:
 NATIVE_MIN = 256
 
 
+def label_hashes(W) -> np.ndarray | None:
+    """The hashes of ``W``'s labels by dense id, distinct (read at conversion; ``0..n-1`` for
+    the labels ``0..n-1``), or None where they were not read or are not distinct."""
+    if W._node_hashes is not None:
+        return W._node_hashes
+    return np.arange(len(W), dtype=np.int64) if W.identity else None  # hash(i) == i
+
+
 def _native_labels(W) -> tuple[np.ndarray, list, np.ndarray] | None:
     """(C functions, label list, distinct label hashes) for :mod:`._capi`'s builders, or None
     where they cannot be used (no C API, or the hashes were not read or not distinct)."""
     from . import _capi
 
     api = _capi.api()
-    if api is None:
+    hashes = None if api is None else label_hashes(W)
+    if hashes is None:
         return None
     n = len(W)
-    hashes = W._node_hashes
-    if hashes is None:
-        if not W.identity:
-            return None
-        hashes = np.arange(n, dtype=np.int64)  # hash(i) == i for 0 <= i < 2**61 - 1
     nodes = W.nodes  # existing label objects (for 0..n-1: the source's, made once if gone)
     if type(nodes) is not list or len(nodes) != n or hashes.size != n:
         return None

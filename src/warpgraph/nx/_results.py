@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._common import gc_paused
+from ._common import gc_paused, label_hashes
 
 __all__ = ["bfs_tree_graph", "subgraph_copy"]
 
@@ -107,14 +107,10 @@ def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
     from . import _cpython as raw
 
     api = _capi.api()
-    if api is None:
+    hashes = None if api is None else label_hashes(W)
+    if hashes is None:  # no C API, or hashes not read or not distinct: the Python path
         return None
     n = len(W)
-    hashes = W._node_hashes
-    if hashes is None:
-        if not W.identity:
-            return None  # hashes not read, or not distinct: the Python path
-        hashes = np.arange(n, dtype=np.int64)
     node, adj = _table(G._node), _table(G._adj)
     if node is None or adj is None:
         return None
