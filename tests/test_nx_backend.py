@@ -1040,3 +1040,20 @@ def test_should_run_leaves_short_searches_of_unconverted_graphs_to_networkx():
         want = nx.descendants_at_distance(G, (0, 0), 2)
         assert nx.descendants_at_distance(G, (0, 0), 2, backend=BACKEND) == want  # converts
     assert say("descendants_at_distance", (G, (0, 0), 2), {}) is True  # converted already
+
+
+def test_identity_node_list_without_the_source_graph():
+    """Labels 0..n-1 are listed on first use: from G's own objects while G is alive, as new
+    ints once it is gone or no longer has those labels."""
+    import gc
+
+    G = nx.path_graph(300)
+    W = backend_interface.convert_from_nx(G)
+    H = nx.path_graph(300)
+    V = backend_interface.convert_from_nx(H)
+    del G
+    gc.collect()
+    assert W.source is None and W.nodes == list(range(300))
+    H.remove_node(299)
+    H.add_node("x")  # same count, other labels: not taken from H
+    assert V.nodes == list(range(300))
