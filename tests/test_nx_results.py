@@ -8,8 +8,10 @@ and no reference left behind or taken from the source graph.
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
+from functools import partial
 
 import numpy as np
 import pytest
@@ -240,3 +242,161 @@ def test_views_and_subclasses_equal_networkx(directed):
     if not directed:
         for H in (view, S):
             assert_equal_exactly(nx.k_truss(H, 3, backend=BACKEND), nx.k_truss(H, 3))
+
+
+# ====================================================================== nx.bfs_tree's DiGraph
+# ``_results.bfs_tree_graph`` builds it by ``_capi.tree_graph`` (from NATIVE_MIN nodes, where
+# the C API is usable) or in Python; both must equal ``nx.bfs_tree`` exactly.
+
+
+@pytest.fixture
+def tree_spy(monkeypatch):
+    """Record whether each ``bfs_tree`` result was built by the compiled builder."""
+    made = []
+    real = _capi.tree_graph
+
+    def spy(*args, **kwargs):
+        made.append(True)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_capi, "tree_graph", spy)
+    return made
+
+
+def assert_tree_equal(T, K) -> None:
+    """``T`` equals NetworkX's BFS tree ``K``: every order, one shared dict per edge, new dicts
+    per edge and per node."""
+    assert type(T) is nx.DiGraph and T.graph == K.graph == {}
+    assert list(T) == list(K)
+    assert list(T._pred) == list(K) and list(T._succ) == list(K)
+    assert T._adj is T._succ
+    for v in K:
+        assert list(T._succ[v]) == list(K._succ[v]), v
+        assert list(T._pred[v]) == list(K._pred[v]), v
+        assert T._node[v] == {}
+    datas = [T._succ[u][v] for u, v in K.edges]
+    assert all(T._succ[u][v] is T._pred[v][u] for u, v in K.edges)
+    assert all(d == {} and type(d) is dict for d in datas)
+    assert len({id(d) for d in datas}) == len(datas)  # one dict per edge
+    assert len({id(T._node[v]) for v in T}) == len(T)  # one dict per node
+    assert not {id(d) for d in datas} & {id(T._node[v]) for v in T}
+    assert nx.utils.graphs_equal(T, K)
+
+
+def _tree_graph_input(kind: str, directed: bool, seed: int, n: int = 120):
+    G = _graph(seed, kind, directed, n=n)
+    G.graph.clear()
+    return G
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("kind", ["int", "shuffled", "str", "mixed"])
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("native", [True, False])
+def test_bfs_tree_equals_networkx(seed, kind, directed, native, tree_spy, monkeypatch):
+    from warpgraph.nx import _common
+
+    monkeypatch.setattr(_common, "NATIVE_MIN", 0 if native else 10**9)
+    G = _tree_graph_input(kind, directed, seed)
+    nodes = list(G)
+    rng = random.Random(seed)
+    for source in (nodes[0], rng.choice(nodes), nodes[-1]):
+        for depth in (None, 0, 1, 2):
+            for reverse in (False, True) if not directed else (False,):
+                kw = {"depth_limit": depth, "reverse": reverse}
+                T = nx.bfs_tree(G, source, backend=BACKEND, **kw)
+                assert_tree_equal(T, nx.bfs_tree(G, source, **kw))
+    usable = _capi.api() is not None
+    assert bool(tree_spy) is (native and usable)
+
+
+def test_bfs_tree_big_identity_and_scattered(tree_spy):
+    """Above NATIVE_MIN with default settings: the labels 0..n-1 (existing ints, and new ones
+    for a scattered discovery order) and str labels."""
+    from warpgraph.nx import _common
+
+    assert _common.NATIVE_MIN < 5000
+    G = nx.grid_2d_graph(40, 40)
+    G = nx.convert_node_labels_to_integers(G)
+    assert_tree_equal(nx.bfs_tree(G, 0, backend=BACKEND), nx.bfs_tree(G, 0))
+    R = nx.gnm_random_graph(6000, 30000, seed=3)  # random ids: a scattered order
+    W = _converted(R)
+    order = np.array(list(nx.bfs_tree(R, 0)))
+    assert W.identity and _common._scattered(order, len(W))
+    assert_tree_equal(nx.bfs_tree(R, 0, backend=BACKEND), nx.bfs_tree(R, 0))
+    S = nx.relabel_nodes(R, {v: f"n{v}" for v in R})
+    assert_tree_equal(nx.bfs_tree(S, "n5", backend=BACKEND), nx.bfs_tree(S, "n5"))
+    assert len(tree_spy) == 3 or _capi.api() is None
+
+
+@pytest.mark.skipif(_capi.api() is None, reason="CPython's C API is not usable here")
+@pytest.mark.parametrize("kind", ["int", "str"])
+def test_bfs_tree_references_are_balanced(kind, monkeypatch):
+    """Building and dropping trees leaves the labels with the references they had; each edge's
+    data dict is held by its two entries, each node dict by the node table only."""
+    from warpgraph.nx import _common
+
+    monkeypatch.setattr(_common, "NATIVE_MIN", 0)
+    from warpgraph.nx import traversal
+
+    G = _tree_graph_input(kind, False, 2, n=300)
+    W = _converted(G)
+    source = next(iter(G))
+    parents, children = traversal._tree_arcs(W, source, None)
+    build = partial(_results.bfs_tree_graph, W, W.find(source), parents, children)
+    assert_tree_equal(build(), nx.bfs_tree(G, source))  # (W's label list made once)
+    big = [v for v in G if not isinstance(v, int) or v > 256]  # not the cached small ints
+    gc.collect()  # (the trees above, held in reference cycles by their cached views)
+    before = [sys.getrefcount(x) for x in big]
+    for _ in range(3):
+        T = build()
+        assert len(T) > 1
+        # getrefcount's argument is one more (counted outside assert)
+        edges = [(u, v) for u in T._succ for v in T._succ[u]]  # (T.edges: a cycle via T)
+        wrong = [(u, v) for u, v in edges if sys.getrefcount(T._succ[u][v]) != 3]
+        wrong += [u for u in T if sys.getrefcount(T._node[u]) != 2]
+        wrong += [u for u in T if sys.getrefcount(T._succ[u]) != 2]
+        wrong += [u for u in T if sys.getrefcount(T._pred[u]) != 2]
+        assert not wrong
+        del T, edges
+    assert [sys.getrefcount(x) for x in big] == before
+
+
+def test_bfs_tree_new_labels_are_released():
+    """Labels 0..n-1 made by the builder (``labels=None``) are owned by the tree only."""
+    fns = _capi.api().fns if _capi.api() is not None else None
+    if fns is None:
+        pytest.skip("CPython's C API is not usable here")
+    n = 1000
+    order = np.arange(n)[::-1].copy()
+    parent_pos = np.arange(n - 1) // 2  # a binary heap in reverse label order
+    T = nx.DiGraph()
+    _capi.tree_graph(fns, T, order, parent_pos, None, np.arange(n))
+    K = nx.DiGraph()
+    K.add_node(n - 1)
+    K.add_edges_from((n - 1 - p, n - 1 - (i + 1)) for i, p in enumerate(parent_pos.tolist()))
+    assert_tree_equal(T, K)
+    big = next(v for v in T if 300 < v < n - 1)  # a new int: held by T._node, T._succ, T._pred and
+    # the entries naming it (its parent's successor row and its children's predecessor rows)
+    kids = len(T._succ[big])
+    assert sys.getrefcount(big) == 2 + 3 + 1 + kids  # + getrefcount's argument and ``big``
+    with pytest.raises(_capi.InvalidArgumentError):
+        _capi.tree_graph(fns, nx.DiGraph(), order[:3], np.array([0, 2]), None, np.arange(n))
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_tree_falls_back_where_the_builder_cannot_be_used(directed, tree_spy, monkeypatch):
+    from warpgraph.nx import _common
+
+    monkeypatch.setattr(_common, "NATIVE_MIN", 0)
+    # Equal hashes (hash(-1) == hash(-2)): the conversion keeps no node hashes.
+    G = _tree_graph_input("int", directed, 5, n=60)
+    G = nx.relabel_nodes(G, {v: -v - 1 for v in G})
+    assert_tree_equal(nx.bfs_tree(G, -1, backend=BACKEND), nx.bfs_tree(G, -1))
+    assert not tree_spy
+    # The dict tables may not be read in place: no C API.
+    monkeypatch.setitem(_cpython._STATE, "ok", False)
+    assert _capi.api() is None
+    G = _tree_graph_input("str", directed, 6, n=60)
+    assert_tree_equal(nx.bfs_tree(G, next(iter(G)), backend=BACKEND), nx.bfs_tree(G, next(iter(G))))
+    assert not tree_spy

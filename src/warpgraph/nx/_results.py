@@ -280,16 +280,29 @@ def _pick(items: list, idx: np.ndarray) -> list:
 def bfs_tree_graph(W, source: int, parents: np.ndarray, children: np.ndarray):
     """``networkx.DiGraph`` of a BFS tree given its arcs in discovery order, as NetworkX's
     ``bfs_tree`` builds it: nodes in discovery order, each node's children in discovery order,
-    one new data dict per edge shared by its successor and predecessor entries."""
+    one new data dict per edge shared by its successor and predecessor entries. Built by
+    :func:`._capi.tree_graph` where the C API is usable and the label hashes are distinct
+    (from ``NATIVE_MIN`` nodes), else in Python."""
     import networkx as nx
+
+    from . import _common
 
     with gc_paused():
         T = nx.DiGraph()
         order = np.concatenate(([source], children)).astype(np.int64)
-        nodes = W.label_list(order)
         n = order.size
         position = np.empty(len(W), dtype=np.int64)
         position[order] = np.arange(n)
+        found = _common._native_labels(W) if n >= _common.NATIVE_MIN else None
+        if found is not None:
+            from . import _capi
+
+            fns, labels, hashes = found
+            if W.identity and _common._scattered(order, len(W)):
+                labels = None  # new ints: no cache miss on each label object
+            _capi.tree_graph(fns, T, order, position[parents], labels, hashes)
+            return T
+        nodes = W.label_list(order)
         data = [{} for _ in range(children.size)]
         T._node.update(zip(nodes, [{} for _ in range(n)], strict=True))
         by_parent = np.argsort(position[parents], kind="stable")
