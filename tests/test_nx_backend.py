@@ -617,14 +617,7 @@ def test_bfs_edges_and_trees_in_networkx_order(seed, kind, directed):
     rng = random.Random(seed)
     for source in rng.sample(list(G), min(3, len(G))):
         for limit in (None, 0, 1, 2.5):
-            ours, theirs = both("bfs_edges", G, source, depth_limit=limit)
-            assert type(ours) is type(theirs)
-            assert list(ours) == list(theirs)
-            _graphs_equal_exactly(*both("bfs_tree", G, source, depth_limit=limit))
-            ours, theirs = both("bfs_predecessors", G, source, depth_limit=limit)
-            assert list(ours) == list(theirs)
-            ours, theirs = both("bfs_successors", G, source, depth_limit=limit)
-            assert list(ours) == list(theirs)
+            _assert_bfs_calls_equal(G, source, limit)
         for distance in (0, 1, 2, 3.0, 40, -1):
             ours, theirs = both("descendants_at_distance", G, source, distance)
             assert ours == theirs and type(ours) is set
@@ -974,16 +967,22 @@ def _array_layers(monkeypatch, switch: int = 1):
     monkeypatch.setattr(traversal, "_bfs", bfs)
 
 
+def _assert_bfs_calls_equal(G, source, limit):
+    """bfs_edges (type too), bfs_tree, bfs_predecessors and bfs_successors equal NetworkX's."""
+    ours, theirs = both("bfs_edges", G, source, depth_limit=limit)
+    assert type(ours) is type(theirs)
+    assert list(ours) == list(theirs)
+    _graphs_equal_exactly(*both("bfs_tree", G, source, depth_limit=limit))
+    ours, theirs = both("bfs_predecessors", G, source, depth_limit=limit)
+    assert list(ours) == list(theirs)
+    ours, theirs = both("bfs_successors", G, source, depth_limit=limit)
+    assert list(ours) == list(theirs)
+
+
 def _assert_bfs_family_equal(G):
     source = list(G)[len(G) // 2]
     for depth in (None, 2):
-        ours, theirs = both("bfs_edges", G, source, depth_limit=depth)
-        assert list(ours) == list(theirs)
-        _graphs_equal_exactly(*both("bfs_tree", G, source, depth_limit=depth))
-        ours, theirs = both("bfs_predecessors", G, source, depth_limit=depth)
-        assert list(ours) == list(theirs)
-        ours, theirs = both("bfs_successors", G, source, depth_limit=depth)
-        assert list(ours) == list(theirs)
+        _assert_bfs_calls_equal(G, source, depth)
     ours, theirs = both("single_source_shortest_path_length", G, source)
     assert list(ours.items()) == list(theirs.items())
     ours, theirs = both("bfs_layers", G, [source, next(iter(G))])

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from ._common import backend_device, gc_paused, host, node_error, node_sets, try_node_dict
+from ._ordered_bfs import _expand
 from ._results import bfs_tree_graph
 
 __all__ = [
@@ -45,11 +46,12 @@ _THIN_LAYER = 512
 def _ordered_bfs(indptr, heads, first, n, max_depth):  # pragma: no cover - compiled
     """Nodes in queue (discovery) order, their parents (-1 for ``first``), and where each
     layer starts in that order (``starts[-1]`` is the number reached); layers beyond
-    ``max_depth`` are not searched (``max_depth < 0``: no limit)."""
+    ``max_depth`` are not searched (``max_depth < 0``: no limit). The layers are expanded by
+    :func:`._ordered_bfs._expand`, the sequential pass the GPU search also uses."""
     seen = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int64)
     parent = np.empty(n, dtype=np.int64)
-    starts = np.empty(n + 1, dtype=np.int64)
+    starts = np.empty(n + 2, dtype=np.int64)
     tail = 0
     for v in first:
         if not seen[v]:
@@ -57,26 +59,13 @@ def _ordered_bfs(indptr, heads, first, n, max_depth):  # pragma: no cover - comp
             queue[tail] = v
             parent[tail] = -1
             tail += 1
-    layers = 0
-    head = 0
-    while head < tail:
-        starts[layers] = head
-        layers += 1
-        if max_depth >= 0 and layers > max_depth:
-            break
-        end = tail
-        while head < end:
-            u = queue[head]
-            head += 1
-            for k in range(indptr[u], indptr[u + 1]):
-                w = heads[k]
-                if not seen[w]:
-                    seen[w] = True
-                    queue[tail] = w
-                    parent[tail] = u
-                    tail += 1
-    starts[layers] = tail
-    return queue[:tail], parent[:tail], starts[: layers + 1]
+    starts[0] = 0
+    found = _expand(indptr, heads, queue, parent, seen, 0, tail, 0, max_depth, 0, starts, 1)
+    tail, count = found[1], found[3]
+    if starts[count - 1] != tail:  # the last layer searched was not expanded (depth limit)
+        starts[count] = tail
+        count += 1
+    return queue[:tail], parent[:tail], starts[:count]
 
 
 def bfs_order(indptr: np.ndarray, heads: np.ndarray, ids: np.ndarray, max_depth: int = -1) -> tuple:
