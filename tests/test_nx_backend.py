@@ -673,6 +673,7 @@ def test_core_subgraphs_equal_networkx(seed, directed):
         _graphs_equal_exactly(*both(func, G, 1, core_number=cores))
     for k in (0, 1, 2, top):
         _graphs_equal_exactly(*both("k_corona", G, k))
+        _graphs_equal_exactly(*both("k_corona", G, k, core_number=cores))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -810,6 +811,7 @@ def test_dijkstra_path_length_equals_networkx(seed, directed, kind):
             assert list(ours) == list(theirs)  # NetworkX's heap order, ties included
         ours, theirs = both("single_source_bellman_ford_path_length", G, source, weight="cost")
         assert_same_dict(ours, theirs)
+        assert list(ours) == list(theirs)  # NetworkX's queue order
     with pytest.raises(nx.NodeNotFound):
         nx.single_source_dijkstra_path_length(G, "no such node", backend=BACKEND)
 
@@ -844,6 +846,35 @@ def test_weights_networkx_types_cannot_match_run_in_networkx():
 
 
 @needs_sssp
+@pytest.mark.parametrize("seed", range(40))
+def test_bellman_ford_follows_networkx_queue(seed):
+    """Key order, value types and negative-cycle outcomes equal NetworkX's on small graphs
+    with ties, zero and negative weights, self-loops and unreachable parts."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 30)
+    G = nx.gnp_random_graph(n, rng.random() * 0.3, seed=seed, directed=seed % 2 == 1)
+    if n > 2 and seed % 5 == 0:
+        G.add_edge(1, 1)
+    kind = ("int", "float")[seed % 3 == 0]
+    negative = seed % 4 in (0, 1)  # undirected: always a negative cycle; directed: some
+    for u, v in G.edges:
+        low = -2 if negative and rng.random() < 0.2 else 0
+        value = rng.randint(low, 3)
+        G.edges[u, v]["cost"] = float(value) / 4 if kind == "float" else value
+    source = rng.randrange(n)
+    try:
+        theirs = nx.single_source_bellman_ford_path_length(G, source, weight="cost")
+    except nx.NetworkXUnbounded:
+        with pytest.raises(nx.NetworkXUnbounded, match="Negative cycle"):
+            nx.single_source_bellman_ford_path_length(G, source, weight="cost", backend=BACKEND)
+        return
+    ours = nx.single_source_bellman_ford_path_length(G, source, weight="cost", backend=BACKEND)
+    assert [(k, type(v), v) for k, v in ours.items()] == [
+        (k, type(v), v) for k, v in theirs.items()
+    ]
+
+
+@needs_sssp
 def test_dijkstra_skips_edges_whose_weight_is_none():
     G = nx.Graph()
     G.add_edge("a", "b", weight=1)
@@ -867,6 +898,7 @@ def test_negative_weights_and_cycles_as_networkx(seed, directed):
     else:
         ours = nx.single_source_bellman_ford_path_length(G, source, weight="cost", backend=BACKEND)
         assert_same_dict(ours, theirs)
+        assert list(ours) == list(theirs)
     assert nx.negative_edge_cycle(nx.DiGraph(), backend=BACKEND) is False
 
 

@@ -80,12 +80,7 @@ def typed(d):
 
 
 def same(name: str, ours: dict, theirs: dict) -> bool:
-    """Equal items and value types, in the same key order (Bellman-Ford's key order is not
-    NetworkX's: a known difference, before these builders too)."""
-    if "bellman_ford" in name:
-        return ours == theirs and {k: type(v) for k, v in ours.items()} == {
-            k: type(v) for k, v in theirs.items()
-        }
+    """Equal items and value types, in the same key order."""
     return typed(ours) == typed(theirs)
 
 

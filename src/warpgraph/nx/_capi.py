@@ -216,12 +216,13 @@ def _plan(visit, info, indptr, heads, arc_keep, addr, start, directed):  # pragm
     ``info[:, FILL]`` being the cursors; and the kept arcs that make
     their edge's data dict copy (undirected: from the endpoint visited first) with their dicts'
     addresses, in visiting order (``addr[start[p] + i]``: the data dict of the ``i``-th arc of
-    the row visited ``p``-th)."""
+    the row visited ``p``-th; the arcs are numbered the same way, ``start[p] + i``, so that the
+    work and memory stay in proportion to the rows visited, not to the whole graph)."""
     k = visit.shape[0]
     m = heads.shape[0]
     deg = np.zeros(k, dtype=np.int64)
-    arcs = np.empty(m, dtype=np.int64)
-    found = np.empty(m, dtype=np.int64)
+    arcs = np.empty(start[k], dtype=np.int64)
+    found = np.empty(start[k], dtype=np.int64)
     c = 0
     for p in range(k):
         u = visit[p]
@@ -235,8 +236,8 @@ def _plan(visit, info, indptr, heads, arc_keep, addr, start, directed):  # pragm
             if directed or q > p:
                 info[heads[a], FILL] += 1
             if directed or q >= p:
-                arcs[c] = a
-                found[c] = addr[start[p] + a - indptr[u]]
+                arcs[c] = start[p] + a - indptr[u]
+                found[c] = addr[arcs[c]]
                 c += 1
     first = np.empty(k + 1, dtype=np.int64)
     first[0] = 0
@@ -281,8 +282,9 @@ def _by_address(arcs, found):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _copies(fns, arcs, found, copy_at):  # pragma: no cover - compiled
-    """``copy_at[arcs[j]]`` = a copy of the data dict at ``found[j]``; 0, -1 on an error, -2
-    when a data dict is not a plain ``dict``. The caller releases ``copy_at``."""
+    """``copy_at[arcs[j]]`` (visited arc numbers, see :func:`_plan`) = a copy of the data dict
+    at ``found[j]``; 0, -1 on an error, -2 when a data dict is not a plain ``dict``. The caller
+    releases ``copy_at``."""
     m = arcs.shape[0]
     for j in range(m):
         if j + 16 < m:
@@ -321,10 +323,10 @@ def _entries(fns, row, lo, hi, given, giver, info):  # pragma: no cover - compil
 
 @nb.njit(cache=True)
 def _rows(
-    fns, adj_out, pred_out, visit, info, indptr, heads, copy_at, deg, first, directed
+    fns, adj_out, pred_out, visit, info, indptr, heads, copy_at, start, deg, first, directed
 ):  # pragma: no cover - compiled
     """The adjacency dicts (and a directed graph's predecessor dicts) from the data dict copies
-    ``copy_at`` (see :func:`_plan`); 0, or -1 on an error."""
+    ``copy_at`` (by visited arc number, see :func:`_plan`); 0, or -1 on an error."""
     k = visit.shape[0]
     m = heads.shape[0]
     given = np.empty(first[k], dtype=np.int64)  # the data dict copy handed over ...
@@ -337,17 +339,19 @@ def _rows(
         if not directed:  # the neighbours visited before, in visiting order
             if _entries(fns, row, first[p], first[p + 1], given, giver, info):
                 return _fail(fns, row)
+        shift = start[p] - indptr[u]  # arc a of row u is visited arc a + shift
         for a in range(indptr[u], indptr[u + 1]):
+            if a + 8 < indptr[u + 1]:
+                _prefetch(copy_at[a + 8 + shift])
             if a + 8 < m:
-                _prefetch(copy_at[a + 8])
                 _prefetch_row(info, heads[a + 8])
-            copy = copy_at[a]
+            copy = copy_at[a + shift]
             if copy == 0:  # not kept (or the edge's copy comes from an earlier row)
                 continue
             h = heads[a]
             bad = _call4(fns[SET], row, info[h, LABEL], copy, info[h, HASH])
             _decref(fns[DECREF], copy)  # the row's now (or freed if bad)
-            copy_at[a] = 0
+            copy_at[a + shift] = 0
             if bad:
                 return _fail(fns, row)
             if directed or info[h, POS] > p:
@@ -421,7 +425,7 @@ def build_graph(
         directed = H.is_directed()
         done = _nodes(fns, id(H._node), visit, node_data, info)
         if done == 0:
-            copy_at = np.zeros(heads.size, dtype=np.int64)
+            copy_at = np.zeros(start[-1], dtype=np.int64)
             try:
                 deg, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
                                                  start, directed)  # fmt: skip
@@ -429,7 +433,7 @@ def build_graph(
                 if done == 0:
                     pred = id(H._pred) if directed else 0
                     done = _rows(fns, id(H._adj), pred, visit, info, indptr, heads, copy_at,
-                                 deg, first, directed)  # fmt: skip
+                                 start, deg, first, directed)  # fmt: skip
             finally:
                 _release_all(fns, copy_at)  # the copies no row took (after an error)
         if done == -1:

@@ -42,9 +42,10 @@ def _processing_order(W, node_keep: np.ndarray, induced: np.ndarray | None) -> n
     kept = np.flatnonzero(node_keep)
     if induced is None or not 2 * kept.size < len(W):
         return kept
-    index = W.index
-    nodes = set(W.label_list(induced))  # the same insertions, so the same set order
-    return np.fromiter((index[v] for v in nodes), dtype=np.int64, count=len(nodes))
+    labels = W.label_list(induced)
+    position = dict(zip(labels, induced.tolist(), strict=True))  # not W.index: O(kept) only
+    nodes = set(labels)  # the same insertions, so the same set order
+    return np.fromiter(map(position.__getitem__, nodes), dtype=np.int64, count=len(nodes))
 
 
 def subgraph_copy(

@@ -31,13 +31,14 @@ __all__ = [
 ]
 
 
-def _components(G, connection: str = "weak") -> tuple[int, np.ndarray]:
-    """Number of components and a label per dense id, from warpgraph's kernels."""
+def _components(G, connection: str = "weak", *, labels: bool = True) -> tuple[int, Any]:
+    """Number of components and a label per dense id (on the host; None without
+    ``labels``: a count alone copies nothing back from the GPU), from warpgraph's kernels."""
     from ..algorithms.components import connected_components as _cc
 
     dev = backend_device()
-    count, labels = _cc(G.on(dev, any_order=True), connection=connection, device=dev)
-    return int(count), host(labels)
+    count, found = _cc(G.on(dev, any_order=True), connection=connection, device=dev)
+    return int(count), host(found) if labels else None
 
 
 def _labels(G, connection: str = "weak") -> np.ndarray:
@@ -45,29 +46,31 @@ def _labels(G, connection: str = "weak") -> np.ndarray:
 
 
 def _count(G, connection: str) -> int:
-    return _components(G, connection)[0]
+    return _components(G, connection, labels=False)[0]
 
 
-def _grouped(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The dense ids of every component, concatenated (each in increasing id order, the
-    components ordered by their smallest id, NetworkX's order), and where each component
-    starts (and the last ends)."""
-    n = labels.size
-    order = np.argsort(labels, kind="stable")
-    if not n:
-        return order.astype(np.int64), np.zeros(1, dtype=np.int64)
-    ranked = labels[order]
-    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-    sizes = np.diff(np.r_[starts, n])
-    by_first = np.argsort(order[starts], kind="stable")  # order[starts]: each smallest id
-    bounds = np.zeros(starts.size + 1, dtype=np.int64)
-    np.cumsum(sizes[by_first], out=bounds[1:])
-    shift = np.repeat(starts[by_first] - bounds[:-1], sizes[by_first])
-    return order[np.arange(n) + shift].astype(np.int64), bounds
+@njit(cache=True, nogil=True)
+def _grouped(labels, count):  # pragma: no cover - compiled
+    """The dense ids of every component, concatenated, each in increasing id order, and where
+    each component starts (and the last ends). ``labels`` are canonical (``0..count-1`` by
+    smallest id, NetworkX's order of the components): one counting-sort pass, no sort."""
+    n = labels.shape[0]
+    bounds = np.zeros(count + 1, dtype=np.int64)
+    for v in range(n):
+        bounds[labels[v] + 1] += 1
+    for c in range(count):
+        bounds[c + 1] += bounds[c]
+    cursor = bounds[:-1].copy()
+    members = np.empty(n, dtype=np.int64)
+    for v in range(n):
+        members[cursor[labels[v]]] = v
+        cursor[labels[v]] += 1
+    return members, bounds
 
 
 def _component_sets(G) -> Iterator[set]:
-    members, bounds = _grouped(_labels(G, "weak"))
+    count, labels = _components(G, "weak")
+    members, bounds = _grouped(labels, count)
     sets = node_sets(G, members, bounds)
     yield from sets
 

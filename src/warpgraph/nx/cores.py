@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 from ..algorithms.kcore.api import core_number as _core_number
@@ -91,17 +92,30 @@ def k_corona(G, k: Any, core_number: Any = None):
         c = _cores(G)
     else:
         c = np.array([core_number[v] for v in G.nodes])
-    indptr = host(G.any_order.indptr)
-    tails = np.repeat(np.arange(len(G)), np.diff(indptr))
-    inside = np.asarray(c[G.nx_order] >= k, dtype=bool)  # G[v]: successors when directed
-    count = np.bincount(tails[inside], minlength=len(G))
-    mask = np.asarray((c == k) & (count == k), dtype=bool)
+    # Only the nodes of core number k can be in the corona: count their neighbours in the
+    # k-core (NetworkX's ``G[v]``: successors when directed) instead of every arc's.
+    candidates = np.flatnonzero(np.asarray(c == k, dtype=bool))
+    inside = np.asarray(c >= k, dtype=bool)
+    counts = _count_marked(host(G.any_order.indptr), G.nx_order, candidates, inside)
+    mask = np.zeros(len(G), dtype=bool)
+    mask[candidates[counts == k]] = True
     induced = np.flatnonzero(mask)  # NetworkX offers the nodes in the core dict's order
     if core_number is not None:
         index = G.index
         induced = np.array([index[v] for v in core_number if v in index], dtype=np.int64)
         induced = induced[mask[induced]]
     return subgraph_copy(G, mask, induced=induced)
+
+
+@nb.njit(cache=True)
+def _count_marked(indptr, heads, rows, marked):  # pragma: no cover - compiled
+    """For each row in ``rows``, how many of its heads are ``marked``."""
+    out = np.zeros(rows.size, dtype=np.int64)
+    for j in range(rows.size):
+        u = rows[j]
+        for a in range(indptr[u], indptr[u + 1]):
+            out[j] += marked[heads[a]]
+    return out
 
 
 def k_truss(G, k: Any):

@@ -10,10 +10,12 @@ so automatic dispatch runs NetworkX).
 Dijkstra's keys come in NetworkX's exact order, which is its heap's: by distance, ties by the
 order of the pushes. One sequential Numba Dijkstra with the same (distance, push counter) heap
 over the adjacency in NetworkX's order reproduces it (O(m log m), on the CPU whatever the
-device). Bellman-Ford runs on warpgraph's SSSP (configured device; negative weights by its
-frontier Bellman-Ford); its keys come source first, then by distance, ties in node order
-(NetworkX's follow its queue). ``negative_edge_cycle`` checks the signs first, then runs the
-frontier Bellman-Ford from a new node joined to every node.
+device). Bellman-Ford's keys follow NetworkX's queue (its SPFA with predecessor lists and the
+negative-cycle heuristic, whose order depends on every step of the run): one sequential Numba
+pass of the same algorithm reproduces keys, values and the ``NetworkXUnbounded`` outcome exactly
+(on the CPU whatever the device; warpgraph's parallel SSSP gives the same distances in another
+order). ``negative_edge_cycle`` (a bool, no order) checks the signs first, then runs the
+frontier Bellman-Ford from a new node joined to every node on the configured device.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .._arrays import id_dtype_for
-from ..errors import InvalidArgumentError, NegativeCycleError
+from ..errors import NegativeCycleError
 from ..graph import Graph
 from ._common import backend_device, gc_paused, host, node_dict, not_implemented
 
@@ -58,24 +60,87 @@ def _weights(G, weight: str, *, negative_ok: bool, hidden_ok: bool):
     return w
 
 
-def _distances(G, w, source: Any, method: str, cutoff: Any = None) -> dict:
-    """``{node: distance}`` of the reached nodes (within ``cutoff``), NetworkX's types."""
-    s = G.find(source)
-    dev = backend_device()
-    try:
-        dist = host(_sssp()(G.on(dev, w.graph), s, method=method, device=dev))
-    except InvalidArgumentError as exc:  # e.g. int weights that could overflow int64
-        raise not_implemented(str(exc)) from None
-    if w.kind == "int":
-        reached = dist != np.iinfo(np.int64).max
-    else:
-        reached = np.isfinite(dist)
-    if cutoff is not None:
-        reached &= dist <= cutoff
-        reached[s] = True  # NetworkX keeps the source whatever the cutoff
-    ids = np.flatnonzero(reached)
-    order = ids[np.lexsort((ids, dist[ids], ids != s))]  # the source, then by distance
-    return node_dict(G, order, dist[order], first_int=True)  # NetworkX's source distance: int 0
+BF_DONE, BF_CYCLE, BF_FULL = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no cover - compiled
+    """NetworkX's ``_inner_bellman_ford`` (SPFA with its negative-cycle heuristic) from one
+    source over dense ids: the same queue, the same predecessor lists and tests, so the same
+    relaxations in the same order (NetworkX's key order and float sums). ``pred_start``: where
+    each node's predecessor list starts in one buffer (its in-degree bounds the list: an arc
+    adds its tail at most once per distance of its head).
+
+    Returns ``(order, dist, status)``: the reached nodes in the order they first got a
+    distance (NetworkX's dict order), their distances, and BF_DONE, BF_CYCLE (a negative cycle:
+    NetworkX's ``NetworkXUnbounded``) or BF_FULL (a predecessor list outgrew its bound)."""
+    n = indptr.shape[0] - 1
+    dist = np.zeros(n, dtype=weights.dtype)
+    seen = np.zeros(n, dtype=np.bool_)
+    order = np.empty(n, dtype=np.int64)
+    pred = np.empty(max(pred_start[n], 1), dtype=np.int64)
+    pred_len = np.zeros(n, dtype=np.int64)
+    pred_edge = np.full(n, -1, dtype=np.int64)  # -1: no entry, -2: None (a source)
+    recent_a = np.full(n, -1, dtype=np.int64)  # recent_update[v] = (a, b); -1 for None
+    recent_b = np.full(n, -1, dtype=np.int64)
+    in_q = np.zeros(n, dtype=np.bool_)
+    count = np.zeros(n, dtype=np.int64)
+    queue = np.empty(n + 1, dtype=np.int64)  # a ring: at most n nodes are queued at once
+    head = 0
+    size = 1
+    queue[0] = source
+    in_q[source] = True
+    seen[source] = True
+    order[0] = source
+    found = 1
+    pred_edge[source] = -2
+    while size:
+        u = queue[head]
+        head = head + 1 if head < n else 0
+        size -= 1
+        in_q[u] = False
+        ready = True
+        for j in range(pred_start[u], pred_start[u] + pred_len[u]):
+            if in_q[pred[j]]:
+                ready = False
+                break
+        if not ready:
+            continue
+        dist_u = dist[u]
+        for a in range(indptr[u], indptr[u + 1]):
+            v = heads[a]
+            dist_v = dist_u + weights[a]
+            if dist_v < dist[v] if seen[v] else dist_v < np.inf:  # dist.get(v, inf)
+                if recent_a[u] == v or recent_b[u] == v:
+                    return order[:found], dist, BF_CYCLE
+                if pred_edge[v] == u:
+                    recent_a[v] = recent_a[u]
+                    recent_b[v] = recent_b[u]
+                else:
+                    recent_a[v] = u
+                    recent_b[v] = v
+                if not in_q[v]:
+                    tail = head + size
+                    queue[tail if tail <= n else tail - n - 1] = v
+                    size += 1
+                    in_q[v] = True
+                    count[v] += 1
+                    if count[v] == n:
+                        return order[:found], dist, BF_CYCLE
+                if not seen[v]:
+                    seen[v] = True
+                    order[found] = v
+                    found += 1
+                dist[v] = dist_v
+                pred[pred_start[v]] = u
+                pred_len[v] = 1
+                pred_edge[v] = u
+            elif seen[v] and dist_v == dist[v]:
+                if pred_start[v] + pred_len[v] == pred_start[v + 1]:
+                    return order[:found], dist, BF_FULL  # cannot happen (see above)
+                pred[pred_start[v] + pred_len[v]] = u
+                pred_len[v] += 1
+    return order[:found], dist, BF_DONE
 
 
 @njit(cache=True, nogil=True)
@@ -208,11 +273,25 @@ def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
     w = _weights(G, weight, negative_ok=True, hidden_ok=False)
-    negative = w.graph.num_arcs and host(w.graph.weights).min() < 0
-    try:
-        return _distances(G, w, source, "hbf" if negative else "auto")
-    except NegativeCycleError:
-        raise nx.NetworkXUnbounded("Negative cycle detected.") from None
+    values = w.nx_values
+    n = len(G)
+    if w.kind == "int" and values.size:
+        # NetworkX's ints do not overflow: every distance is the length of a walk of fewer
+        # than n * n arcs (a node is queued fewer than n times), so bound that in int64
+        biggest = int(np.abs(values).max())
+        if biggest and biggest * n * max(n, 1) >= 2**62:
+            raise not_implemented("int weights whose path sums could leave int64")
+    indptr = host(G.any_order.indptr)
+    indegree = np.bincount(G.nx_order, minlength=n) if G.is_directed() else np.diff(indptr)
+    pred_start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(indegree, out=pred_start[1:])
+    order, dist, status = _nx_bellman_ford(indptr, G.nx_order, values, G.find(source),
+                                           pred_start)  # fmt: skip
+    if status == BF_CYCLE:
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if status == BF_FULL:
+        raise not_implemented("a predecessor list outgrew its bound (left to NetworkX)")
+    return node_dict(G, order, dist[order], first_int=True)  # NetworkX's source distance: int 0
 
 
 def negative_edge_cycle(G, weight: str = "weight", heuristic: bool = True) -> bool:
