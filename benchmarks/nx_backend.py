@@ -165,8 +165,8 @@ CASES: dict[str, tuple[str, Call]] = {
     "negative_edge_cycle": ("U", lambda G, s, kw: nx.negative_edge_cycle(G, **kw)),
 }
 #: Functions NetworkX orders strictly: BFS discovery order (on the GPU the wide layers are
-#: expanded there, the narrow ones by the sequential pass) and Tarjan's completion order (a
-#: sequential pass whatever the device).
+#: expanded there, the narrow ones by the sequential pass), Tarjan's completion order,
+#: Dijkstra's heap order and Bellman-Ford's queue order (sequential passes whatever the device).
 ORDERED = {
     "bfs_layers",
     "bfs_edges",
@@ -175,12 +175,17 @@ ORDERED = {
     "bfs_successors",
     "single_source_shortest_path_length",
     "strongly_connected_components",
+    "single_source_dijkstra_path_length",
+    "single_source_bellman_ford_path_length",
 }
 
 
 def same(ours: Any, theirs: Any) -> bool:
+    """Equal results; dicts also in the same key order (NetworkX's)."""
     if isinstance(theirs, nx.Graph):
         return nx.utils.graphs_equal(ours, theirs)
+    if isinstance(theirs, dict):
+        return ours == theirs and list(ours) == list(theirs)
     return ours == theirs
 
 

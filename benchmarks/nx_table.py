@@ -1,0 +1,90 @@
+"""Markdown tables of a ``benchmarks/nx_backend.py`` JSON result, as docs/PERFORMANCE.md shows.
+
+One row per function: NetworkX's seconds, then per graph and device the cold / cached
+milliseconds and the first-call speedup (bold where the issue's target is met: CPU >= 20x,
+GPU >= 100x); then the count of functions meeting it among those NetworkX does not order
+strictly. Which functions are ordered is taken from ``nx_backend.ORDERED`` (the current
+classification), not from the file, so older files are counted the same way.
+
+Usage::
+
+    python benchmarks/nx_table.py benchmarks/results/networkx_h200_20261122_s7.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+TARGET = {"cpu": 20.0, "gpu": 100.0}
+
+
+def _ordered() -> set[str]:
+    from nx_backend import ORDERED
+
+    return set(ORDERED)
+
+
+def _speedup(cell: dict, device: str) -> str:
+    x = cell["speedup_cold"]
+    text = f"{'>' if cell.get('speedup_is_lower_bound') else ''}{x:.0f}x"
+    return f"**{text}**" if x >= TARGET[device] else text
+
+
+def render(data: dict, ordered: set[str]) -> str:
+    graphs = list(dict.fromkeys(r["graph"] for r in data["results"]))
+    devices = [d for d in ("cpu", "gpu") if any(d in r for r in data["results"])]
+    rows: dict[str, dict[str, dict]] = {}
+    for r in data["results"]:
+        rows.setdefault(r["algorithm"], {})[r["graph"]] = r
+    head = ["function"]
+    for g in graphs:
+        head.append(f"{g} NetworkX s")
+        head += [f"{d.upper()} cold / cached ms" for d in devices]
+        head += [f"{d.upper()} x" for d in devices]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    met = {(g, d): 0 for g in graphs for d in devices}
+    counted = 0
+    for name, by_graph in rows.items():
+        cells = [f"`{name}`" + (" (ordered)" if name in ordered else "")]
+        counted += name not in ordered
+        for g in graphs:
+            r = by_graph.get(g)
+            if r is None:
+                cells += ["-"] * (1 + 2 * len(devices))
+                continue
+            nx_s = r["networkx_s"]
+            cells.append(">timeout" if nx_s is None else f"{nx_s:.2f}")
+            for d in devices:
+                c = r[d]
+                cells.append(f"{1e3 * c['cold_s']:.1f} / {1e3 * c['cached_median_s']:.1f}")
+            for d in devices:
+                c = r[d]
+                cells.append(_speedup(c, d))
+                if name not in ordered and c["speedup_cold"] >= TARGET[d]:
+                    met[g, d] += 1
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append("| first call, functions not ordered strictly | " + " | ".join(graphs) + " |")
+    lines.append("|---|" + "---|" * len(graphs))
+    for d in devices:
+        label = f"{d.upper()} >= {TARGET[d]:.0f}x"
+        lines.append(
+            f"| {label} | " + " | ".join(f"{met[g, d]} of {counted}" for g in graphs) + " |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("result", help="a JSON file written by nx_backend.py --out")
+    args = ap.parse_args(argv)
+    with open(args.result) as fh:
+        data = json.load(fh)
+    print(render(data, _ordered()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
