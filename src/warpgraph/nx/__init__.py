@@ -59,7 +59,7 @@ if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4
     FUNCTIONS |= {
         "single_source_dijkstra_path_length": _WEIGHTED + " " + _ORDER,
         "single_source_bellman_ford_path_length": _WEIGHTED
-        + " Keys: the source, then by distance (ties in node order).",
+        + " Keys in NetworkX's queue order (its SPFA replayed, on the CPU).",
         "negative_edge_cycle": "",
     }
 
