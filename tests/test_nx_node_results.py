@@ -252,3 +252,33 @@ def test_scattered_ids():
     assert not _common._scattered(rng.permutation(1000), 1000)  # small: not sampled
     lattice = np.argsort(np.add(*np.divmod(np.arange(300 * 300), 300)), kind="stable")
     assert not _common._scattered(lattice, lattice.size)  # a lattice's BFS order: diagonals
+
+
+@needs_api
+def test_labels_0_to_n_minus_1_are_read_from_the_node_table(monkeypatch):
+    """On a first call the labels ``0..n-1`` are not listed: their addresses come from the
+    source's ``_node`` table, and the results hold those very key objects with balanced
+    reference counts; a table with a deleted entry is not read that way."""
+    read = []
+    real = _cpython.key_addresses
+    monkeypatch.setattr(_cpython, "key_addresses", lambda d: read.append(1) or real(d))
+    G = nx.gnm_random_graph(3000, 9000, seed=4)
+    keys = list(G._node)
+    before = [sys.getrefcount(k) for k in keys[257:300]]
+    for name in ("core_number", "triangles", "clustering"):
+        G.__networkx_cache__.clear()
+        ours, theirs = getattr(nx, name)(G, backend=BACKEND), getattr(nx, name)(G)
+        assert typed(ours) == typed(theirs), name
+        assert all(a is b for a, b in zip(ours, keys, strict=True))
+        del ours, theirs
+    G.__networkx_cache__.clear()
+    sets = list(nx.connected_components(G, backend=BACKEND))
+    assert sets == list(nx.connected_components(G))
+    assert {id(v) for v in sets[0]} <= {id(k) for k in keys}
+    del sets
+    assert read
+    assert [sys.getrefcount(k) for k in keys[257:300]] == before
+    assert _cpython.key_addresses({0: 1, 1: 2} | {i: i for i in range(2, 10)}) is not None
+    holed = dict.fromkeys(range(10))
+    del holed[4]
+    assert _cpython.key_addresses(holed) is None  # entry 4 is a hole: entry i is not key i

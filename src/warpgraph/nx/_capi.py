@@ -570,9 +570,15 @@ def _adopt(addr: int, fns: np.ndarray):
     return obj
 
 
-def _items(nodes: list) -> int:
-    """Address of the item array of the list ``nodes`` (alive and unchanged during the call)."""
-    return int(_list_items(id(nodes)))
+def _items(labels: list | np.ndarray) -> int:
+    """Address of an array of the labels' addresses: the item array of the list ``labels``, or
+    ``labels`` itself when it is an int64 array of addresses (the objects and the list alive
+    and unchanged during the call)."""
+    if isinstance(labels, np.ndarray):
+        if labels.dtype != np.int64 or not labels.flags.c_contiguous:
+            raise TypeError("label addresses must be a contiguous int64 array")
+        return int(labels.ctypes.data)
+    return int(_list_items(id(labels)))
 
 
 def _lists_readable() -> bool:
@@ -588,7 +594,7 @@ def _lists_readable() -> bool:
 def node_dict(
     fns: np.ndarray,
     ids: np.ndarray,
-    labels: list | None,
+    labels: list | np.ndarray | None,
     hashes: np.ndarray,
     values: np.ndarray,
     *,
@@ -597,8 +603,9 @@ def node_dict(
 ) -> dict:
     """``{labels[ids[j]]: values[j]}`` in the order of ``ids``, built by one compiled loop.
 
-    ``labels``: the node labels (a plain list, kept alive and unchanged by the caller; None:
-    the labels are ``0..n-1``, made here as new ``int`` objects); ``hashes``: the labels'
+    ``labels``: the node labels (a plain list, or an int64 array of their addresses, kept
+    alive and unchanged by the caller; None: the labels are ``0..n-1``, made here as new
+    ``int`` objects); ``hashes``: the labels'
     hashes, distinct (so no key's ``__eq__`` or ``__hash__`` runs); ``values``: an integer
     array (values as ``int``) or a float array (as ``float``; ``zero_int``: a zero is the
     ``int`` 0, NetworkX's clustering); ``first_int``: the first value is the ``int`` 0 (the
@@ -631,7 +638,7 @@ def node_dict(
 
 
 def node_sets(
-    fns: np.ndarray, members: np.ndarray, bounds: np.ndarray, labels: list | None
+    fns: np.ndarray, members: np.ndarray, bounds: np.ndarray, labels: list | np.ndarray | None
 ) -> list | None:
     """``[set(labels[members[bounds[c]:bounds[c + 1]]]) for c ...]``, built by one compiled
     loop; None when a label is not an exact ``int`` or ``str`` (the caller then builds them in
@@ -754,7 +761,7 @@ def tree_graph(
     T,
     order: np.ndarray,
     parent_pos: np.ndarray,
-    labels: list | None,
+    labels: list | np.ndarray | None,
     hashes: np.ndarray,
 ) -> None:
     """Fill the empty ``networkx.DiGraph`` ``T`` with a tree as NetworkX's ``bfs_tree`` builds

@@ -773,6 +773,16 @@ def _i64_at_jit(addr, offset):  # pragma: no cover - compiled
     return _i64(_i64(addr) + offset)
 
 
+@nb.njit(cache=True)
+def _u8_at_jit(addr, offset):  # pragma: no cover - compiled
+    return _u8(_i64(addr) + offset)
+
+
+def _u8_at(pointer_at: int, offset: int) -> int:
+    """The byte at ``offset`` in the struct whose address is stored at ``pointer_at``."""
+    return int(_u8_at_jit(pointer_at, offset))
+
+
 def _i64_at(pointer_at: int, offset: int) -> int:
     """The int64 at ``offset`` in the struct whose address is stored at ``pointer_at``."""
     return int(_i64_at_jit(pointer_at, offset))
@@ -820,6 +830,32 @@ def int_range_keys(d: dict) -> bool:
     if type(d) is not dict:
         return False
     return bool(_int_range_keys(id(d), id(dict), id(int), _TAGGED))
+
+
+@nb.njit(cache=True, parallel=True)
+def _key_addresses(d, out):  # pragma: no cover - compiled
+    entries, size, _, count = _table(d)
+    for e in nb.prange(count):
+        out[e] = _i64(entries + size * e + 8)
+
+
+def key_addresses(d: dict) -> np.ndarray | None:
+    """The addresses of the keys of the plain dict ``d`` in order, read from its table in
+    parallel without touching the key objects (borrowed: valid while ``d`` is alive and
+    unchanged); None unless ``d`` is a combined general-keys table with no deleted entry
+    (then entry ``i`` is the ``i``-th key)."""
+    if type(d) is not dict or not d:
+        return None
+    dicts = np.array([id(d)], dtype=np.int64)
+    length = np.empty(1, dtype=np.int64)
+    if _lengths(dicts, id(dict), length):  # also checks a combined table
+        return None
+    kind = int(_u8_at(id(d) + 32, 10))
+    if kind != 0 or _i64_at(id(d) + 32, 24) != length[0]:  # dk_nentries == ma_used
+        return None
+    out = np.empty(length[0], dtype=np.int64)
+    _key_addresses(id(d), out)
+    return out
 
 
 def identity_hashes(node_hashes: np.ndarray) -> bool:
