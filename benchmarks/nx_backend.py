@@ -247,12 +247,25 @@ def warm_up(names: list[str], devices: list[str], spec: str = "urand:16") -> Non
                 pass
 
 
-_FORKED: dict[str, Any] = {}
+_WORKER: dict[str, Any] = {}
 
 
-def _networkx_task(name: str, timeout: float | None) -> tuple[float | None, Any]:
-    """One plain NetworkX call in a forked worker: (seconds, result), (None, None) if stopped."""
-    g = _FORKED["graph"]
+def _worker_graph(spec: str) -> dict[str, Any]:
+    """The graphs of ``spec`` in a NetworkX worker, built there once and frozen for the
+    collector as in the measuring process (:func:`run_graph`)."""
+    g = _WORKER.get(spec)
+    if g is None:
+        _WORKER.clear()
+        g = _WORKER[spec] = build(spec)
+        gc.collect()
+        gc.freeze()
+    return g
+
+
+def _networkx_task(spec: str, name: str, timeout: float | None) -> tuple[float | None, Any]:
+    """One plain NetworkX call in a worker process: (seconds, result), (None, None) if
+    stopped."""
+    g = _worker_graph(spec)
     kind, call = CASES[name]
     try:
         return timed(partial(call, g[kind], g["source"], {}), timeout)
@@ -261,23 +274,34 @@ def _networkx_task(name: str, timeout: float | None) -> tuple[float | None, Any]
 
 
 def networkx_runs(g: dict, names: list[str], args) -> dict[str, tuple[float | None, Any]]:
-    """Every plain NetworkX call of ``names``, ``--nx-jobs`` at a time, each in a process forked
-    for it (the graph shared copy-on-write); the results come back pickled for verification.
-    NetworkX is single-threaded: on a many-core host a few run side by side at nearly their own
-    speed, and warpgraph is timed afterwards on a quiet machine."""
-    _FORKED["graph"] = g
+    """Every plain NetworkX call of ``names``, ``--nx-jobs`` at a time, in worker processes
+    that each build the graphs themselves (the builder is seeded: the same graphs) and keep
+    them for their later calls; the results come back pickled for verification. NetworkX is
+    single-threaded: on a many-core host a few run side by side at nearly their own speed,
+    and warpgraph is timed afterwards on a quiet machine.
+
+    Not forked from this process (the method until session 7): a forked child copies each
+    page of the inherited graph on which it writes a reference count, and the collector's
+    walks over the graph wrote on all of them; that made NetworkX up to 2-10x slower than in
+    a process of its own (grid:708 ``core_number`` 3.1-4.9 s forked, 1.4 s with the graph
+    frozen) and inflated the speedups of the earlier runs."""
+    ctx = multiprocessing.get_context("spawn")
+    spec = g["info"]["spec"]
+    pool = ctx.Pool(args.nx_jobs)
     try:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(args.nx_jobs, maxtasksperchild=1) as pool:
-            jobs = {n: pool.apply_async(_networkx_task, (n, args.nx_timeout)) for n in names}
-            return {n: job.get() for n, job in jobs.items()}
+        jobs = {n: pool.apply_async(_networkx_task, (spec, n, args.nx_timeout)) for n in names}
+        results = {n: job.get() for n, job in jobs.items()}
+        pool.close()
     finally:
-        _FORKED.clear()
+        pool.terminate()
+        pool.join()  # the workers gone, their graphs' memory given back, before any timing
+    time.sleep(1.0)
+    return results
 
 
 def run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict]:
     # The graphs' objects go to the collector's permanent generation while they are measured
-    # (for NetworkX's forked calls too): the collection before each timed call is then cheap,
+    # (NetworkX's workers freeze theirs too): the collection before each timed call is cheap,
     # and no full collection inside a call walks the millions of objects of the graphs.
     gc.collect()
     gc.freeze()
@@ -373,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         "--nx-jobs",
         type=int,
         default=1,
-        help="NetworkX calls run side by side in forked processes before warpgraph is timed "
+        help="NetworkX calls run side by side in worker processes before warpgraph is timed "
         "(default 1: one after the other, in this process)",
     )
     ap.add_argument("--warm-up", default="urand:16", help="graph of the compilation pass")
@@ -467,8 +491,8 @@ def save(args, graphs: list[dict], rows: list[dict]) -> str:
                 "median of --repeat runs reusing the conversion; the graphs frozen (gc.freeze) "
                 "and gc.collect() before every timed call (untimed; the collector stays on)"
                 + (
-                    f"; NetworkX calls run {args.nx_jobs} at a time in forked processes, "
-                    "before warpgraph"
+                    f"; NetworkX calls run {args.nx_jobs} at a time in spawned worker processes "
+                    "that build the graphs themselves, before warpgraph"
                     if args.nx_jobs > 1
                     else ""
                 )
