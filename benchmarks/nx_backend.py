@@ -282,9 +282,9 @@ def networkx_runs(g: dict, names: list[str], args) -> dict[str, tuple[float | No
 
     Not forked from this process (the method until session 7): a forked child copies each
     page of the inherited graph on which it writes a reference count, and the collector's
-    walks over the graph wrote on all of them; that made NetworkX up to 2-10x slower than in
-    a process of its own (grid:708 ``core_number`` 3.1-4.9 s forked, 1.4 s with the graph
-    frozen) and inflated the speedups of the earlier runs."""
+    walks over the graph wrote on all of them; that made NetworkX a median 1.5x (the BFS
+    family 3.4-5x) slower than in a process of its own on the H200 host and inflated the
+    speedups of the earlier runs (docs/PERFORMANCE.md, session 7)."""
     ctx = multiprocessing.get_context("spawn")
     spec = g["info"]["spec"]
     pool = ctx.Pool(args.nx_jobs)
