@@ -49,22 +49,15 @@ def _count(G, connection: str) -> int:
     return _components(G, connection, labels=False)[0]
 
 
-@njit(cache=True, nogil=True)
-def _grouped(labels, count):  # pragma: no cover - compiled
+def _grouped(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     """The dense ids of every component, concatenated, each in increasing id order, and where
     each component starts (and the last ends). ``labels`` are canonical (``0..count-1`` by
-    smallest id, NetworkX's order of the components): one counting-sort pass, no sort."""
-    n = labels.shape[0]
+    smallest id, NetworkX's order of the components): one stable counting sort, no sort."""
+    from ._results import _row_order
+
+    members = _row_order(labels, labels, count, False)  # ids grouped by label, in id order
     bounds = np.zeros(count + 1, dtype=np.int64)
-    for v in range(n):
-        bounds[labels[v] + 1] += 1
-    for c in range(count):
-        bounds[c + 1] += bounds[c]
-    cursor = bounds[:-1].copy()
-    members = np.empty(n, dtype=np.int64)
-    for v in range(n):
-        members[cursor[labels[v]]] = v
-        cursor[labels[v]] += 1
+    np.cumsum(np.bincount(labels, minlength=count), out=bounds[1:])
     return members, bounds
 
 
