@@ -875,6 +875,18 @@ def test_bellman_ford_follows_networkx_queue(seed):
 
 
 @needs_sssp
+def test_bellman_ford_int_weights_that_could_overflow_run_in_networkx():
+    G = nx.path_graph(5)
+    nx.set_edge_attributes(G, 2**61, "cost")  # 4 arcs of 2**61: past int64's range
+    with pytest.raises(NotImplementedError) as info:
+        nx.single_source_bellman_ford_path_length(G, 0, weight="cost", backend=BACKEND)
+    assert "int64" in str(info.value.__cause__)
+    nx.set_edge_attributes(G, 2**40, "cost")  # 5 * 2**40: computed here, exactly
+    ours, theirs = both("single_source_bellman_ford_path_length", G, 0, weight="cost")
+    assert list(ours.items()) == list(theirs.items())
+
+
+@needs_sssp
 def test_dijkstra_skips_edges_whose_weight_is_none():
     G = nx.Graph()
     G.add_edge("a", "b", weight=1)

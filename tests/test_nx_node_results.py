@@ -282,3 +282,12 @@ def test_labels_0_to_n_minus_1_are_read_from_the_node_table(monkeypatch):
     holed = dict.fromkeys(range(10))
     del holed[4]
     assert _cpython.key_addresses(holed) is None  # entry 4 is a hole: entry i is not key i
+
+
+@needs_api
+def test_label_addresses_must_be_a_contiguous_int64_array():
+    fns = _capi.api().fns
+    ids, hashes, values = np.arange(2), np.arange(2), np.arange(2)
+    for bad in (np.arange(2, dtype=np.int32), np.arange(4, dtype=np.int64)[::2]):
+        with pytest.raises(TypeError, match="contiguous int64"):
+            _capi.node_dict(fns, ids, bad, hashes, values)

@@ -276,10 +276,12 @@ def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight
     values = w.nx_values
     n = len(G)
     if w.kind == "int" and values.size:
-        # NetworkX's ints do not overflow: every distance is the length of a walk of fewer
-        # than n * n arcs (a node is queued fewer than n times), so bound that in int64
+        # NetworkX's ints do not overflow, ours must not: a distance is the length of a simple
+        # path (under n arcs) when no weight is negative, else of a walk of under n * n arcs
+        # (a node is queued fewer than n times)
         biggest = int(np.abs(values).max())
-        if biggest and biggest * n * max(n, 1) >= 2**62:
+        arcs = n if values.min() >= 0 else n * n
+        if biggest * arcs >= 2**62:
             raise not_implemented("int weights whose path sums could leave int64")
     indptr = host(G.any_order.indptr)
     indegree = np.bincount(G.nx_order, minlength=n) if G.is_directed() else np.diff(indptr)
