@@ -91,6 +91,36 @@ def test_levels_peeled_over_many_rounds(device, shape):
     verify_core_numbers(G, core)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("peel", ["persistent", "rounds"])
+def test_gpu_peel_methods(peel, monkeypatch):
+    """Both GPU peels (one cooperative launch; a launch per round) on graphs with many levels,
+    long chains of dependent removals, hubs with rows longer than a warp, and isolated
+    vertices, in int32 and int64 ids."""
+    from warpgraph.algorithms.kcore import gpu
+
+    monkeypatch.setattr(gpu, "PEEL", peel)
+    H = nx.convert_node_labels_to_integers(nx.grid_2d_graph(120, 150))
+    H = nx.disjoint_union(H, nx.complete_graph(70))  # 70 levels apart from the grid's
+    H = nx.disjoint_union(H, nx.star_graph(500))  # a row of 500
+    H = nx.disjoint_union(H, nx.path_graph(900))
+    H.add_nodes_from(range(H.number_of_nodes(), H.number_of_nodes() + 5))
+    src, dst = map(np.asarray, zip(*H.edges(), strict=True))
+    ref = nx.core_number(H)
+    want = [ref[v] for v in range(H.number_of_nodes())]
+    for dtype in (np.int32, np.int64):
+        G = wg.Graph.from_edges(
+            src.astype(dtype), dst.astype(dtype), num_vertices=H.number_of_nodes(), directed=False
+        )
+        assert host(core_number(G, device="gpu")).tolist() == want
+    s, d = wg.generators.kronecker_edges(13, 16, seed=4, device="cpu")
+    for directed in (False, True):
+        G = wg.Graph.from_edges(s, d, directed=directed)
+        np.testing.assert_array_equal(
+            host(core_number(G, device="gpu")), core_number(G, device="cpu")
+        )
+
+
 def test_known_graphs():
     G = wg.Graph.from_networkx(nx.complete_graph(5))
     assert core_number(G, device="cpu").tolist() == [4] * 5

@@ -8,6 +8,7 @@ import sys
 import warnings
 from itertools import pairwise
 
+import numpy as np
 import pytest
 
 nx = pytest.importorskip("networkx")
@@ -758,6 +759,31 @@ def test_average_clustering_is_networkx_float(seed, kind):
             continue
         ours = nx.average_clustering(G, count_zeros=count_zeros, backend=BACKEND)
         assert ours == theirs and type(ours) is type(theirs)
+
+
+def test_python_sum_is_builtin_sum():
+    """The JIT replica of CPython's float ``sum`` (plain before 3.12, compensated since) gives
+    the same double as ``sum`` on this interpreter, zeros (ints in NetworkX) included."""
+    from warpgraph.nx.clustering import COMPENSATED_SUM, python_sum
+
+    rng = np.random.default_rng(7)
+    for size in (0, 1, 2, 17, 1000, 20000):
+        x = rng.random(size) * rng.choice([1.0, 1e-9, 1e9], size)
+        x[rng.random(size) < 0.3] = 0.0
+        values = [0 if v == 0 else float(v) for v in x]
+        assert python_sum(x, COMPENSATED_SUM) == float(sum(values))
+    x = rng.random(5000)
+    assert python_sum(x, True) != python_sum(x, False)  # the two rules differ on such data
+
+
+def test_average_clustering_exact_on_many_distinct_values():
+    G = nx.powerlaw_cluster_graph(3000, 4, 0.6, seed=3)
+    for count_zeros in (True, False):
+        theirs = nx.average_clustering(G, count_zeros=count_zeros)
+        assert nx.average_clustering(G, count_zeros=count_zeros, backend=BACKEND) == theirs
+    some = list(G)[::7]
+    theirs = nx.average_clustering(G, nodes=some)
+    assert nx.average_clustering(G, nodes=some, backend=BACKEND) == theirs
 
 
 # ---------------------------------------------------------------- device configuration

@@ -34,7 +34,7 @@ def native_always(monkeypatch):
     made."""
     monkeypatch.setattr(_common, "NATIVE_MIN", 0)
     made = []
-    for name in ("node_dict", "node_sets"):
+    for name in ("node_dict", "node_sets", "values_for_keys"):
         real = getattr(_capi, name)
 
         def spy(*args, _real=real, _name=name, **kwargs):
@@ -106,9 +106,11 @@ def test_dicts_equal_networkx(kind, native_always):
         for name, args, kwargs in _calls(G, source):
             ours = getattr(nx, name)(G, *args, backend=BACKEND, **kwargs)
             assert same(name, ours, getattr(nx, name)(G, *args, **kwargs)), (name, kwargs)
-    if _capi.api() is not None:  # every dict above was built by the compiled loop
+    if _capi.api() is not None:  # every dict above was built by the compiled loops
         dicts = [ok for name, ok in native_always if name == "node_dict"]
         assert dicts and all(dicts)
+        copies = [ok for name, ok in native_always if name == "values_for_keys"]
+        assert len(copies) == 3 * 3 and all(copies)  # every node in order: _node's copy
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -207,6 +209,62 @@ def test_references_are_balanced():
     assert [sys.getrefcount(x) for x in labels + ints] == before
 
 
+@needs_api
+def test_values_for_the_keys_of_the_node_table():
+    """Every node in order: ``dict.fromkeys(_node)`` with its values replaced in place. The
+    keys are the table's own objects, the attribute dicts and the keys keep their reference
+    counts, and equal consecutive values share one object."""
+    fns = _capi.api().fns
+    for keys in (
+        [f"v{i}" for i in range(300)],  # str keys: the (key, value) entry layout
+        [(i, "t") for i in range(300)],  # other keys: (hash, key, value)
+        [2**70 + i for i in range(300)],
+    ):
+        table = {k: {"attr": i} for i, k in enumerate(keys)}
+        attrs = list(table.values())
+        before = [sys.getrefcount(x) for x in keys + attrs]
+        values = np.repeat(np.array([0.0, 0.5, 0.0, 2.0]), 75)
+        for _ in range(3):
+            d = _capi.values_for_keys(fns, table, values, zero_int=True)
+            assert list(d) == keys and all(a is b for a, b in zip(d, table, strict=True))
+            assert [(type(v), v) for v in d.values()] == [
+                (int, 0) if x == 0 else (float, x) for x in values.tolist()
+            ]
+            assert sys.getrefcount(d) == 2
+            half = d[keys[80]]
+            assert sys.getrefcount(half) == 75 + 2  # one object per run of equal values
+            del half
+            e = _capi.values_for_keys(fns, table, np.arange(300, dtype=np.int64) * 2**40)
+            assert list(e.values()) == [i * 2**40 for i in range(300)]
+            del d, e
+        assert [sys.getrefcount(x) for x in keys + attrs] == before
+    assert _capi.values_for_keys(fns, {}, np.zeros(0)) == {}
+
+
+@needs_api
+def test_values_for_the_keys_of_a_table_with_holes():
+    """Deleted entries of the source table are skipped (the new table is compact); a value
+    count that is not the key count is refused (None), nothing misread."""
+    fns = _capi.api().fns
+    table = {i: {} for i in range(1000)}
+    for i in range(0, 1000, 100):
+        del table[i]
+    values = np.arange(len(table), dtype=np.float64)
+    assert list(_capi.values_for_keys(fns, table, values).items()) == list(
+        zip(table, values.tolist(), strict=True)
+    )
+    assert _capi.values_for_keys(fns, table, np.ones(len(table) + 1)) is None
+
+
+def test_per_node_results_after_nodes_were_removed(native_always):
+    for kind in ("int", "str"):
+        G = _graph(7, kind, n=400)
+        G.remove_nodes_from(list(G)[::9])
+        for name in ("core_number", "triangles", "clustering"):
+            ours = getattr(nx, name)(G, backend=BACKEND)
+            assert same(name, ours, getattr(nx, name)(G)), (kind, name)
+
+
 def test_falls_back_when_the_api_is_unusable(monkeypatch):
     monkeypatch.setattr(_common, "NATIVE_MIN", 0)
     monkeypatch.setitem(_cpython._STATE, "ok", False)
@@ -228,7 +286,8 @@ def test_falls_back_when_hashes_collide(native_always):
         ours = getattr(nx, name)(G, *args, backend=BACKEND, **kwargs)
         assert same(name, ours, getattr(nx, name)(G, *args, **kwargs)), name
     assert list(nx.connected_components(G, backend=BACKEND)) == list(nx.connected_components(G))
-    assert not native_always  # no builder was called
+    # no builder that keys by hash was called (a copy of the node table needs no hashes)
+    assert {name for name, _ in native_always} <= {"values_for_keys"}
 
 
 @pytest.mark.parametrize("kind", ["int", "str"])

@@ -39,7 +39,7 @@ from ..cpu.prefetch import prefetch_item as _prefetch_item
 from ..errors import InvalidArgumentError
 from ._cpython import _i64, _u8
 
-__all__ = ["Api", "api", "build_graph", "node_dict", "node_sets", "tree_graph"]
+__all__ = ["Api", "api", "build_graph", "node_dict", "node_sets", "tree_graph", "values_for_keys"]
 
 
 def _caller(result: ir.Type | None, arity: int):
@@ -76,9 +76,25 @@ def _caller(result: ir.Type | None, arity: int):
 _call0 = _caller(None, 0)  # PyErr_Clear()
 _call1 = _caller(ir.IntType(64), 1)  # PyDict_Copy(d), _PyDict_NewPresized(n), PyLong_From...
 _decref = _caller(None, 1)  # Py_DecRef(o)
+_incref = _caller(None, 1)  # Py_IncRef(o)
 _call4 = _caller(ir.IntType(32), 4)  # _PyDict_SetItem_KnownHash(d, key, value, hash)
 _call2 = _caller(ir.IntType(32), 2)  # PySet_Add(s, key)
 _call3 = _caller(ir.IntType(32), 3)  # PyList_SetItem(list, i, item)
+
+
+@intrinsic
+def _store_i64(typingctx, addr, value):
+    """``*(int64_t *)addr = value``."""
+    if not (isinstance(addr, types.Integer) and isinstance(value, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        builder.store(builder.sext(args[1], i64) if args[1].type.width < 64 else args[1],
+                      builder.inttoptr(args[0], i64.as_pointer()))  # fmt: skip
+        return context.get_dummy_value()
+
+    return types.none(addr, value), codegen
 
 
 @intrinsic
@@ -98,9 +114,8 @@ def _from_double(typingctx, fn, bits):
 
 
 # Positions in the array of function addresses (and, last, the address of ``dict``).
-COPY, PRESIZED, SET, DECREF, CLEAR, LONG, FLOAT, SET_NEW, SET_ADD, LIST_NEW, LIST_SET, DICT = range(
-    12
-)
+(COPY, PRESIZED, SET, DECREF, CLEAR, LONG, FLOAT, SET_NEW, SET_ADD, LIST_NEW, LIST_SET, INCREF,
+ DICT) = range(13)  # fmt: skip
 _NAMES = (
     "PyDict_Copy",
     "_PyDict_NewPresized",
@@ -113,6 +128,7 @@ _NAMES = (
     "PySet_Add",
     "PyList_New",
     "PyList_SetItem",
+    "Py_IncRef",
 )
 
 
@@ -520,6 +536,84 @@ def _node_dict(fns, ids, items, hashes, values, kind, zero_int, first_int):  # p
     if last != 0:
         _decref(fns[DECREF], last)
     return d
+
+
+# PyDictObject: ma_used 16, ma_keys 32, ma_values 40 (NULL: a combined table). PyDictKeysObject:
+# dk_log2_index_bytes 9, dk_kind 10 (0 general, 1 str keys), dk_nentries 24, indices from 32,
+# then the entries: (hash, key, value) or (key, value). As read by :mod:`._cpython`.
+@nb.njit(cache=True)
+def _values_into(fns, d, values, kind, zero_int):  # pragma: no cover - compiled
+    """Replace the value of entry ``j`` of the fresh dict ``d`` (whose old values are its own
+    references) by a new object for ``values[j]``; equal consecutive values share one
+    object. Returns 0; -1 when the table is not one compact combined table of
+    ``values.shape[0]`` entries (nothing changed); -2 on an allocation error (cleared; the
+    dict is still consistent, part old values, part new)."""
+    n = values.shape[0]
+    keys = _i64(d + 32)
+    if _i64(d + 40) != 0 or _i64(d + 16) != n or _i64(keys + 24) != n:
+        return -1
+    table_kind = _u8(keys + 10)
+    if table_kind == 0:
+        size, value_at = 24, 16
+    elif table_kind == 1:
+        size, value_at = 16, 8
+    else:
+        return -1
+    entry = keys + 32 + (np.int64(1) << _u8(keys + 9)) + value_at
+    last = 0  # the value object of the previous entry (owned), and its bits
+    last_bits = np.int64(0)
+    for j in range(n):
+        bits = values[j]
+        if last == 0 or bits != last_bits:
+            if last != 0:
+                _decref(fns[DECREF], last)
+            last = _value(fns, kind, bits, zero_int)
+            last_bits = bits
+            if last == 0:
+                _call0(fns[CLEAR])
+                return -2
+        at = entry + j * size
+        old = _i64(at)
+        _incref(fns[INCREF], last)  # the entry's own reference (Py_IncRef: immortals too)
+        _store_i64(at, last)
+        _decref(fns[DECREF], old)
+    if last != 0:
+        _decref(fns[DECREF], last)
+    return 0
+
+
+def values_for_keys(fns: np.ndarray, keys_of: dict, values: np.ndarray, *, zero_int: bool = False):
+    """``{key: values[j]}`` for the ``j``-th key of the dict ``keys_of``, in its order:
+    ``dict.fromkeys(keys_of)`` (which reuses the stored hashes and sizes the table once) with
+    its values then replaced in place; 1.5x faster than inserting the keys one by one with
+    their hashes (500k keys, 2 cores: ints 9 vs 14 ms, floats 14 vs 21 ms), and no key's
+    ``__hash__`` or ``__eq__`` runs. A copy of ``keys_of`` would also copy its values, whose
+    reference counts then cost a second pass over scattered objects. None when the new table
+    is not as expected (the caller then builds the dict).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = api()
+    >>> if a is not None:
+    ...     d = values_for_keys(a.fns, {"x": {}, "y": {}}, np.array([1.5, 0.0]), zero_int=True)
+    ...     assert d == {"x": 1.5, "y": 0}
+
+    Raises
+    ------
+    MemoryError
+        When CPython could not allocate a value.
+    """
+    if type(keys_of) is not dict:
+        return None
+    kind = FLOATS if values.dtype.kind == "f" else INTS
+    bits = values.astype(np.float64 if kind == FLOATS else np.int64, copy=False)
+    bits = np.ascontiguousarray(bits).view(np.int64)
+    d = dict.fromkeys(keys_of)
+    done = _values_into(fns, id(d), bits, kind, zero_int)
+    if done == -2:
+        raise MemoryError("could not allocate a result value")
+    return d if done == 0 else None
 
 
 @nb.njit(cache=True)

@@ -123,21 +123,53 @@ def _native_labels(W) -> tuple[np.ndarray, list | np.ndarray, np.ndarray] | None
     return api.fns, nodes, hashes
 
 
+def _source_node_table(W) -> dict | None:
+    """The source graph's ``_node`` dict when its keys are ``W``'s labels in ``W``'s order
+    (checked in O(1), as :attr:`~.interface.WarpGraph.nodes` does: NetworkX's own methods
+    clear the cached conversion when they change the graph), else None."""
+    from .interface import _int_ends
+
+    src = W.source
+    own = getattr(src, "_node", None) if src is not None else None
+    if type(own) is not dict or len(own) != len(W) or not own:
+        return None
+    if type(W._nodes) is range:
+        return own if _int_ends(own) else None
+    nodes = W._nodes
+    return own if next(iter(own)) is nodes[0] and next(reversed(own)) is nodes[-1] else None
+
+
 def try_node_dict(
-    W, ids: np.ndarray, values: np.ndarray, *, zero_int: bool = False, first_int: bool = False
+    W,
+    ids: np.ndarray | None,
+    values: np.ndarray,
+    *,
+    zero_int: bool = False,
+    first_int: bool = False,
 ) -> dict | None:
-    """``{label of ids[j]: values[j]}`` in the order of ``ids``, built in compiled code
-    (:func:`._capi.node_dict`), or None where it cannot be (see :func:`node_dict`)."""
-    ids = np.asarray(ids)
+    """``{label of ids[j]: values[j]}`` in the order of ``ids`` (None: every node in order),
+    built in compiled code, or None where it cannot be (see :func:`node_dict`). Every node in
+    order is built from the keys of the source's ``_node`` dict
+    (:func:`._capi.values_for_keys`)."""
     values = np.asarray(values)
     kind = values.dtype.kind
-    if ids.size < NATIVE_MIN or not (kind in "if" or (kind == "u" and values.itemsize < 8)):
-        return None
-    found = _native_labels(W)
-    if found is None:
+    if values.size < NATIVE_MIN or not (kind in "if" or (kind == "u" and values.itemsize < 8)):
         return None
     from . import _capi
 
+    if ids is None:
+        api = _capi.api()
+        own = _source_node_table(W) if api is not None and not first_int else None
+        if own is not None and len(own) == values.size:
+            with gc_paused():
+                d = _capi.values_for_keys(api.fns, own, values, zero_int=zero_int)
+            if d is not None:
+                return d
+        ids = np.arange(len(W))
+    ids = np.asarray(ids)
+    found = _native_labels(W)
+    if found is None:
+        return None
     fns, nodes, hashes = found
     if W.identity and _scattered(ids, len(W)):
         nodes = None  # new ints: no cache miss on each label object (2x faster in random order)
@@ -162,10 +194,15 @@ def _scattered(ids: np.ndarray, n: int) -> bool:
 
 
 def node_dict(
-    W, ids: np.ndarray, values: np.ndarray, *, zero_int: bool = False, first_int: bool = False
+    W,
+    ids: np.ndarray | None,
+    values: np.ndarray,
+    *,
+    zero_int: bool = False,
+    first_int: bool = False,
 ) -> dict:
-    """``{label of ids[j]: values[j]}`` for the dense ids ``ids``, in their order: NetworkX's
-    per-node results.
+    """``{label of ids[j]: values[j]}`` for the dense ids ``ids`` (None: every node, in
+    NetworkX's order), in their order: NetworkX's per-node results.
 
     Integer values become ``int`` objects, floats ``float`` ones; ``zero_int``: a zero float
     is the ``int`` 0 (NetworkX's clustering); ``first_int``: the first value is the ``int`` 0
@@ -186,6 +223,8 @@ def node_dict(
     found = try_node_dict(W, ids, values, zero_int=zero_int, first_int=first_int)
     if found is not None:
         return found
+    if ids is None:
+        ids = np.arange(len(W))
     values = np.asarray(values).tolist()
     if zero_int:
         values = [0 if x == 0 else x for x in values]

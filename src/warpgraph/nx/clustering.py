@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from ..algorithms.triads.api import triadic_census as _triadic_census
 from ..algorithms.triangles.api import clustering as _clustering
@@ -28,7 +30,7 @@ def _per_node(G, found: np.ndarray, nodes: Any, zero_int: bool = False):
     value}`` for every node in NetworkX's node order, or for the nodes ``nodes``, or one
     value; ``zero_int``: a zero is the ``int`` 0 (NetworkX's clustering)."""
     if nodes is None:
-        return node_dict(G, np.arange(found.size), found, zero_int=zero_int)
+        return node_dict(G, None, found, zero_int=zero_int)
     values = found.tolist()
     if zero_int:
         values = [0 if x == 0 else x for x in values]
@@ -60,15 +62,53 @@ def clustering(G, nodes: Any = None, weight: str | None = None):
     return _per_node(G, host(_clustering(G.on(dev), device=dev)), nodes, zero_int=True)
 
 
-@gc_paused()
+#: CPython's ``sum`` of floats compensates its rounding (Neumaier) from Python 3.12 on.
+COMPENSATED_SUM = sys.version_info >= (3, 12)
+
+
+@njit(cache=True)
+def python_sum(values: np.ndarray, compensated: bool) -> float:  # pragma: no cover - JIT
+    """``sum(values)`` exactly as CPython adds floats in this order (values >= 0 or finite):
+    one float accumulator, plus Neumaier's compensation term where ``compensated``.
+
+    Examples
+    --------
+    >>> python_sum(np.array([0.1, 0.2, 0.3]), False) == 0.1 + 0.2 + 0.3
+    True
+    """
+    total = 0.0
+    c = 0.0
+    for x in values:
+        t = total + x
+        if compensated:
+            if abs(total) >= abs(x):
+                c += (total - t) + x
+            else:
+                c += (x - t) + total
+        total = t
+    if compensated and c != 0.0 and np.isfinite(c):
+        total += c
+    return total
+
+
 def average_clustering(
     G, nodes: Any = None, weight: str | None = None, count_zeros: bool = True
 ) -> float:
-    """Mean local clustering, summed in NetworkX's order (so the float is NetworkX's)."""
-    c = clustering(G, nodes).values()
+    """Mean local clustering, summed in NetworkX's node order by CPython's rule (so the float
+    is NetworkX's); without ``nodes`` no per-node dict is built."""
+    if nodes is not None:
+        with gc_paused():
+            c = clustering(G, nodes).values()
+            if not count_zeros:
+                c = [v for v in c if abs(v) > 0]
+            return sum(c) / len(c)
+    dev = backend_device()
+    c = host(_clustering(G.on(dev), device=dev)).astype(np.float64, copy=False)
     if not count_zeros:
-        c = [v for v in c if abs(v) > 0]
-    return sum(c) / len(c)
+        c = c[c != 0]
+    if c.size == 0:
+        raise ZeroDivisionError("division by zero")  # NetworkX's sum([]) / len([])
+    return python_sum(np.ascontiguousarray(c), COMPENSATED_SUM) / c.size
 
 
 def triadic_census(G, nodelist: Any = None) -> dict:

@@ -45,7 +45,7 @@ def _cores(G) -> np.ndarray:
 def core_number(G) -> dict:
     """Core number of each node (``{node: int}``); self-loops are refused as in NetworkX."""
     cores = _cores(G)
-    return node_dict(G, np.arange(cores.size), cores)
+    return node_dict(G, None, cores)
 
 
 def _core_subgraph(G, keep: Callable, k: Any, core: Any, default_k: Callable):

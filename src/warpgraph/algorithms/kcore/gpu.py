@@ -13,8 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ...device import cupy
-from ...gpu.launch import convert_args, launch, sm_count
+from ...gpu.launch import (
+    convert_args,
+    launch,
+    launch_cooperative,
+    max_cooperative_blocks,
+    sm_count,
+)
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
 from ..triangles.gpu import simple_arcs
@@ -28,6 +36,15 @@ declare(
     "kcore_peel_rounds<int>",
     "kcore_peel_rounds<long long>",
 )
+declare(SOURCE, "kcore_decompose<int>", "kcore_decompose<long long>")
+
+#: ``"persistent"`` (one cooperative launch) or ``"rounds"`` (a launch per peel round).
+PEEL = "persistent"
+
+#: Blocks of 256 threads per SM of the persistent peel.
+BLOCKS_PER_SM = 4
+#: Longest pause (ns) of a warp waiting for its queue slot (doubling from 32 ns).
+MAX_SLEEP_NS = 2048
 
 #: Most peel rounds queued between two host reads of the queue length.
 MAX_BATCH = 32
@@ -53,6 +70,35 @@ def adjacency(G: Graph) -> tuple[Any, Any]:
 
 def core_numbers(G: Graph):
     """Core number of every vertex (int64 CuPy array)."""
+    if PEEL == "persistent":
+        return _core_numbers_persistent(G)
+    return _core_numbers_by_rounds(G)
+
+
+#: Words of ``kcore_decompose``'s counter array (each on its own 128-byte line).
+_COUNTERS, _LOWEST, _LEVELS = 96, 48, 80
+
+
+def _core_numbers_persistent(G: Graph):
+    cp = cupy()
+    n = G.num_vertices
+    indptr, indices = adjacency(G)
+    deg = cp.diff(indptr)
+    core = cp.full(n, -1, dtype=cp.int64)
+    if n == 0:
+        return core
+    ctype = "int" if indices.dtype == cp.int32 else "long long"
+    kernel = get_kernel(SOURCE, f"kcore_decompose<{ctype}>", cooperative=True)
+    queue = cp.full(n, -1, dtype=cp.int64)
+    counters = cp.zeros(_COUNTERS, dtype=cp.uint64)
+    counters[_LOWEST] = ~np.uint64(0)
+    blocks = max(1, min(max_cooperative_blocks(kernel, 256), BLOCKS_PER_SM * sm_count()))
+    args = (indptr, indices, n, queue, counters, deg, core, MAX_SLEEP_NS)
+    launch_cooperative(kernel, args, blocks=blocks)
+    return core
+
+
+def _core_numbers_by_rounds(G: Graph):
     cp = cupy()
     n = G.num_vertices
     indptr, indices = adjacency(G)
