@@ -1,8 +1,10 @@
-"""GPU core decomposition: the persistent peel (one cooperative launch) against the peel of one
-launch per round, on generated graphs and, where present, the real graphs of a datasets folder.
+"""GPU core decomposition times on generated graphs and, where present, the real graphs of a
+datasets folder.
 
-Each method runs 7 times after one untimed call (median and best, device synchronized), on the
-graph already on the GPU; every result is checked against the CPU's core numbers.
+It runs 7 times after one untimed call (median and best, device synchronized), on the graph
+already on the GPU; every result is checked against the CPU's core numbers. At commit 67cc71b
+this script also timed the former peel of one launch per round (``PEEL = "rounds"``) for
+``benchmarks/results/kcore_peel_h100_20261122.json``.
 
 Usage::
 
@@ -37,7 +39,6 @@ REAL = [
     "luxembourg_osm.body.mtx.gz",
     "delaunay_n16.body.mtx.gz",
 ]
-METHODS = ("rounds", "persistent")
 
 
 def timed_ms(fn, repeat: int = 7) -> tuple[float, float, object]:
@@ -71,16 +72,13 @@ def main(argv: list[str] | None = None) -> int:
         D = G.to("gpu")
         want = np.asarray(wg.core_number(G, device="cpu"))
         row = {"graph": name, "n": G.num_vertices, "arcs": G.num_arcs}
-        for method in METHODS:
-            kcore_gpu.PEEL = method
-            median, best, core = timed_ms(lambda D=D: kcore_gpu.core_numbers(D))
-            row[method] = {
-                "median_ms": median,
-                "best_ms": best,
-                "equal": bool(np.array_equal(core.get(), want)),
-                "max_core": int(want.max()) if want.size else 0,
-            }
-        row["speedup"] = row["rounds"]["median_ms"] / row["persistent"]["median_ms"]
+        median, best, core = timed_ms(lambda D=D: kcore_gpu.core_numbers(D))
+        row.update(
+            median_ms=median,
+            best_ms=best,
+            equal=bool(np.array_equal(core.get(), want)),
+            max_core=int(want.max()) if want.size else 0,
+        )
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.out:

@@ -73,8 +73,8 @@ def test_skewed_graph_verified(device):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("shape", ["path", "grid", "grid+tail"])
 def test_levels_peeled_over_many_rounds(device, shape):
-    """Peeled from the ends inwards: hundreds of rounds in one level (the GPU queues them in
-    batches of up to 32 with the queue length kept on the device)."""
+    """Peeled from the ends inwards: hundreds of dependent removals in one level (on the GPU, a
+    chain of kept continuations and queue hand-offs within one launch)."""
     if shape == "path":
         H = nx.path_graph(1500)  # core 1, 750 rounds
     else:
@@ -92,14 +92,9 @@ def test_levels_peeled_over_many_rounds(device, shape):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("peel", ["persistent", "rounds"])
-def test_gpu_peel_methods(peel, monkeypatch):
-    """Both GPU peels (one cooperative launch; a launch per round) on graphs with many levels,
-    long chains of dependent removals, hubs with rows longer than a warp, and isolated
-    vertices, in int32 and int64 ids."""
-    from warpgraph.algorithms.kcore import gpu
-
-    monkeypatch.setattr(gpu, "PEEL", peel)
+def test_gpu_peel_levels_chains_and_hubs():
+    """The persistent GPU peel on graphs with many levels, long chains of dependent removals,
+    hubs with rows longer than a warp, and isolated vertices, in int32 and int64 ids."""
     H = nx.convert_node_labels_to_integers(nx.grid_2d_graph(120, 150))
     H = nx.disjoint_union(H, nx.complete_graph(70))  # 70 levels apart from the grid's
     H = nx.disjoint_union(H, nx.star_graph(500))  # a row of 500
