@@ -107,16 +107,13 @@ def _native_labels(W) -> tuple[np.ndarray, list | np.ndarray, np.ndarray] | None
     n = len(W)
     if hashes.size != n:
         return None
-    if W.identity and type(W._nodes) is range:
+    own = _source_node_table(W) if W.identity and type(W._nodes) is range else None
+    if own is not None:
         from . import _cpython as raw
-        from .interface import _int_ends
 
-        src = W.source
-        own = getattr(src, "_node", None) if src is not None else None
-        if type(own) is dict and len(own) == n and _int_ends(own):
-            keys = raw.key_addresses(own)
-            if keys is not None:
-                return api.fns, keys, hashes
+        keys = raw.key_addresses(own)
+        if keys is not None:
+            return api.fns, keys, hashes
     nodes = W.nodes  # existing label objects (for 0..n-1: the source's, made once if gone)
     if type(nodes) is not list or len(nodes) != n:
         return None
