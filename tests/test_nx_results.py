@@ -173,6 +173,26 @@ def test_core_functions_use_the_builder(directed, monkeypatch):
     assert made and all(H is not None for H in made)
 
 
+class _Tagged(nx.Graph):
+    """A subclass: an empty result keeps the source's class."""
+
+
+@pytest.mark.parametrize("cls", [nx.Graph, nx.DiGraph, _Tagged])
+def test_empty_results_read_no_table(cls, monkeypatch):
+    """Nothing kept: the empty graph of the source's class with its graph attributes, built
+    without reading the source's tables (as ``copy()`` of an empty subgraph)."""
+    G = cls(nx.path_graph(50))  # no triangle, every core number 1
+    G.graph.update(name="path", meta=[1])
+    monkeypatch.setattr(_results, "_native_copy", lambda *a: pytest.fail("tables read"))
+    calls = [("k_core", (5,)), ("k_shell", (3,)), ("k_crust", (0,))]
+    if not G.is_directed():
+        calls.append(("k_truss", (3,)))
+    for func, args in calls:
+        ours = getattr(nx, func)(G, *args, backend=BACKEND)
+        assert_equal_exactly(ours, getattr(nx, func)(G, *args))
+        assert len(ours) == 0 and type(ours) is cls and ours.graph == G.graph
+
+
 def test_references_are_balanced():
     """Building and dropping results leaves every object of the source graph with the
     references it had; an edge's data dict is held by its two entries only."""

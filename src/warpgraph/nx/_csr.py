@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["sort_rows", "take", "unsorted_rows"]
+__all__ = ["put", "sort_rows", "take", "unsorted_rows"]
 
 #: Rows longer than this are sorted by NumPy's sort rather than by insertion.
 _INSERTION_MAX = 48
@@ -110,4 +110,25 @@ def take(values: np.ndarray, perm: np.ndarray) -> np.ndarray:
         _take(values.view(np.int64), perm, out.view(np.int64))
     else:
         _take(values, perm, out)
+    return out
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _put(values, perm, out):  # pragma: no cover - compiled
+    for p in nb.prange(perm.shape[0]):
+        out[perm[p]] = values[p]
+
+
+def put(values: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """``out`` with ``out[perm] = values``, scattered in parallel: the inverse of :func:`take`
+    (a value per sorted arc back in NetworkX's order).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> put(np.array([7.0, 5.0, 6.0]), np.array([2, 0, 1])).tolist()
+    [5.0, 6.0, 7.0]
+    """
+    out = np.empty(perm.shape[0], dtype=values.dtype)
+    _put(values, perm, out)
     return out

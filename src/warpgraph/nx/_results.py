@@ -61,6 +61,10 @@ def subgraph_copy(
     G = W.source
     if G is None:  # converted by hand, source gone: the structure only
         return W.to_networkx().subgraph(W.label_list(node_keep)).copy()
+    if not np.any(node_keep):  # what copy() gives when nothing is kept: no table is read
+        H = G.__class__()
+        H.graph.update(G.graph)
+        return H
     if (
         type(G).__name__ not in ("Graph", "DiGraph")
         or type(G).__module__.split(".")[0] != "networkx"

@@ -16,8 +16,9 @@ import numba as nb
 import numpy as np
 
 from ..algorithms.kcore.api import core_number as _core_number
-from ..algorithms.ktruss.api import k_truss as _k_truss
+from ..algorithms.ktruss.api import k_truss_arcs
 from ._common import backend_device, gc_paused, host, node_dict
+from ._csr import put
 from ._results import subgraph_copy
 
 __all__ = ["core_number", "k_core", "k_corona", "k_crust", "k_shell", "k_truss"]
@@ -123,24 +124,20 @@ def k_truss(G, k: Any):
     _refuse_self_loops(G)
     dev = backend_device()
     need = math.ceil(k)  # NetworkX keeps an edge when its support is not below k - 2
-    H = _k_truss(G.on(dev), int(max(need, 2)), device=dev)
-    n = max(len(G), 1)
-    kept = host(H._arc_sources()).astype(np.int64) * n + host(H.indices)
-    g = G.graph
-    arcs = host(g._arc_sources()).astype(np.int64) * n + host(g.indices)
-    in_truss = np.zeros(arcs.size, dtype=bool)
-    if kept.size:
-        at = np.minimum(np.searchsorted(arcs, kept), arcs.size - 1)
-        in_truss[at[arcs[at] == kept]] = True  # both sorted by (tail, head)
-    arc_keep = in_truss if G._perm is None else _unpermute(in_truss, G._perm)
-    node_keep = np.zeros(len(G), dtype=bool)
-    tails = np.repeat(np.arange(len(G)), np.diff(host(g.indptr)))
-    node_keep[tails[in_truss]] = True
+    g = G.on(dev)
+    in_truss = host(k_truss_arcs(g, int(max(need, 2)), device=dev))  # over the sorted rows
+    node_keep = _rows_with_any(host(g.indptr), in_truss)
+    arc_keep = in_truss if G._perm is None else put(in_truss, G._perm)
     return subgraph_copy(G, node_keep, arc_keep)
 
 
-def _unpermute(sorted_mask: np.ndarray, perm: np.ndarray) -> np.ndarray:
-    """A mask over sorted arcs as a mask over the arcs in NetworkX's order."""
-    out = np.empty_like(sorted_mask)
-    out[perm] = sorted_mask
+@nb.njit(parallel=True, cache=True)
+def _rows_with_any(indptr, marked):  # pragma: no cover - compiled
+    """Whether each row of the CSR ``indptr`` has a ``marked`` arc."""
+    out = np.zeros(indptr.size - 1, dtype=np.bool_)
+    for u in nb.prange(indptr.size - 1):
+        for a in range(indptr[u], indptr[u + 1]):
+            if marked[a]:
+                out[u] = True
+                break
     return out

@@ -19,7 +19,7 @@ from ...graph import Graph
 from ..kcore.api import _arc_subgraph
 from ..triangles.api import check_undirected, place
 
-__all__ = ["k_truss", "truss_decomposition"]
+__all__ = ["k_truss", "k_truss_arcs", "truss_decomposition"]
 
 
 def _orient(G: Graph, dev: str):
@@ -145,28 +145,64 @@ def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
     >>> H.num_edges, H.degree().tolist()
     (6, [3, 3, 3, 3, 0])
     """
+    mask = k_truss_arcs(G, k, device=device)  # checks G and k
+    G, dev = place(G, device)
+    if dev == "gpu":
+        return _arc_subgraph(G, mask, G._arc_sources(), G._xp())
+    from .fixed_k import compact_indptr
+
+    w = None if G.weights is None else G.weights[mask]
+    H = Graph(compact_indptr(G.indptr, mask), G.indices[mask], w, directed=False, validate=False)
+    H.vertex_labels = G.vertex_labels
+    return H
+
+
+def k_truss_arcs(G: Graph, k: int, *, device: str = "auto"):
+    """Which arcs of ``G`` are in its k-truss: a boolean mask over ``G.indices`` (on the device
+    that computed it), the arcs of :func:`k_truss` without building the subgraph.
+
+    Parameters
+    ----------
+    G : Graph
+        An undirected graph.
+    k : int
+        Order of the truss (``k <= 2``: every arc but self-loops).
+    device : {"auto", "cpu", "gpu"}
+        Where to compute.
+
+    Returns
+    -------
+    ndarray or cupy.ndarray of bool
+        One entry per arc of ``G``, in its CSR order.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``G`` is directed or ``k`` is not an integer.
+
+    Examples
+    --------
+    >>> import warpgraph as wg
+    >>> from warpgraph.algorithms.ktruss.api import k_truss_arcs
+    >>> G = wg.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], directed=False)
+    >>> k_truss_arcs(G, 3, device="cpu").astype(int).tolist()
+    [1, 1, 1, 1, 1, 1, 0, 0]
+    """
     check_undirected(G, "k_truss")
     if isinstance(k, bool) or not isinstance(k, int | np.integer):
         raise InvalidArgumentError(f"k must be an integer, got {k!r}")
     G, dev = place(G, device)
     if dev == "cpu" and k >= 3:
-        from .fixed_k import compact_indptr, k_truss_mask
+        from .fixed_k import k_truss_mask
 
-        mask = k_truss_mask(G.indptr, G.indices, int(k))
-        w = None if G.weights is None else G.weights[mask]
-        H = Graph(
-            compact_indptr(G.indptr, mask), G.indices[mask], w, directed=False, validate=False
-        )
-        H.vertex_labels = G.vertex_labels
-        return H
+        return k_truss_mask(G.indptr, G.indices, int(k))
     rows = G._arc_sources()
-    loops = rows == G.indices
     if k <= 2:
-        return _arc_subgraph(G, ~loops, rows, G._xp())
+        return rows != G.indices
     o, _, left = _trussness(G, dev, stop=int(k) - 2)
     xp = G._xp()
     eid = _all_arc_edge_ids(G, o, rows)
     ok = eid >= 0
     mask = xp.zeros(eid.shape[0], dtype=bool)
     mask[ok] = left[eid[ok]]
-    return _arc_subgraph(G, mask, rows, xp)
+    return mask

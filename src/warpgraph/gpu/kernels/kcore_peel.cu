@@ -11,14 +11,37 @@
 #include "common.cuh"
 
 namespace {
-// Take neighbour u (a remaining one) down one degree; true for the one decrement that reaches k.
-__device__ __forceinline__ bool take_down(long long u, long long* deg, long long* core,
-                                          long long k) {
-    if (*(volatile long long*)(core + u) >= 0) return false;  // removed: only saves an atomic
-    const long long old = (long long)atomicAdd((unsigned long long*)(deg + u), ~0ULL);  // -= 1
-    if (old != k + 1) return false;
-    core[u] = k;
-    return true;
+// Entries each lane takes per step of a row walk. A walk is a chain of dependent loads (entry ->
+// the neighbour's core -> its degree's atomic); a lattice's 2-core peels as a wave ~700 steps
+// deep, so an entry at a time paid that chain 4 times per vertex. A batch issues the loads and
+// atomics of BATCH entries back to back and waits once per batch.
+constexpr int BATCH = 4;
+
+// Take each valid neighbour u[b] (position p[b] of the row, p[b] < end) down one degree, as far
+// as it is still remaining; taken[b]: the one decrement that reached k (core[u] = k is set).
+// Degrees of removed vertices are never read again, so skipping them only saves atomics.
+template <typename Id>
+__device__ __forceinline__ void take_batch(const Id* __restrict__ indices, const long long* p,
+                                           long long end, long long* deg, long long* core,
+                                           long long k, long long* u, bool* taken) {
+    bool live[BATCH];
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b) {
+        live[b] = p[b] < end;
+        u[b] = live[b] ? (long long)wg::ldg(indices + p[b]) : 0;
+    }
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b)
+        live[b] = live[b] && *(volatile long long*)(core + u[b]) < 0;
+    long long old[BATCH];
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b)
+        old[b] = live[b] ? (long long)atomicAdd((unsigned long long*)(deg + u[b]), ~0ULL) : 0;
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b) {
+        taken[b] = live[b] && old[b] == k + 1;
+        if (taken[b]) core[u[b]] = k;
+    }
 }
 
 // Rows up to this length are walked by their own lane, longer ones by the whole warp.
@@ -35,8 +58,9 @@ constexpr long long LANE_ROW = 32;
 // queueing it: a lattice peels as a wave of ~700 dependent steps, and a step through the queue
 // (write, another warp's poll) costs several times a step within the lane. `pending` counts
 // queued and kept vertices not yet peeled; a warp adds its new ones and subtracts its peeled ones
-// in one atomic after its queue entries are written, so pending == 0 ends the level. The queue
-// holds n slots for the whole run (every vertex is queued or kept exactly once), -1 until filled.
+// in one atomic (none when they cancel) after its queue entries are written, so pending == 0
+// ends the level. The queue holds n slots for the whole run (every vertex is queued or kept
+// exactly once), -1 until filled.
 // The counters sit on separate 128-byte lines (polled words apart from the atomics' targets).
 namespace {
 constexpr int C_HEAD = 0, C_TAIL = 16, C_PENDING = 32, C_LOWEST = 48, C_BARRIER = 64;
@@ -84,24 +108,32 @@ __device__ void peel_level(const long long* __restrict__ indptr, const Id* __res
                 end = wg::ldg(indptr + cur + 1);
             }
             long long next = -1;
-            unsigned long long pushed = 0;
+            unsigned long long pushed = 0, queued_here = 0;
             // short rows: one lane each; the first vertex taken is kept, the others queued
-            const long long own = ready && end - start <= LANE_ROW ? end - start : 0;
-            const long long steps = wg::warp_max(own);
-            for (long long j = 0; j < steps; ++j) {
-                long long u = 0;
-                bool push = false;
-                if (j < own) {
-                    u = (long long)wg::ldg(indices + start + j);
-                    push = take_down(u, deg, core, k);
+            const long long own_end = ready && end - start <= LANE_ROW ? end : start;
+            const long long steps = wg::warp_max(own_end - start);
+            for (long long j = 0; j < steps; j += BATCH) {
+                long long p[BATCH], u[BATCH];
+                bool taken[BATCH];
+#pragma unroll
+                for (int b = 0; b < BATCH; ++b) p[b] = start + j + b;
+                take_batch(indices, p, own_end, deg, core, k, u, taken);
+                unsigned long long want = 0;
+#pragma unroll
+                for (int b = 0; b < BATCH; ++b) {
+                    if (taken[b] && next < 0) {
+                        next = u[b];
+                        taken[b] = false;  // kept, not queued
+                        ++pushed;
+                    }
+                    want += taken[b] ? 1 : 0;
                 }
-                const bool keep = push && next < 0;
-                if (keep) next = u;
-                const bool queued = push && !keep;
-                const unsigned long long at =
-                    wg::warp_reserve(counters + C_TAIL, queued ? 1ULL : 0ULL);
-                if (queued) vqueue[at] = u;
-                pushed += push ? 1 : 0;
+                unsigned long long at = wg::warp_reserve(counters + C_TAIL, want);
+#pragma unroll
+                for (int b = 0; b < BATCH; ++b)
+                    if (taken[b]) vqueue[at++] = u[b];
+                pushed += want;
+                queued_here += want;
             }
             // long rows: the whole warp over each in turn, every vertex taken queued
             unsigned long_rows = __ballot_sync(wg::FULL_MASK, ready && end - start > LANE_ROW);
@@ -110,25 +142,31 @@ __device__ void peel_level(const long long* __restrict__ indptr, const Id* __res
                 long_rows &= long_rows - 1;
                 const long long s = __shfl_sync(wg::FULL_MASK, start, src);
                 const long long e = __shfl_sync(wg::FULL_MASK, end, src);
-                for (long long p0 = s; p0 < e; p0 += wg::WARP_SIZE) {
-                    const long long p = p0 + lane;
-                    long long u = 0;
-                    bool push = false;
-                    if (p < e) {
-                        u = (long long)wg::ldg(indices + p);
-                        push = take_down(u, deg, core, k);
-                    }
-                    const unsigned long long at =
-                        wg::warp_reserve(counters + C_TAIL, push ? 1ULL : 0ULL);
-                    if (push) vqueue[at] = u;
-                    pushed += push ? 1 : 0;
+                for (long long p0 = s; p0 < e; p0 += BATCH * wg::WARP_SIZE) {
+                    long long p[BATCH], u[BATCH];
+                    bool taken[BATCH];
+#pragma unroll
+                    for (int b = 0; b < BATCH; ++b) p[b] = p0 + b * wg::WARP_SIZE + lane;
+                    take_batch(indices, p, e, deg, core, k, u, taken);
+                    unsigned long long want = 0;
+#pragma unroll
+                    for (int b = 0; b < BATCH; ++b) want += taken[b] ? 1 : 0;
+                    unsigned long long at = wg::warp_reserve(counters + C_TAIL, want);
+#pragma unroll
+                    for (int b = 0; b < BATCH; ++b)
+                        if (taken[b]) vqueue[at++] = u[b];
+                    pushed += want;
+                    queued_here += want;
                 }
             }
             cur = next;
-            pushed = wg::warp_sum(pushed);
-            __threadfence();  // queued entries are visible before the peeled ones stop pending
-            if (lane == 0)
-                atomicAdd(counters + C_PENDING, pushed - (unsigned long long)__popc(ready_lanes));
+            // A step that keeps as many vertices as it peels (a lattice's wave, mostly) leaves
+            // `pending` as it is: no atomic on that contended word, no fence.
+            const unsigned long long net =
+                wg::warp_sum(pushed) - (unsigned long long)__popc(ready_lanes);
+            if (__any_sync(wg::FULL_MASK, queued_here != 0))
+                __threadfence();  // queued entries are visible before the peeled stop pending
+            if (lane == 0 && net != 0) atomicAdd(counters + C_PENDING, net);
         }
     }
 }
