@@ -141,6 +141,28 @@ def _conversions(G, edge_attrs=None, monkeypatch=None):
     return raw, py
 
 
+@pytest.mark.parametrize("labels", ["int", "str", "shuffled"])
+@pytest.mark.parametrize("directed", [False, True])
+def test_self_loops_counted_by_the_scan(labels, directed, monkeypatch):
+    """The scan's self-loop count is the graph's, whether or not the tables are read in place
+    (then it is counted in the scan, else recounted from the arcs)."""
+    rng = random.Random(7)
+    G = nx.gnm_random_graph(300, 1200, seed=7, directed=directed)
+    G.add_edges_from((v, v) for v in rng.sample(range(300), 17))
+    if labels != "int":
+        order = list(G)
+        rng.shuffle(order)
+        names = {v: (f"v{v}" if labels == "str" else 1000 - v) for v in order}
+        G = nx.relabel_nodes(G, names)
+    raw, py = _conversions(G, monkeypatch=monkeypatch)
+    for W in (raw, py):
+        g = W.any_order
+        rows = np.repeat(np.arange(len(W)), np.diff(g.indptr))
+        assert g.num_self_loops == 17 == int((rows == g.indices).sum())
+        assert W.graph.num_self_loops == 17
+    assert nx.number_of_selfloops(G) == 17
+
+
 def _assert_same_conversion(a, b, attr=None):
     ga, gb = a.graph, b.graph
     assert ga.indptr.tolist() == gb.indptr.tolist()

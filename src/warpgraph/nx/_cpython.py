@@ -169,9 +169,10 @@ def _scan_ids(
     hashes are in ``scratch``, so that the probes of a row overlap): the neighbour id of every
     live entry into ``nx_order`` (and the value address into ``values`` if ``want_values``),
     no pass over a hash array of every arc. Returns (rows that did not match or held a hash
-    that is no node's, rows not sorted by id)."""
+    that is no node's, rows not sorted by id, self-loop arcs: row ``i``'s entries ``i``)."""
     bad = 0
     unsorted = 0
+    loops = 0
     rows = dicts.shape[0]
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
@@ -215,14 +216,18 @@ def _scan_ids(
                     break
                 nx_order[p] = found
         order = 0
+        own = 0
         if ok:
             for p in range(start + 1, pos):
                 if nx_order[p] < nx_order[p - 1]:
                     order = 1
                     break
+            for p in range(start, pos):
+                own += 1 if nx_order[p] == i else 0
         bad += 0 if ok and pos == end else 1
         unsorted += order
-    return bad, unsorted
+        loops += own
+    return bad, unsorted, loops
 
 
 @nb.njit(cache=True)
@@ -680,7 +685,9 @@ class Adjacency(NamedTuple):
     """What :func:`adjacency` read: row offsets, the neighbour id (int32) of every arc in
     iteration order, the addresses of the values (data dicts; None unless asked for, valid
     while the rows are alive and unchanged), how many rows are not sorted by id, the node
-    hashes the ids index (distinct) and the attribute decoded in the same pass (or None)."""
+    hashes the ids index (distinct), the attribute decoded in the same pass (or None) and the
+    number of self-loop arcs (row ``i`` holding ``i``; counted in the same pass, which spares
+    the graph a pass over its arcs for ``num_self_loops``)."""
 
     indptr: np.ndarray
     ids: np.ndarray
@@ -688,6 +695,7 @@ class Adjacency(NamedTuple):
     unsorted: int
     node_hashes: np.ndarray
     decoded: Decoded | None = None
+    self_loops: int = -1
 
 
 def _default_code(default: Any) -> tuple[int, int, float]:
@@ -733,15 +741,15 @@ def adjacency(
     want = want_addresses or attribute is not None
     values = np.empty(arcs if want else 0, dtype=np.int64)
     scratch = np.empty(0 if direct else arcs, dtype=np.int64)
-    bad, unsorted = _scan_ids(dicts, indptr, direct, n, keys, ids, bits, out, values, want,
-                              scratch)  # fmt: skip
+    bad, unsorted, loops = _scan_ids(dicts, indptr, direct, n, keys, ids, bits, out, values,
+                                     want, scratch)  # fmt: skip
     if bad:
         return None
     decoded = None
     if attribute is not None:
         decoded = decode_attribute(values, *attribute)
     found = values if want_addresses else None
-    return Adjacency(indptr, out, found, int(unsorted), node_hashes, decoded)
+    return Adjacency(indptr, out, found, int(unsorted), node_hashes, decoded, int(loops))
 
 
 def _dict_entries(d: dict) -> tuple[np.ndarray, np.ndarray] | None:

@@ -128,6 +128,7 @@ class WarpgraphGraph:
             ids, self._sorted_perm = sort_rows(g.indptr, g.indices, self._unsorted_rows)
             self._graph = Graph(g.indptr, ids, None, directed=g.directed, validate=False)
             self._graph.vertex_labels = g.vertex_labels
+            self._graph._num_self_loops = g._num_self_loops  # the same arcs
         return self._graph
 
     @property
@@ -433,6 +434,8 @@ def _structure(
     if unsorted is None:
         unsorted = unsorted_rows(indptr, nx_order) if nx_order.size else 0
     graph = Graph(indptr, nx_order, None, directed=G.is_directed(), validate=False)
+    if table is not None and table.self_loops >= 0:
+        graph._num_self_loops = table.self_loops  # counted by the scan (same arcs, any order)
     if not identity:
         graph.vertex_labels = nodes
     return graph, nx_order, int(unsorted), rows, table, nodes
