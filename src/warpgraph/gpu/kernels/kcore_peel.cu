@@ -44,6 +44,23 @@ __device__ __forceinline__ void take_batch(const Id* __restrict__ indices, const
     }
 }
 
+// Append the taken u[b] to the queue (one atomic per warp on `tail`); adds their count to
+// `pushed` and `queued`. Every lane of the warp calls it.
+__device__ __forceinline__ void queue_taken(unsigned long long* tail, volatile long long* queue,
+                                            const long long* u, const bool* taken,
+                                            unsigned long long& pushed,
+                                            unsigned long long& queued) {
+    unsigned long long want = 0;
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b) want += taken[b] ? 1 : 0;
+    unsigned long long at = wg::warp_reserve(tail, want);
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b)
+        if (taken[b]) queue[at++] = u[b];
+    pushed += want;
+    queued += want;
+}
+
 // Rows up to this length are walked by their own lane, longer ones by the whole warp.
 constexpr long long LANE_ROW = 32;
 }  // namespace
@@ -118,7 +135,6 @@ __device__ void peel_level(const long long* __restrict__ indptr, const Id* __res
 #pragma unroll
                 for (int b = 0; b < BATCH; ++b) p[b] = start + j + b;
                 take_batch(indices, p, own_end, deg, core, k, u, taken);
-                unsigned long long want = 0;
 #pragma unroll
                 for (int b = 0; b < BATCH; ++b) {
                     if (taken[b] && next < 0) {
@@ -126,14 +142,8 @@ __device__ void peel_level(const long long* __restrict__ indptr, const Id* __res
                         taken[b] = false;  // kept, not queued
                         ++pushed;
                     }
-                    want += taken[b] ? 1 : 0;
                 }
-                unsigned long long at = wg::warp_reserve(counters + C_TAIL, want);
-#pragma unroll
-                for (int b = 0; b < BATCH; ++b)
-                    if (taken[b]) vqueue[at++] = u[b];
-                pushed += want;
-                queued_here += want;
+                queue_taken(counters + C_TAIL, vqueue, u, taken, pushed, queued_here);
             }
             // long rows: the whole warp over each in turn, every vertex taken queued
             unsigned long_rows = __ballot_sync(wg::FULL_MASK, ready && end - start > LANE_ROW);
@@ -148,15 +158,7 @@ __device__ void peel_level(const long long* __restrict__ indptr, const Id* __res
 #pragma unroll
                     for (int b = 0; b < BATCH; ++b) p[b] = p0 + b * wg::WARP_SIZE + lane;
                     take_batch(indices, p, e, deg, core, k, u, taken);
-                    unsigned long long want = 0;
-#pragma unroll
-                    for (int b = 0; b < BATCH; ++b) want += taken[b] ? 1 : 0;
-                    unsigned long long at = wg::warp_reserve(counters + C_TAIL, want);
-#pragma unroll
-                    for (int b = 0; b < BATCH; ++b)
-                        if (taken[b]) vqueue[at++] = u[b];
-                    pushed += want;
-                    queued_here += want;
+                    queue_taken(counters + C_TAIL, vqueue, u, taken, pushed, queued_here);
                 }
             }
             cur = next;
