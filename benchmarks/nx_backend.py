@@ -454,6 +454,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--conversion-only", action="store_true", help="time the conversions only")
     args = ap.parse_args(argv)
     warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
+    for flag in ("repeat", "cold_repeat", "nx_repeat", "convert_repeat"):
+        if getattr(args, flag) < 1:
+            ap.error(f"--{flag.replace('_', '-')} must be at least 1")
     names = args.algorithms or [n for n in CASES if n in FUNCTIONS]
     unknown = sorted(set(names) - set(CASES))
     if unknown:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import warpgraph as wg
-from warpgraph.algorithms.ktruss import k_truss, truss_decomposition
+from warpgraph.algorithms.ktruss import k_truss, k_truss_arcs, truss_decomposition
 from warpgraph.algorithms.ktruss.reference import trussness_reference
 from warpgraph.algorithms.ktruss.verify import verify_truss_decomposition, verify_trussness
 from warpgraph.algorithms.triangles import prep
@@ -98,6 +98,30 @@ def test_bad_input():
         k_truss(D, 3, device="cpu")
     with pytest.raises(InvalidArgumentError, match="integer"):
         k_truss(D.to_undirected(), 2.5, device="cpu")
+    with pytest.raises(InvalidArgumentError, match="undirected"):
+        k_truss_arcs(D, 3, device="cpu")
+    for bad in (2.5, True, "3"):
+        with pytest.raises(InvalidArgumentError, match="integer"):
+            k_truss_arcs(D.to_undirected(), bad, device="cpu")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_arc_mask_is_the_truss(device):
+    """``k_truss_arcs`` marks exactly the arcs whose edge has trussness >= k (self-loops
+    never), in the CSR order of ``G``."""
+    s, d = wg.generators.kronecker_edges(9, 16, seed=2, device="cpu")
+    G = wg.Graph.from_edges(np.append(s, [3, 3]), np.append(d, [3, 3]), directed=False)
+    t = host(truss_decomposition(G, device=device))
+    src, dst, _ = G.edges()
+    rows = np.repeat(np.arange(G.num_vertices), np.diff(G.indptr))
+    for k in (1, 2, 3, 4, int(t.max()), int(t.max()) + 1):
+        mask = host(k_truss_arcs(G, k, device=device))
+        assert mask.dtype == bool and mask.shape == (G.num_arcs,)
+        in_truss = {(int(u), int(v)) for u, v, x in zip(src, dst, t, strict=True)
+                    if u != v and x >= max(k, 2)}  # fmt: skip
+        pairs = zip(rows.tolist(), host(G.indices).tolist(), strict=True)
+        want = [(min(u, v), max(u, v)) in in_truss for u, v in pairs]
+        assert mask.tolist() == want
 
 
 def test_verifier_catches_errors():

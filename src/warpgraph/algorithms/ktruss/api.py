@@ -12,6 +12,8 @@ level-synchronous rounds with triangle subtraction on the GPU (seed 000, ch. 19)
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...errors import InvalidArgumentError
@@ -111,6 +113,12 @@ def truss_decomposition(G: Graph, *, device: str = "auto"):
     return out
 
 
+def _check(G: Graph, k: Any) -> None:
+    check_undirected(G, "k_truss")
+    if isinstance(k, bool) or not isinstance(k, int | np.integer):
+        raise InvalidArgumentError(f"k must be an integer, got {k!r}")
+
+
 def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
     """The k-truss of ``G``: the largest subgraph whose every edge is in >= ``k - 2`` of its
     triangles.
@@ -145,8 +153,9 @@ def k_truss(G: Graph, k: int, *, device: str = "auto") -> Graph:
     >>> H.num_edges, H.degree().tolist()
     (6, [3, 3, 3, 3, 0])
     """
-    mask = k_truss_arcs(G, k, device=device)  # checks G and k
-    G, dev = place(G, device)
+    _check(G, k)
+    G, dev = place(G, device)  # once: k_truss_arcs then finds G on its device
+    mask = k_truss_arcs(G, k, device=dev)
     if dev == "gpu":
         return _arc_subgraph(G, mask, G._arc_sources(), G._xp())
     from .fixed_k import compact_indptr
@@ -183,14 +192,12 @@ def k_truss_arcs(G: Graph, k: int, *, device: str = "auto"):
     Examples
     --------
     >>> import warpgraph as wg
-    >>> from warpgraph.algorithms.ktruss.api import k_truss_arcs
+    >>> from warpgraph.algorithms.ktruss import k_truss_arcs
     >>> G = wg.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], directed=False)
     >>> k_truss_arcs(G, 3, device="cpu").astype(int).tolist()
     [1, 1, 1, 1, 1, 1, 0, 0]
     """
-    check_undirected(G, "k_truss")
-    if isinstance(k, bool) or not isinstance(k, int | np.integer):
-        raise InvalidArgumentError(f"k must be an integer, got {k!r}")
+    _check(G, k)
     G, dev = place(G, device)
     if dev == "cpu" and k >= 3:
         from .fixed_k import k_truss_mask
