@@ -233,9 +233,10 @@ def node_dict(
 
 def node_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
     """``[set of the labels of members[bounds[c]:bounds[c + 1]] for each c]``: NetworkX's
-    components. Built by one compiled loop (:func:`._capi.node_sets`) where the C API is usable
-    and every label is an exact ``int`` or ``str`` (whose hashing runs no Python code),
-    otherwise in Python.
+    components. A component of more than half the nodes is the source's node set less the
+    other nodes (:func:`_most_nodes`); the others are built by one compiled loop
+    (:func:`._capi.node_sets`) where the C API is usable and every label is an exact ``int``
+    or ``str`` (whose hashing runs no Python code), otherwise in Python.
 
     Examples
     --------
@@ -248,15 +249,50 @@ def node_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
     """
     members = np.asarray(members, dtype=np.int64)
     bounds = np.asarray(bounds, dtype=np.int64)
+    sizes = np.diff(bounds)
     with gc_paused():
-        found = _native_labels(W) if members.size >= NATIVE_MIN else None
-        if found is not None:
-            from . import _capi
+        if members.size < NATIVE_MIN or 2 * int(sizes.max(initial=0)) <= len(W):
+            return _small_sets(W, members, bounds)
+        big = int(np.argmax(sizes))
+        lo, hi = int(bounds[big]), int(bounds[big + 1])
+        most = _most_nodes(W, members[lo:hi])
+        if most is None:
+            return _small_sets(W, members, bounds)
+        rest = np.concatenate([members[:lo], members[hi:]])
+        rest_bounds = np.delete(bounds, big + 1)
+        rest_bounds[big + 1 :] -= hi - lo
+        sets = _small_sets(W, rest, rest_bounds)
+        sets.insert(big, most)
+        return sets
 
-            labels = None if W.identity and _scattered(members, len(W)) else found[1]
-            sets = _capi.node_sets(found[0], members, bounds, labels)
-            if sets is not None:
-                return sets
-        nodes = W.label_list(members)
-        b = bounds.tolist()
-        return [set(nodes[lo:hi]) for lo, hi in pairwise(b)]
+
+def _most_nodes(W, ids: np.ndarray) -> set | None:
+    """The labels of ``ids`` (more than half the nodes) as ``set(G._node)`` less the labels of
+    the other nodes: a set made from a dict reuses the dict's stored hashes and is sized once
+    (501k nodes: 5.5 vs 7.7 ms for the compiled loop, 2 cores), and only the minority is
+    hashed. None when the source graph is gone or its node dict is not a plain one of
+    ``len(W)`` nodes."""
+    G = W.source
+    node = getattr(G, "_node", None)
+    if type(node) is not dict or len(node) != len(W):
+        return None
+    outside = np.ones(len(W), dtype=bool)
+    outside[ids] = False
+    most = set(node)
+    if ids.size < len(W):
+        most.difference_update(W.label_list(np.flatnonzero(outside)))
+    return most
+
+
+def _small_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
+    found = _native_labels(W) if members.size >= NATIVE_MIN else None
+    if found is not None:
+        from . import _capi
+
+        labels = None if W.identity and _scattered(members, len(W)) else found[1]
+        sets = _capi.node_sets(found[0], members, bounds, labels)
+        if sets is not None:
+            return sets
+    nodes = W.label_list(members)
+    b = bounds.tolist()
+    return [set(nodes[lo:hi]) for lo, hi in pairwise(b)]
