@@ -224,8 +224,7 @@ def _kept(info, heads, arc_keep, a):  # pragma: no cover - compiled
     return q if arc_keep.shape[0] == 0 or arc_keep[a] else -1
 
 
-@nb.njit(cache=True)
-def _plan(visit, info, indptr, heads, arc_keep, addr, start, directed):  # pragma: no cover
+def _plan(visit, info, indptr, heads, arc_keep, addr, start, directed):
     """Kept arcs per row (visiting position); the entries each node is handed by the rows made
     before its own (undirected: its neighbours visited before; directed: its predecessors):
     those of the node at visiting position ``p`` go to ``first[p]..first[p + 1]`` of one buffer,
@@ -233,35 +232,75 @@ def _plan(visit, info, indptr, heads, arc_keep, addr, start, directed):  # pragm
     their edge's data dict copy (undirected: from the endpoint visited first) with their dicts'
     addresses, in visiting order (``addr[start[p] + i]``: the data dict of the ``i``-th arc of
     the row visited ``p``-th; the arcs are numbered the same way, ``start[p] + i``, so that the
-    work and memory stay in proportion to the rows visited, not to the whole graph)."""
+    work and memory stay in proportion to the rows visited, not to the whole graph).
+
+    Two parallel passes over the rows (no Python object is touched): one counts, one writes
+    at the offsets the counts give; the nodes' handed entries are counted by one
+    ``bincount`` of the heads the rows hand to."""
     k = visit.shape[0]
-    m = heads.shape[0]
-    deg = np.zeros(k, dtype=np.int64)
-    arcs = np.empty(start[k], dtype=np.int64)
-    found = np.empty(start[k], dtype=np.int64)
-    c = 0
-    for p in range(k):
+    deg = np.empty(k, dtype=np.int64)
+    own = np.empty(k + 1, dtype=np.int64)
+    hand = np.empty(k + 1, dtype=np.int64)
+    _plan_counts(visit, info, indptr, heads, arc_keep, directed, deg, own[1:], hand[1:])
+    own[0] = hand[0] = 0
+    np.cumsum(own, out=own)
+    np.cumsum(hand, out=hand)
+    arcs = np.empty(own[k], dtype=np.int64)
+    found = np.empty(own[k], dtype=np.int64)
+    handed = np.empty(hand[k], dtype=np.int64)
+    _plan_fill(visit, info, indptr, heads, arc_keep, addr, start, directed, own, hand, arcs,
+               found, handed)  # fmt: skip
+    first = np.zeros(k + 1, dtype=np.int64)  # counts -> cursors, in visiting order
+    np.cumsum(np.bincount(handed, minlength=info.shape[0])[visit], out=first[1:])
+    info[visit, FILL] = first[:-1]
+    return deg, first, arcs, found
+
+
+@nb.njit(cache=True, parallel=True)
+def _plan_counts(
+    visit, info, indptr, heads, arc_keep, directed, deg, own, hand
+):  # pragma: no cover - compiled
+    """Per visited row ``p``: its kept arcs, those whose data dict it copies, those it hands."""
+    for p in nb.prange(visit.shape[0]):
         u = visit[p]
+        kept = copies = hands = 0
         for a in range(indptr[u], indptr[u + 1]):
-            if a + 8 < m:
+            if a + 8 < indptr[u + 1]:
                 _prefetch_row(info, heads[a + 8])
             q = _kept(info, heads, arc_keep, a)
             if q < 0:
                 continue
-            deg[p] += 1
+            kept += 1
             if directed or q > p:
-                info[heads[a], FILL] += 1
+                hands += 1
+            if directed or q >= p:
+                copies += 1
+        deg[p] = kept
+        own[p] = copies
+        hand[p] = hands
+
+
+@nb.njit(cache=True, parallel=True)
+def _plan_fill(
+    visit, info, indptr, heads, arc_keep, addr, start, directed, own, hand, arcs, found, handed
+):  # pragma: no cover - compiled
+    """The arcs counted by :func:`_plan_counts`, each row's from its offsets ``own[p]`` (the
+    copying arcs and their data dicts) and ``hand[p]`` (the heads handed to)."""
+    for p in nb.prange(visit.shape[0]):
+        u = visit[p]
+        c = own[p]
+        t = hand[p]
+        for a in range(indptr[u], indptr[u + 1]):
+            q = _kept(info, heads, arc_keep, a)
+            if q < 0:
+                continue
+            if directed or q > p:
+                handed[t] = heads[a]
+                t += 1
             if directed or q >= p:
                 arcs[c] = start[p] + a - indptr[u]
                 found[c] = addr[arcs[c]]
                 c += 1
-    first = np.empty(k + 1, dtype=np.int64)
-    first[0] = 0
-    for p in range(k):  # counts -> cursors, in visiting order
-        v = visit[p]
-        first[p + 1] = first[p] + info[v, FILL]
-        info[v, FILL] = first[p]
-    return deg, first, arcs[:c], found[:c]
 
 
 @nb.njit(cache=True)
