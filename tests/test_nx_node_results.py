@@ -364,7 +364,9 @@ def test_majority_component_from_the_node_table(kind, monkeypatch):
     real = _common._most_nodes
     monkeypatch.setattr(_common, "NATIVE_MIN", 0)
     monkeypatch.setattr(
-        _common, "_most_nodes", lambda W, ids: used.append(ids.size) or real(W, ids)
+        _common,
+        "_most_nodes",
+        lambda W, others: used.append(len(W) - others.size) or real(W, others),
     )
     rng = random.Random(11)
     labels = _labels(kind, 120, rng)
@@ -411,5 +413,27 @@ def test_majority_component_of_a_subclass_node_table():
     nx.add_path(G, range(300))
     G.add_nodes_from(range(300, 320))
     W = backend_interface.convert_from_nx(G)
-    assert _common._most_nodes(W, np.arange(300)) is None
+    assert _common._most_nodes(W, np.arange(300, 320)) is None
     assert list(nx.connected_components(G, backend=BACKEND)) == list(nx.connected_components(G))
+
+
+@pytest.mark.parametrize("native_min", [0, 256])
+def test_label_sets(native_min, monkeypatch):
+    """Sets by label, in label order: none, one label for all, a majority at either end or in
+    the middle, no majority; equal to grouping the labels in Python."""
+    monkeypatch.setattr(_common, "NATIVE_MIN", native_min)
+    G = nx.empty_graph([f"v{i}" for i in range(600)])
+    W = backend_interface.convert_from_nx(G)
+    nodes = list(G)
+    rng = np.random.default_rng(3)
+    cases = [np.zeros(600, dtype=np.int64), rng.integers(0, 5, 600)]
+    for where in (0, 3, 6):
+        labels = rng.integers(0, 6, 600)
+        labels[rng.random(600) < 0.7] = where  # a majority label
+        cases.append(np.unique(labels, return_inverse=True)[1])
+    for labels in cases:
+        count = int(labels.max()) + 1
+        expected = [{nodes[i] for i in np.flatnonzero(labels == c)} for c in range(count)]
+        assert _common.label_sets(W, labels, count) == expected
+    E = backend_interface.convert_from_nx(nx.Graph())
+    assert _common.label_sets(E, np.zeros(0, dtype=np.int64), 0) == []

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._common import backend_device, gc_paused, host, node_sets
+from ._common import backend_device, gc_paused, host, label_sets, node_sets
 
 __all__ = [
     "connected_components",
@@ -49,22 +49,9 @@ def _count(G, connection: str) -> int:
     return _components(G, connection, labels=False)[0]
 
 
-def _grouped(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """The dense ids of every component, concatenated, each in increasing id order, and where
-    each component starts (and the last ends). ``labels`` are canonical (``0..count-1`` by
-    smallest id, NetworkX's order of the components): one stable counting sort, no sort."""
-    from ._results import _row_order
-
-    members = _row_order(labels, labels, count, False)  # ids grouped by label, in id order
-    bounds = np.zeros(count + 1, dtype=np.int64)
-    np.cumsum(np.bincount(labels, minlength=count), out=bounds[1:])
-    return members, bounds
-
-
 def _component_sets(G) -> Iterator[set]:
     count, labels = _components(G, "weak")
-    members, bounds = _grouped(labels, count)
-    sets = node_sets(G, members, bounds)
+    sets = label_sets(G, labels, count)  # labels are canonical: NetworkX's component order
     yield from sets
 
 
