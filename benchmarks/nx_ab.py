@@ -1,0 +1,92 @@
+"""warpgraph's side of NetworkX-backend calls, for before/after comparisons of the backend.
+
+Times chosen calls of ``benchmarks/nx_backend.py``'s cases cold (conversion cache cleared) and
+cached, median of ``--repeat`` each, on the CPU and GPU backends, without running NetworkX.
+Run it once per source tree, alternating, and compare the lines::
+
+    for r in 1 2; do for t in old new; do
+        PYTHONPATH=$PWD/trees/$t/src python benchmarks/nx_ab.py --graph grid:708 --label $t
+    done; done
+
+Each line: label, graph, device, function, cold ms, cached ms; ``--out`` also writes JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import warnings
+
+from nx_backend import BACKEND, CASES, build, set_device, warm_up
+
+import warpgraph
+
+DEFAULT = [
+    "connected_components",
+    "node_connected_component",
+    "weakly_connected_components",
+    "k_core",
+    "k_shell",
+    "k_truss",
+    "k_crust",
+    "k_corona",
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--graph", default="grid:708")
+    ap.add_argument("--label", default="this", help="names the source tree in the output")
+    ap.add_argument("--algorithms", nargs="+", default=DEFAULT, choices=list(CASES))
+    ap.add_argument("--devices", nargs="+", default=["cpu", "gpu"], choices=["cpu", "gpu"])
+    ap.add_argument("--repeat", type=int, default=5, help="cold and cached runs (median)")
+    ap.add_argument("--out", default=None, help="JSON path")
+    args = ap.parse_args(argv)
+    if args.repeat < 1:
+        ap.error("--repeat must be at least 1")
+    warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
+    warm_up(args.algorithms, args.devices)
+    g = build(args.graph)
+    out = {"graph": args.graph, "label": args.label, "src": warpgraph.__file__, "results": []}
+    for dev in args.devices:
+        set_device(dev)
+        for name in args.algorithms:
+            kind, call = CASES[name]
+            G = g[kind]
+
+            def run(G=G, call=call):
+                return call(G, g["source"], {"backend": BACKEND})
+
+            run()  # the size-chosen variants compiled, as nx_backend.py's warm call
+            cold, cached = [], []
+            for _ in range(args.repeat):
+                G.__networkx_cache__.clear()
+                t0 = time.perf_counter()
+                run()
+                cold.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                run()
+                cached.append(time.perf_counter() - t0)
+            row = {
+                "device": dev,
+                "algorithm": name,
+                "cold_ms": 1e3 * statistics.median(cold),
+                "cached_ms": 1e3 * statistics.median(cached),
+            }
+            out["results"].append(row)
+            print(
+                f"{args.label} {args.graph} {dev} {name:30s} cold {row['cold_ms']:7.1f} "
+                f"cached {row['cached_ms']:7.1f}",
+                flush=True,
+            )
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(out, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
