@@ -228,7 +228,8 @@ def _plan(visit, info, indptr, heads, arc_keep, addr, start, directed):
     """Kept arcs per row (visiting position); the entries each node is handed by the rows made
     before its own (undirected: its neighbours visited before; directed: its predecessors):
     those of the node at visiting position ``p`` go to ``first[p]..first[p + 1]`` of one buffer,
-    ``info[:, FILL]`` being the cursors; and the kept arcs that make
+    ``info[:, FILL]`` being the cursors; the kept arcs of each row (those of the row visited
+    ``p``-th at ``kept[deg[p]:deg[p + 1]]``); and the kept arcs that make
     their edge's data dict copy (undirected: from the endpoint visited first) with their dicts'
     addresses, in visiting order (``addr[start[p] + i]``: the data dict of the ``i``-th arc of
     the row visited ``p``-th; the arcs are numbered the same way, ``start[p] + i``, so that the
@@ -238,22 +239,24 @@ def _plan(visit, info, indptr, heads, arc_keep, addr, start, directed):
     at the offsets the counts give; the nodes' handed entries are counted by one
     ``bincount`` of the heads the rows hand to."""
     k = visit.shape[0]
-    deg = np.empty(k, dtype=np.int64)
+    deg = np.empty(k + 1, dtype=np.int64)
     own = np.empty(k + 1, dtype=np.int64)
     hand = np.empty(k + 1, dtype=np.int64)
-    _plan_counts(visit, info, indptr, heads, arc_keep, directed, deg, own[1:], hand[1:])
-    own[0] = hand[0] = 0
+    _plan_counts(visit, info, indptr, heads, arc_keep, directed, deg[1:], own[1:], hand[1:])
+    deg[0] = own[0] = hand[0] = 0
+    np.cumsum(deg, out=deg)
     np.cumsum(own, out=own)
     np.cumsum(hand, out=hand)
+    kept = np.empty(deg[k], dtype=np.int64)
     arcs = np.empty(own[k], dtype=np.int64)
     found = np.empty(own[k], dtype=np.int64)
     handed = np.empty(hand[k], dtype=np.int64)
-    _plan_fill(visit, info, indptr, heads, arc_keep, addr, start, directed, own, hand, arcs,
-               found, handed)  # fmt: skip
+    _plan_fill(visit, info, indptr, heads, arc_keep, addr, start, directed, deg, own, hand,
+               kept, arcs, found, handed)  # fmt: skip
     first = np.zeros(k + 1, dtype=np.int64)  # counts -> cursors, in visiting order
     np.cumsum(np.bincount(handed, minlength=info.shape[0])[visit], out=first[1:])
     info[visit, FILL] = first[:-1]
-    return deg, first, arcs, found
+    return deg, kept, first, arcs, found
 
 
 @nb.njit(cache=True, parallel=True)
@@ -282,18 +285,36 @@ def _plan_counts(
 
 @nb.njit(cache=True, parallel=True)
 def _plan_fill(
-    visit, info, indptr, heads, arc_keep, addr, start, directed, own, hand, arcs, found, handed
+    visit,
+    info,
+    indptr,
+    heads,
+    arc_keep,
+    addr,
+    start,
+    directed,
+    deg,
+    own,
+    hand,
+    kept,
+    arcs,
+    found,
+    handed,
 ):  # pragma: no cover - compiled
-    """The arcs counted by :func:`_plan_counts`, each row's from its offsets ``own[p]`` (the
-    copying arcs and their data dicts) and ``hand[p]`` (the heads handed to)."""
+    """The arcs counted by :func:`_plan_counts`, each row's from its offsets ``deg[p]`` (its
+    kept arcs), ``own[p]`` (the copying arcs and their data dicts) and ``hand[p]`` (the heads
+    handed to)."""
     for p in nb.prange(visit.shape[0]):
         u = visit[p]
+        r = deg[p]
         c = own[p]
         t = hand[p]
         for a in range(indptr[u], indptr[u + 1]):
             q = _kept(info, heads, arc_keep, a)
             if q < 0:
                 continue
+            kept[r] = a
+            r += 1
             if directed or q > p:
                 handed[t] = heads[a]
                 t += 1
@@ -378,30 +399,32 @@ def _entries(fns, row, lo, hi, given, giver, info):  # pragma: no cover - compil
 
 @nb.njit(cache=True)
 def _rows(
-    fns, adj_out, pred_out, visit, info, indptr, heads, copy_at, start, deg, first, directed
+    fns, adj_out, pred_out, visit, info, indptr, heads, copy_at, start, deg, kept, first, directed
 ):  # pragma: no cover - compiled
     """The adjacency dicts (and a directed graph's predecessor dicts) from the data dict copies
     ``copy_at`` (by visited arc number, see :func:`_plan`); 0, or -1 on an error."""
     k = visit.shape[0]
-    m = heads.shape[0]
+    m = kept.shape[0]
     given = np.empty(first[k], dtype=np.int64)  # the data dict copy handed over ...
     giver = np.empty(first[k], dtype=np.int64)  # ... and the node that made it
     for p in range(k):
         u = visit[p]
-        row = _call1(fns[PRESIZED], deg[p])
+        row = _call1(fns[PRESIZED], deg[p + 1] - deg[p])
         if row == 0:
             return _fail(fns, 0)
         if not directed:  # the neighbours visited before, in visiting order
             if _entries(fns, row, first[p], first[p + 1], given, giver, info):
                 return _fail(fns, row)
         shift = start[p] - indptr[u]  # arc a of row u is visited arc a + shift
-        for a in range(indptr[u], indptr[u + 1]):
-            if a + 8 < indptr[u + 1]:
-                _prefetch(copy_at[a + 8 + shift])
-            if a + 8 < m:
-                _prefetch_row(info, heads[a + 8])
+        end = deg[p + 1]
+        for j in range(deg[p], end):  # the row's kept arcs only
+            if j + 8 < end:
+                _prefetch(copy_at[kept[j + 8] + shift])
+            if j + 8 < m:
+                _prefetch_row(info, heads[kept[j + 8]])
+            a = kept[j]
             copy = copy_at[a + shift]
-            if copy == 0:  # not kept (or the edge's copy comes from an earlier row)
+            if copy == 0:  # the edge's copy comes from an earlier row
                 continue
             h = heads[a]
             bad = _call4(fns[SET], row, info[h, LABEL], copy, info[h, HASH])
@@ -482,13 +505,13 @@ def build_graph(
         if done == 0:
             copy_at = np.zeros(start[-1], dtype=np.int64)
             try:
-                deg, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
+                deg, kept, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
                                                  start, directed)  # fmt: skip
                 done = _copies(fns, *_by_address(arcs, found), copy_at)
                 if done == 0:
                     pred = id(H._pred) if directed else 0
                     done = _rows(fns, id(H._adj), pred, visit, info, indptr, heads, copy_at,
-                                 start, deg, first, directed)  # fmt: skip
+                                 start, deg, kept, first, directed)  # fmt: skip
             finally:
                 _release_all(fns, copy_at)  # the copies no row took (after an error)
         if done == -1:
