@@ -198,12 +198,16 @@ def number_strongly_connected_components(G) -> int:
 
 def is_strongly_connected(G) -> bool:
     """Whether the directed graph is strongly connected: no node without in- or out-arcs, and
-    every node reached from node 0 both ways."""
+    every node reached from node 0 both ways. The conversion is deferred for this function:
+    the first check reads the source's rows in place, and a graph failing it is never
+    converted."""
     n = len(G)
     if n == 0:
         raise _pointless()
     if n == 1:
         return True
+    if G.pending is not None and _empty_row(G.pending):
+        return False
     g = G.any_order
     indptr = host(g.indptr)
     heads = host(g.indices)
@@ -217,6 +221,26 @@ def is_strongly_connected(G) -> bool:
         return False
     backward = host(bfs(G.on(dev, _transpose(G)), 0, device=dev))
     return not bool((backward < 0).any())
+
+
+def _empty_row(D) -> bool:
+    """Whether some node of the plain ``DiGraph`` ``D`` has no successor or no predecessor,
+    from the lengths of its row dicts read in place (parallel, no Python per node); False
+    when they cannot be read so (small or not plain dicts: the full check then runs)."""
+    from . import _cpython as raw
+
+    if not raw.available() or type(D).__name__ != "DiGraph":
+        return False
+    for rows in (D._succ, D._pred):
+        found = raw._dict_entries(rows)
+        if found is None:
+            return False
+        lengths = np.empty(found[1].size, dtype=np.int64)
+        if raw._lengths(found[1], id(dict), lengths):  # a row that is not a plain dict
+            return False
+        if not lengths.all():
+            return True
+    return False
 
 
 def _transpose(G):

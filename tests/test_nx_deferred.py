@@ -1,0 +1,129 @@
+"""Deferred conversion (:meth:`warpgraph.nx.interface.WarpgraphGraph.deferred`): for
+``is_strongly_connected`` the NetworkX graph is read on first use, and a graph with a node
+without successors or predecessors is answered from the row lengths alone. Every answer is
+compared with NetworkX's; a deferred conversion must behave as the eager one once used."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import components  # noqa: E402
+from warpgraph.nx.interface import WarpgraphGraph, backend_interface  # noqa: E402
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends:
+    pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
+
+
+def _cached(G) -> WarpgraphGraph:
+    (W,) = G.__networkx_cache__["backends"][BACKEND].values()
+    return W
+
+
+def _big_cycle(n: int = 5000):
+    return nx.DiGraph(zip(range(n), [*range(1, n), 0], strict=True))
+
+
+def _graphs():
+    sink = _big_cycle()
+    sink.add_edge(17, "sink")  # no successor
+    source = _big_cycle()
+    source.add_edge("source", 17)  # no predecessor
+    one_way = nx.DiGraph(nx.path_graph(5000))
+    one_way.remove_edge(40, 39)  # every node keeps an arc each way but 39 -> 40 is one way
+    small = nx.gnm_random_graph(300, 900, seed=1, directed=True)
+    return {
+        "sink": sink,
+        "source": source,
+        "cycle": _big_cycle(),
+        "one way": one_way,
+        "random": nx.gnm_random_graph(6000, 30000, seed=2, directed=True),
+        "small": small,
+        "small cycle": _big_cycle(300),
+    }
+
+
+@pytest.mark.parametrize("name", list(_graphs()))
+def test_equal_to_networkx(name):
+    G = _graphs()[name]
+    assert nx.is_strongly_connected(G, backend=BACKEND) == nx.is_strongly_connected(G)
+
+
+def test_answered_without_conversion(monkeypatch):
+    """A node without a successor (or predecessor): False from the row lengths, and the graph
+    is never converted; later functions on the same graph convert it then, equal to
+    NetworkX's results."""
+    calls = []
+    real = components._empty_row
+    monkeypatch.setattr(components, "_empty_row", lambda D: calls.append(1) or real(D))
+    graphs = _graphs()
+    for name in ("sink", "source", "random"):
+        G = graphs[name]
+        assert nx.is_strongly_connected(G, backend=BACKEND) is False
+        W = _cached(G)
+        assert W.pending is G, name  # not converted
+        assert nx.number_strongly_connected_components(
+            G, backend=BACKEND
+        ) == nx.number_strongly_connected_components(G)
+        assert W.pending is None and len(W) == len(G)
+        assert list(nx.weakly_connected_components(G, backend=BACKEND)) == list(
+            nx.weakly_connected_components(G)
+        )
+    assert len(calls) == 3
+    G = graphs["cycle"]  # passes the check: converted, then searched both ways
+    assert nx.is_strongly_connected(G, backend=BACKEND) is True
+    assert _cached(G).pending is None
+
+
+def test_deferred_is_the_eager_conversion_once_used():
+    G = nx.gnm_random_graph(5000, 20000, seed=3, directed=True)
+    nx.relabel_nodes(G, {v: f"v{v}" for v in G}, copy=False)
+    eager = backend_interface.convert_from_nx(G)
+    W = backend_interface.convert_from_nx(G, name="is_strongly_connected")
+    assert W.pending is G and len(W) == len(G) and W.is_directed()
+    assert W.source is G
+    assert W.pending is G  # len, is_directed and source read G itself
+    assert W.nodes == eager.nodes and W.pending is None
+    assert np.array_equal(W.graph.indptr, eager.graph.indptr)
+    assert np.array_equal(W.graph.indices, eager.graph.indices)
+    assert np.array_equal(W.nx_order, eager.nx_order)
+    assert W.find("v7") == eager.find("v7") == list(G).index("v7")
+    with pytest.raises(AttributeError):
+        _ = W.no_such_attribute
+    with pytest.raises(AttributeError):
+        _ = WarpgraphGraph.deferred(G).__no_such_dunder__
+
+
+def test_only_is_strongly_connected_and_unweighted_is_deferred():
+    G = nx.gnm_random_graph(100, 300, seed=4, directed=True)
+    assert (
+        backend_interface.convert_from_nx(G, name="number_strongly_connected_components").pending
+        is None
+    )
+    assert (
+        backend_interface.convert_from_nx(
+            G, edge_attrs="weight", name="is_strongly_connected"
+        ).pending
+        is None
+    )
+
+
+def test_null_and_single_node_graphs():
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nx.is_strongly_connected(nx.DiGraph(), backend=BACKEND)
+    G = nx.DiGraph()
+    G.add_node("a")
+    assert nx.is_strongly_connected(G, backend=BACKEND) is True
+
+
+def test_a_subclass_is_checked_the_full_way(monkeypatch):
+    class MyDiGraph(nx.DiGraph):
+        pass
+
+    G = MyDiGraph(_big_cycle())
+    G.add_edge(3, "sink")
+    assert components._empty_row(G) is False  # not read in place ...
+    assert nx.is_strongly_connected(G, backend=BACKEND) is False  # ... still answered
