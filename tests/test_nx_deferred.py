@@ -1,6 +1,7 @@
 """Deferred conversion (:meth:`warpgraph.nx.interface.WarpgraphGraph.deferred`): for
-``is_strongly_connected`` the NetworkX graph is read on first use, and a graph with a node
-without successors or predecessors is answered from the row lengths alone. Every answer is
+``is_strongly_connected``, ``is_connected`` and ``is_weakly_connected`` the NetworkX graph is
+read on first use, and a graph with a node without successors or predecessors (a node without
+any arc) is answered from the row lengths alone. Every answer is
 compared with NetworkX's; a deferred conversion must behave as the eager one once used."""
 
 from __future__ import annotations
@@ -127,3 +128,50 @@ def test_a_subclass_is_checked_the_full_way(monkeypatch):
     G.add_edge(3, "sink")
     assert components._empty_row(G) is False  # not read in place ...
     assert nx.is_strongly_connected(G, backend=BACKEND) is False  # ... still answered
+
+
+def _with_isolated(G, where: str):
+    G = G.copy()
+    G.add_node("alone")
+    if where == "first":  # the isolated node first in node order
+        H = G.__class__()
+        H.add_node("alone")
+        H.add_edges_from(G.edges)
+        return H
+    return G
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("where", ["last", "first", "none"])
+def test_connected_checks_equal_to_networkx(directed, where, monkeypatch):
+    """An isolated node: False without conversion; without one, the full count (and the
+    graph converted); a one-way arc is no isolated node for the weak check."""
+    calls = []
+    real = components._isolated_node
+    monkeypatch.setattr(components, "_isolated_node", lambda G: calls.append(1) or real(G))
+    base = nx.path_graph(5000, create_using=nx.DiGraph if directed else nx.Graph)
+    G = base if where == "none" else _with_isolated(base, where)
+    is_connected = nx.is_weakly_connected if directed else nx.is_connected
+    assert is_connected(G, backend=BACKEND) == is_connected(G) == (where == "none")
+    assert calls == [1]
+    assert (_cached(G).pending is G) == (where != "none")
+    if directed:  # every node has an arc, some only one way: weakly connected still
+        assert nx.is_weakly_connected(base, backend=BACKEND) is True
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_connected_checks_small_and_odd_graphs(directed):
+    kind = nx.DiGraph if directed else nx.Graph
+    is_connected = nx.is_weakly_connected if directed else nx.is_connected
+    for G in (
+        kind([(0, 1), (2, 3)]),  # small: not read in place
+        _with_isolated(nx.path_graph(300, create_using=kind), "last"),
+        nx.gnm_random_graph(8000, 3000, seed=5, directed=directed),  # many isolated nodes
+        nx.gnm_random_graph(6000, 60000, seed=6, directed=directed),
+    ):
+        assert is_connected(G, backend=BACKEND) == is_connected(G)
+    G = kind()
+    G.add_node(1)
+    assert is_connected(G, backend=BACKEND) is True
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        is_connected(kind(), backend=BACKEND)

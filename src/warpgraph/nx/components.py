@@ -73,9 +73,12 @@ def number_connected_components(G) -> int:
 
 
 def is_connected(G) -> bool:
-    """Whether the graph is connected (NetworkX's error for the null graph)."""
+    """Whether the graph is connected (NetworkX's error for the null graph). The conversion
+    is deferred: a node without neighbours among two or more answers False unconverted."""
     if len(G) == 0:
         raise _pointless()
+    if len(G) > 1 and G.pending is not None and _isolated_node(G.pending):
+        return False
     return _count(G, "weak") == 1
 
 
@@ -101,9 +104,12 @@ def number_weakly_connected_components(G) -> int:
 
 
 def is_weakly_connected(G) -> bool:
-    """Whether the directed graph is weakly connected."""
+    """Whether the directed graph is weakly connected (deferred conversion, as
+    :func:`is_connected`)."""
     if len(G) == 0:
         raise _pointless()
+    if len(G) > 1 and G.pending is not None and _isolated_node(G.pending):
+        return False
     return _count(G, "weak") == 1
 
 
@@ -223,24 +229,53 @@ def is_strongly_connected(G) -> bool:
     return not bool((backward < 0).any())
 
 
-def _empty_row(D) -> bool:
-    """Whether some node of the plain ``DiGraph`` ``D`` has no successor or no predecessor,
-    from the lengths of its row dicts read in place (parallel, no Python per node); False
-    when they cannot be read so (small or not plain dicts: the full check then runs)."""
+def _row_lengths(rows: dict) -> tuple[np.ndarray, np.ndarray] | None:
+    """Key hashes and lengths of the row dicts that are ``rows``' values, read in place
+    (parallel, no Python per node); None when they cannot be read so (a small dict, or a row
+    that is not a plain dict)."""
     from . import _cpython as raw
 
-    if not raw.available() or type(D).__name__ != "DiGraph":
+    found = raw._dict_entries(rows) if raw.available() else None
+    if found is None:
+        return None
+    lengths = np.empty(found[1].size, dtype=np.int64)
+    if raw._lengths(found[1], id(dict), lengths):
+        return None
+    return found[0], lengths
+
+
+def _plain(G) -> bool:
+    import networkx as nx
+
+    return type(G) in (nx.Graph, nx.DiGraph)
+
+
+def _empty_row(D) -> bool:
+    """Whether some node of the plain ``DiGraph`` ``D`` has no successor or no predecessor,
+    from its rows read in place; False when they cannot be read so (the full check runs)."""
+    if not _plain(D) or not D.is_directed():
         return False
     for rows in (D._succ, D._pred):
-        found = raw._dict_entries(rows)
+        found = _row_lengths(rows)
         if found is None:
             return False
-        lengths = np.empty(found[1].size, dtype=np.int64)
-        if raw._lengths(found[1], id(dict), lengths):  # a row that is not a plain dict
-            return False
-        if not lengths.all():
+        if not found[1].all():
             return True
     return False
+
+
+def _isolated_node(G) -> bool:
+    """Whether some node of the plain graph ``G`` has no arc at all (neither way), from its
+    rows read in place; False when they cannot be read so (the full check runs)."""
+    if not _plain(G):
+        return False
+    if not G.is_directed():
+        found = _row_lengths(G._adj)
+        return found is not None and not found[1].all()
+    succ, pred = _row_lengths(G._succ), _row_lengths(G._pred)
+    if succ is None or pred is None or not np.array_equal(succ[0], pred[0]):
+        return False  # (rows in the same node order: equal key hashes)
+    return bool(np.any((succ[1] == 0) & (pred[1] == 0)))
 
 
 def _transpose(G):

@@ -329,9 +329,10 @@ class WarpgraphGraph:
 
 _PLAIN = ("Graph", "DiGraph")
 #: Functions whose graph is converted on first use (:meth:`WarpgraphGraph.deferred`): they may
-#: answer from the NetworkX dicts alone (``is_strongly_connected``: a node without an out- or
-#: an in-arc, found by reading the row lengths in place, 131k nodes in well under 1 ms).
-DEFERRED = frozenset({"is_strongly_connected"})
+#: answer from the NetworkX dicts alone, by reading the row lengths in place (131k nodes in
+#: well under 1 ms): ``is_strongly_connected`` (a node without an out- or an in-arc),
+#: ``is_connected`` and ``is_weakly_connected`` (a node without any arc).
+DEFERRED = frozenset({"is_strongly_connected", "is_connected", "is_weakly_connected"})
 
 
 def _rows(G: Any, nodes: list) -> list:
