@@ -175,3 +175,35 @@ def test_connected_checks_small_and_odd_graphs(directed):
     assert is_connected(G, backend=BACKEND) is True
     with pytest.raises(nx.NetworkXPointlessConcept):
         is_connected(kind(), backend=BACKEND)
+
+
+def test_deferred_refuses_what_is_not_a_graph():
+    with pytest.raises(TypeError, match="a NetworkX graph is deferred, not list"):
+        WarpgraphGraph.deferred([1, 2])
+
+
+def test_a_failed_conversion_leaves_it_deferred(monkeypatch):
+    """An error while converting on first use (here: injected) leaves the graph deferred, so
+    a later use converts it then."""
+    G = _big_cycle()
+    W = backend_interface.convert_from_nx(G, name="is_strongly_connected")
+    real = backend_interface.convert_from_nx
+
+    def failing(*args, **kwargs):
+        raise MemoryError("injected")
+
+    monkeypatch.setattr(backend_interface, "convert_from_nx", failing)
+    with pytest.raises(MemoryError):
+        _ = W.nodes
+    assert W.pending is G
+    monkeypatch.setattr(backend_interface, "convert_from_nx", real)
+    assert W.nodes == list(G) and W.pending is None
+
+
+def test_subgraph_views_are_checked_the_full_way():
+    """A filtered view's rows are not plain dicts: the full check answers."""
+    G = _big_cycle()
+    G.add_edge(5, "sink")
+    for view in (G.subgraph(range(4000)), G.subgraph([*range(5000), "sink"])):
+        assert nx.is_strongly_connected(view, backend=BACKEND) == nx.is_strongly_connected(view)
+        assert nx.is_weakly_connected(view, backend=BACKEND) == nx.is_weakly_connected(view)

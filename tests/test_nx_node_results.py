@@ -437,3 +437,13 @@ def test_label_sets(native_min, monkeypatch):
         assert _common.label_sets(W, labels, count) == expected
     E = backend_interface.convert_from_nx(nx.Graph())
     assert _common.label_sets(E, np.zeros(0, dtype=np.int64), 0) == []
+
+
+def test_label_sets_refuses_bad_labels():
+    W = backend_interface.convert_from_nx(nx.path_graph(4))
+    with pytest.raises(ValueError, match="below count=2"):
+        _common.label_sets(W, np.array([0, 1, 2, 1]), 2)
+    with pytest.raises(ValueError, match="one label >= 0 per node"):
+        _common.label_sets(W, np.array([0, 1, 1]), 2)
+    with pytest.raises(ValueError, match="one label >= 0 per node"):
+        _common.label_sets(W, np.array([0, -1, 1, 1]), 2)

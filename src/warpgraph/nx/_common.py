@@ -282,9 +282,22 @@ def label_sets(W, labels: np.ndarray, count: int) -> list[set]:
     >>> W = backend_interface.convert_from_nx(nx.path_graph(["a", "b", "c"]))
     >>> label_sets(W, np.array([1, 0, 1]), 2)
     [{'b'}, {'a', 'c'}]
+
+    Raises
+    ------
+    ValueError
+        When ``labels`` is not one label in ``0..count-1`` per node.
     """
     labels = np.asarray(labels, dtype=np.int64)
-    sizes = np.bincount(labels, minlength=count)
+    bad = ValueError(f"label_sets takes one label >= 0 per node ({len(W)} nodes)")
+    if labels.shape != (len(W),):
+        raise bad
+    try:
+        sizes = np.bincount(labels, minlength=count)  # (refuses a negative label)
+    except ValueError as exc:
+        raise bad from exc
+    if sizes.size != count:  # (the compiled grouping writes by label: keep it in bounds)
+        raise ValueError(f"labels must be below count={count}, got {int(labels.max())}")
     big = int(np.argmax(sizes)) if count else -1
     with gc_paused():
         if count and labels.size >= NATIVE_MIN and 2 * int(sizes[big]) > len(W):

@@ -144,6 +144,8 @@ class WarpgraphGraph:
         structure asked for), for a function that may answer from ``G``'s own dicts first
         (:data:`DEFERRED`). Until then it holds ``G`` itself (:attr:`pending`); afterwards it
         is the eager conversion, attribute for attribute."""
+        if not (hasattr(G, "_adj") and hasattr(G, "is_directed")):
+            raise TypeError(f"a NetworkX graph is deferred, not {type(G).__name__}")
         W = cls.__new__(cls)
         W.__networkx_cache__ = {}
         W._pending = G
@@ -159,13 +161,13 @@ class WarpgraphGraph:
     def __getattr__(self, name: str) -> Any:
         # Reached only for attributes not set: those of the structure, on a deferred
         # conversion. The eager conversion is made now and adopted.
-        G = self.__dict__.pop("_pending", None)
+        G = self.__dict__.get("_pending")
         if G is None or name.startswith("__"):
-            if G is not None:
-                self._pending = G
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        eager = backend_interface.convert_from_nx(G)  # (if it raises, still deferred)
         own_cache = self.__networkx_cache__
-        self.__dict__.update(backend_interface.convert_from_nx(G).__dict__)
+        del self.__dict__["_pending"]
+        self.__dict__.update(eager.__dict__)
         self.__networkx_cache__ = own_cache
         return getattr(self, name)
 
