@@ -207,3 +207,42 @@ def test_subgraph_views_are_checked_the_full_way():
     for view in (G.subgraph(range(4000)), G.subgraph([*range(5000), "sink"])):
         assert nx.is_strongly_connected(view, backend=BACKEND) == nx.is_strongly_connected(view)
         assert nx.is_weakly_connected(view, backend=BACKEND) == nx.is_weakly_connected(view)
+
+
+@pytest.mark.parametrize("where", [None, 0, 3000, 4095, 4096, 20000, 39999])
+@pytest.mark.parametrize("keys", ["int", "str"])
+def test_has_empty_value_finds_an_empty_row_anywhere(where, keys):
+    """In the read-one-by-one prefix, at its edge, in the parallel rest, or nowhere; int keys
+    (general table) and str keys (unicode table); deleted entries are skipped."""
+    from warpgraph.nx import _cpython as raw
+
+    if not raw.available():
+        pytest.skip("the raw dict reader is not available on this Python")
+    label = str if keys == "str" else int
+    rows = {label(v): {label(v + 1): {}} for v in range(40000)}
+    for v in range(100, 40000, 997):  # deleted entries (an empty row among them must not count)
+        rows[label(v)] = {}
+        del rows[label(v)]
+    if where is not None:
+        rows[label(where)] = {}
+    assert raw.has_empty_value(rows) is (where is not None)
+    assert raw.has_empty_value(rows) is any(len(r) == 0 for r in rows.values())
+
+
+def test_has_empty_value_refuses_what_it_cannot_read():
+    from warpgraph.nx import _cpython as raw
+
+    if not raw.available():
+        pytest.skip("the raw dict reader is not available on this Python")
+
+    class Row(dict):
+        pass
+
+    rows = {v: {v + 1: {}} for v in range(10000)}
+    rows[9000] = Row()  # an empty row that is not a plain dict: no answer, not "empty"
+    assert raw.has_empty_value(rows) is None
+    rows[10] = {}  # an empty plain row before it answers
+    assert raw.has_empty_value(rows) is True
+    assert raw.has_empty_value(Row(rows)) is None
+    assert raw.has_empty_value({}) is False
+    assert raw.has_empty_value({1: {}}) is True

@@ -43,6 +43,7 @@ __all__ = [
     "arc_hashes",
     "available",
     "graph_adjacency",
+    "has_empty_value",
     "ids_from_hashes",
     "int_range_keys",
     "read_attribute",
@@ -453,6 +454,71 @@ def _entries(d, chunk, starts, hashes, values):  # pragma: no cover - compiled
                 values[pos] = v
                 pos += 1
     return unset
+
+
+@nb.njit(cache=True)
+def _first_empty(entries, size, kind, lo, hi, dict_type):  # pragma: no cover - compiled
+    """Index of the first entry in ``lo..hi`` whose value is an empty plain dict; -1 if none,
+    -2 at a value that is not a plain combined dict (then nothing can be said)."""
+    at_value = 16 if kind == 0 else 8
+    for e in range(lo, hi):
+        if e + 16 < hi:  # the row dicts lie scattered: fetch ahead
+            ahead = _i64(entries + size * (e + 16) + at_value)
+            if ahead != 0:
+                _prefetch(ahead)
+        v = _i64(entries + size * e + at_value)
+        if v == 0:  # deleted entry
+            continue
+        if _i64(v + 8) != dict_type or _i64(v + 40) != 0:
+            return -2
+        if _i64(v + 16) == 0:
+            return e
+    return -1
+
+
+@nb.njit(cache=True, parallel=True)
+def _first_empty_chunks(entries, size, kind, lo, hi, chunk, dict_type, out):  # pragma: no cover
+    for c in prange(out.shape[0]):
+        a = lo + c * chunk
+        out[c] = _first_empty(entries, size, kind, a, min(hi, a + chunk), dict_type)
+
+
+# Entries read one by one before the parallel pass: where empty rows are common (a random
+# directed graph's sinks), one is found within them and no thread is started.
+_EMPTY_PREFIX = 4096
+
+
+def has_empty_value(d: dict) -> bool | None:
+    """Whether some value of the plain dict ``d`` (a graph's rows) is an empty plain dict, read
+    in place: the first entries in order, stopping at an empty one, then the rest in parallel.
+    None when it cannot be read so (not a plain dict, a value that is not a plain dict, or the
+    raw reader unavailable).
+
+    Examples
+    --------
+    >>> rows = {v: {} if v == 5000 else {v + 1: {}} for v in range(10000)}
+    >>> has_empty_value(rows) in (True, None)  # None where the raw reader is unavailable
+    True
+    """
+    if type(d) is not dict or not available():
+        return None
+    dicts = np.array([id(d)], dtype=np.int64)
+    length = np.empty(1, dtype=np.int64)
+    if _lengths(dicts, id(dict), length):  # also checks a combined table
+        return None
+    entries, size, kind, count = _table(id(d))
+    if size == 0:
+        return None
+    head = min(count, _EMPTY_PREFIX)
+    found = _first_empty(entries, size, kind, 0, head, id(dict))
+    if found != -1 or head == count:
+        return None if found == -2 else found >= 0
+    chunk = 8192
+    out = np.empty((count - head + chunk - 1) // chunk, dtype=np.int64)
+    _first_empty_chunks(entries, size, kind, head, count, chunk, id(dict), out)
+    if (out == -2).any():
+        return None
+    return bool((out >= 0).any())
 
 
 @nb.njit(cache=True, parallel=True)

@@ -253,15 +253,11 @@ def _plain(G) -> bool:
 def _empty_row(D) -> bool:
     """Whether some node of the plain ``DiGraph`` ``D`` has no successor or no predecessor,
     from its rows read in place; False when they cannot be read so (the full check runs)."""
+    from . import _cpython as raw
+
     if not _plain(D) or not D.is_directed():
         return False
-    for rows in (D._succ, D._pred):
-        found = _row_lengths(rows)
-        if found is None:
-            return False
-        if not found[1].all():
-            return True
-    return False
+    return any(raw.has_empty_value(rows) for rows in (D._succ, D._pred))
 
 
 def _isolated_node(G) -> bool:
