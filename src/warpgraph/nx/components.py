@@ -266,8 +266,9 @@ def _isolated_node(G) -> bool:
     if not _plain(G):
         return False
     if not G.is_directed():
-        found = _row_lengths(G._adj)
-        return found is not None and not found[1].all()
+        from . import _cpython as raw
+
+        return bool(raw.has_empty_value(G._adj))
     succ, pred = _row_lengths(G._succ), _row_lengths(G._pred)
     if succ is None or pred is None or not np.array_equal(succ[0], pred[0]):
         return False  # (rows in the same node order: equal key hashes)
