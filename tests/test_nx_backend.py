@@ -1148,3 +1148,30 @@ def test_identity_node_list_without_the_source_graph():
     H.remove_node(299)
     H.add_node("x")  # same count, other labels: not taken from H
     assert V.nodes == list(range(300))
+
+
+@pytest.mark.parametrize("size", [4096, 8192, 8193, 20000])
+@pytest.mark.parametrize("keys", ["int", "str"])
+@pytest.mark.parametrize("deleted", [False, True])
+def test_dict_entries_read_in_place_equal_python(size, keys, deleted):
+    """Whole chunks, a partial last one; general and str-keyed tables; with deleted entries the
+    live ones are counted per chunk first, without them the chunks are cut by position."""
+    import numpy as np
+
+    from warpgraph.nx import _cpython as raw
+
+    if not raw.available():
+        pytest.skip("the raw dict reader is not available on this Python")
+    label = str if keys == "str" else int
+    total = size + (size // 4 if deleted else 0)  # still >= 4096 entries after deletions
+    d = {label(i): [i] for i in range(total)}
+    if deleted:
+        for i in range(0, total, 8):
+            del d[label(i)]
+    found = raw._dict_entries(d)
+    assert found is not None
+    hashes, values = found
+    assert hashes.tolist() == [hash(k) for k in d]
+    assert values.tolist() == [id(v) for v in d.values()]
+    assert raw._dict_entries({i: 0 for i in range(100)}) is None  # small: not read so
+    assert np.array_equal(raw._dict_entries(dict(d))[0], hashes)  # compacted copy, same order

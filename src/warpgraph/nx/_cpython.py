@@ -830,11 +830,16 @@ def _dict_entries(d: dict) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     entries = _i64_at(id(d) + 32, 24)  # dk_nentries
     chunk = 8192
-    counts = np.empty((entries + chunk - 1) // chunk, dtype=np.int64)
-    if not _live_entries(id(d), chunk, counts) or counts.sum() != length[0]:
-        return None
-    starts = np.zeros(counts.size + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
+    if entries == length[0]:  # no deleted entry: chunk c's entries go to c * chunk on
+        if _u8_at(id(d) + 32, 10) > 1:  # (a table of neither known kind)
+            return None
+        starts = np.append(np.arange(0, entries, chunk, dtype=np.int64), entries)
+    else:
+        counts = np.empty((entries + chunk - 1) // chunk, dtype=np.int64)
+        if not _live_entries(id(d), chunk, counts) or counts.sum() != length[0]:
+            return None
+        starts = np.zeros(counts.size + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
     hashes = np.empty(length[0], dtype=np.int64)
     values = np.empty(length[0], dtype=np.int64)
     if _entries(id(d), chunk, starts, hashes, values):
