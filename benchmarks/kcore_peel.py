@@ -1,14 +1,16 @@
-"""GPU core decomposition times on generated graphs and, where present, the real graphs of a
-datasets folder.
+"""Core decomposition times on generated graphs and, where present, the real graphs of a
+datasets folder: the GPU peel (default) or, with ``--cpu``, the CPU's parallel level peel
+against its sequential bucket peel (on all Numba threads).
 
 It runs 7 times after one untimed call (median and best, device synchronized), on the graph
-already on the GPU; every result is checked against the CPU's core numbers. At commit 67cc71b
-this script also timed the former peel of one launch per round (``PEEL = "rounds"``) for
-``benchmarks/results/kcore_peel_h100_20261122.json``.
+already on the GPU; every result is checked against the CPU's (sequential) core numbers. At
+commit 67cc71b this script also timed the former peel of one launch per round (``PEEL =
+"rounds"``) for ``benchmarks/results/kcore_peel_h100_20261122.json``.
 
 Usage::
 
     python benchmarks/kcore_peel.py --datasets ../shared/datasets --out kcore.json
+    python benchmarks/kcore_peel.py --cpu --out kcore_cpu.json
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -41,23 +44,45 @@ REAL = [
 ]
 
 
-def timed_ms(fn, repeat: int = 7) -> tuple[float, float, object]:
-    import cupy as cp
+def timed_ms(fn, repeat: int = 7, gpu: bool = True) -> tuple[float, float, object]:
+    def sync() -> None:
+        if gpu:
+            import cupy as cp
+
+            cp.cuda.Device().synchronize()
 
     fn()
-    cp.cuda.Device().synchronize()
+    sync()
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
         out = fn()
-        cp.cuda.Device().synchronize()
+        sync()
         times.append(1e3 * (time.perf_counter() - t0))
     return statistics.median(times), min(times), out
+
+
+def _cpu_row(G) -> dict:
+    """Sequential and parallel CPU peels of ``G`` (undirected: one CSR)."""
+    import numba
+
+    from warpgraph.algorithms.kcore import cpu
+
+    row = {"threads": numba.get_num_threads()}
+    want = None
+    for mode in ("sequential", "parallel"):
+        run = partial(cpu.core_numbers, G.indptr, G.indices, parallel=mode == "parallel")
+        median, best, core = timed_ms(run, gpu=False)
+        want = core if want is None else want
+        row |= {f"{mode}_median_ms": median, f"{mode}_best_ms": best}
+    row |= {"equal": bool(np.array_equal(core, want)), "max_core": int(want.max(initial=0))}
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--datasets", default=None, help="folder of the real graphs (optional)")
+    ap.add_argument("--cpu", action="store_true", help="time the CPU peels instead")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     graphs = dict(GENERATED)
@@ -69,9 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name, make in graphs.items():
         G = make()
+        row = {"graph": name, "n": G.num_vertices, "arcs": G.num_arcs}
+        if args.cpu:
+            rows.append(row | _cpu_row(G))
+            print(json.dumps(rows[-1]), flush=True)
+            continue
         D = G.to("gpu")
         want = np.asarray(wg.core_number(G, device="cpu"))
-        row = {"graph": name, "n": G.num_vertices, "arcs": G.num_arcs}
         median, best, core = timed_ms(lambda D=D: kcore_gpu.core_numbers(D))
         row.update(
             median_ms=median,

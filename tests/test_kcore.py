@@ -153,3 +153,73 @@ def test_verifier_catches_errors():
         verify_core_numbers(T, np.array([2, 2, 2, 0]))
     with pytest.raises(VerificationError, match="rule 3"):
         verify_core_numbers(G, np.zeros(3, dtype=np.int64))
+
+
+def _cpu_cores(G, parallel: bool):
+    from warpgraph.algorithms.kcore import cpu
+
+    if G.directed:
+        rip, rix, _ = G.reverse_csr()
+        return cpu.core_numbers(G.indptr, G.indices, rip, rix, parallel=parallel)
+    return cpu.core_numbers(G.indptr, G.indices, parallel=parallel)
+
+
+@pytest.mark.parametrize("budget", [1, 3, 4096])
+@given(case=edge_lists(max_n=40, max_m=160))
+def test_parallel_cpu_peel_matches_networkx(budget, case):
+    """The parallel peel forced on small graphs (self-loops, repeated and one-way arcs), with
+    a budget of 1 or 3 vertices per thread and round so that queues are handed on."""
+    from warpgraph.algorithms.kcore import cpu
+
+    n, src, dst, directed = case
+    G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+    ref = nx.core_number(nx_graph(n, src, dst, directed))
+    saved = cpu.PEEL_BUDGET
+    cpu.PEEL_BUDGET = budget
+    try:
+        assert _cpu_cores(G, True).tolist() == [ref[v] for v in range(n)]
+    finally:
+        cpu.PEEL_BUDGET = saved
+
+
+@pytest.mark.parametrize("budget", [1, 50, 4096])
+def test_parallel_cpu_peel_on_chains_hubs_and_levels(budget, monkeypatch):
+    """A lattice (one level peeled as a wave from its corners), 70 levels of a clique, a star,
+    a long path and isolated vertices: equal to NetworkX and to the sequential peel."""
+    from warpgraph.algorithms.kcore import cpu
+
+    monkeypatch.setattr(cpu, "PEEL_BUDGET", budget)
+    H = nx.convert_node_labels_to_integers(nx.grid_2d_graph(60, 80))
+    H = nx.disjoint_union(H, nx.complete_graph(70))
+    H = nx.disjoint_union(H, nx.star_graph(500))
+    H = nx.disjoint_union(H, nx.path_graph(900))
+    H.add_nodes_from(range(H.number_of_nodes(), H.number_of_nodes() + 5))
+    src, dst = map(np.asarray, zip(*H.edges(), strict=True))
+    ref = nx.core_number(H)
+    for directed in (False, True):
+        G = wg.Graph.from_edges(src, dst, num_vertices=H.number_of_nodes(), directed=directed)
+        got = _cpu_cores(G, True)
+        np.testing.assert_array_equal(got, _cpu_cores(G, False))
+        if not directed:
+            assert got.tolist() == [ref[v] for v in range(H.number_of_nodes())]
+        verify_core_numbers(G, got)
+
+
+def test_parallel_cpu_peel_is_the_default_for_big_graphs(monkeypatch):
+    from warpgraph.algorithms.kcore import cpu
+
+    calls = []
+    real = cpu._peel_parallel
+    monkeypatch.setattr(cpu, "_peel_parallel", lambda *a: calls.append(1) or real(*a))
+    s, d = wg.generators.kronecker_edges(15, 4, seed=3, device="cpu")
+    G = wg.Graph.from_edges(s, d, directed=False)
+    core = core_number(G, device="cpu")
+    assert calls == ([1] if nb_threads() > 1 else [])
+    verify_core_numbers(G, core)
+    np.testing.assert_array_equal(core, _cpu_cores(G, False))
+
+
+def nb_threads() -> int:
+    import numba
+
+    return numba.get_num_threads()
