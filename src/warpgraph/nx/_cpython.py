@@ -478,9 +478,18 @@ def _first_empty(entries, size, kind, lo, hi, dict_type):  # pragma: no cover - 
 
 @nb.njit(cache=True, parallel=True)
 def _first_empty_chunks(entries, size, kind, lo, hi, chunk, dict_type, out):  # pragma: no cover
+    """:func:`_first_empty` of each ``chunk`` entries from ``lo``; once one is found, the chunks
+    not begun are skipped (``out`` -1: a plain flag, read per chunk, so a late one is only
+    extra work). Run with a chunk size of 1, threads take the chunks in order."""
+    found = np.zeros(1, dtype=np.int64)
     for c in prange(out.shape[0]):
+        if found[0] != 0:
+            out[c] = -1
+            continue
         a = lo + c * chunk
         out[c] = _first_empty(entries, size, kind, a, min(hi, a + chunk), dict_type)
+        if out[c] >= 0:
+            found[0] = 1
 
 
 # Entries read one by one before the parallel pass: where empty rows are common (a random
@@ -488,16 +497,19 @@ def _first_empty_chunks(entries, size, kind, lo, hi, chunk, dict_type, out):  # 
 _EMPTY_PREFIX = 4096
 
 
-def has_empty_value(d: dict) -> bool | None:
+def has_empty_value(d: dict, stop: int | None = None) -> bool | None:
     """Whether some value of the plain dict ``d`` (a graph's rows) is an empty plain dict, read
-    in place: the first entries in order, stopping at an empty one, then the rest in parallel.
-    None when it cannot be read so (not a plain dict, a value that is not a plain dict, or the
-    raw reader unavailable).
+    in place: the first entries in order, stopping at an empty one, then the rest in parallel
+    chunks taken in order, stopping soon after one is found. Only the first ``stop`` entries
+    are read if given. None when it cannot be read so (not a plain dict, a value that is not a
+    plain dict, or the raw reader unavailable).
 
     Examples
     --------
     >>> rows = {v: {} if v == 5000 else {v + 1: {}} for v in range(10000)}
     >>> has_empty_value(rows) in (True, None)  # None where the raw reader is unavailable
+    True
+    >>> has_empty_value(rows, stop=4096) in (False, None)
     True
     """
     if type(d) is not dict or not available():
@@ -509,13 +521,15 @@ def has_empty_value(d: dict) -> bool | None:
     entries, size, kind, count = _table(id(d))
     if size == 0:
         return None
+    count = count if stop is None else min(count, stop)
     head = min(count, _EMPTY_PREFIX)
     found = _first_empty(entries, size, kind, 0, head, id(dict))
     if found != -1 or head == count:
         return None if found == -2 else found >= 0
-    chunk = 8192
+    chunk = 1024
     out = np.empty((count - head + chunk - 1) // chunk, dtype=np.int64)
-    _first_empty_chunks(entries, size, kind, head, count, chunk, id(dict), out)
+    with nb.parallel_chunksize(1):
+        _first_empty_chunks(entries, size, kind, head, count, chunk, id(dict), out)
     if (out == -2).any():
         return None
     return bool((out >= 0).any())

@@ -257,7 +257,10 @@ def _empty_row(D) -> bool:
 
     if not _plain(D) or not D.is_directed():
         return False
-    return any(raw.has_empty_value(rows) for rows in (D._succ, D._pred))
+    rows = (D._succ, D._pred)  # the heads of both first: a sink or a source may come early
+    return any(raw.has_empty_value(r, stop=4096) for r in rows) or any(
+        raw.has_empty_value(r) for r in rows
+    )
 
 
 def _isolated_node(G) -> bool:
