@@ -246,3 +246,16 @@ def test_has_empty_value_refuses_what_it_cannot_read():
     assert raw.has_empty_value(Row(rows)) is None
     assert raw.has_empty_value({}) is False
     assert raw.has_empty_value({1: {}}) is True
+
+
+@pytest.mark.parametrize("where", [0, 4095, 4096, 30000])
+def test_has_empty_value_reads_only_up_to_stop(where):
+    from warpgraph.nx import _cpython as raw
+
+    if not raw.available():
+        pytest.skip("the raw dict reader is not available on this Python")
+    rows = {v: {v + 1: {}} for v in range(40000)}
+    rows[where] = {}
+    assert raw.has_empty_value(rows, stop=4096) is (where < 4096)
+    assert raw.has_empty_value(rows, stop=30001) is True
+    assert raw.has_empty_value(rows, stop=where) is False
