@@ -205,21 +205,22 @@ def test_parallel_cpu_peel_on_chains_hubs_and_levels(budget, monkeypatch):
         verify_core_numbers(G, got)
 
 
-def test_parallel_cpu_peel_is_the_default_for_big_graphs(monkeypatch):
+@pytest.mark.parametrize("min_threads", [1, 10**6])
+def test_parallel_cpu_peel_is_the_default_for_big_graphs(min_threads, monkeypatch):
+    """Chosen by vertex count and thread count (the threshold moved to both sides of this
+    machine's count); both paths give the verified core numbers."""
     from warpgraph.algorithms.kcore import cpu
 
     calls = []
     real = cpu._peel_parallel
     monkeypatch.setattr(cpu, "_peel_parallel", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(cpu, "PARALLEL_MIN_THREADS", min_threads)
     s, d = wg.generators.kronecker_edges(15, 4, seed=3, device="cpu")
     G = wg.Graph.from_edges(s, d, directed=False)
     core = core_number(G, device="cpu")
-    assert calls == ([1] if nb_threads() > 1 else [])
+    assert calls == ([1] if min_threads == 1 else [])
     verify_core_numbers(G, core)
     np.testing.assert_array_equal(core, _cpu_cores(G, False))
-
-
-def nb_threads() -> int:
-    import numba
-
-    return numba.get_num_threads()
+    small = wg.Graph.from_edges([0, 1], [1, 2], directed=False)
+    assert core_number(small, device="cpu").tolist() == [1, 1, 1]
+    assert len(calls) == (1 if min_threads == 1 else 0)  # small graphs: the bucket peel

@@ -29,6 +29,10 @@ __all__ = ["core_numbers"]
 
 #: Vertices below which the sequential peel is used (a parallel level costs ~10-20 us).
 PARALLEL_MIN_VERTICES = 1 << 15
+#: Threads below which it is used too: on 2 threads the parallel peel was 1.3-1.6x faster on
+#: urand:17, coAuthorsDBLP and road-NY but as much slower on web-NotreDame and soc-Slashdot
+#: (hub rows peeled by one thread with atomics); on 16 threads faster on all nine graphs timed.
+PARALLEL_MIN_THREADS = 4
 #: Vertices one thread peels in a round before handing the rest of its queue on.
 PEEL_BUDGET = 4096
 #: The last 1/SEQUENTIAL_REST of the vertices is peeled by the sequential bucket peel: a
@@ -205,9 +209,9 @@ def core_numbers(
     """Core number of every vertex (int64) of the graph whose neighbours are ``indices`` rows
     plus, when given, ``rindices`` rows (rows sorted).
 
-    ``parallel``: peel level by level on all Numba threads (default: when there are two or
-    more threads and at least :data:`PARALLEL_MIN_VERTICES` vertices), else the sequential
-    bucket peel.
+    ``parallel``: peel level by level on all Numba threads (default: with at least
+    :data:`PARALLEL_MIN_THREADS` threads and :data:`PARALLEL_MIN_VERTICES` vertices), else the
+    sequential bucket peel.
 
     Examples
     --------
@@ -223,7 +227,9 @@ def core_numbers(
     else:
         deg += simple_degrees(rindptr, rindices)
     if parallel is None:
-        parallel = nb.get_num_threads() > 1 and deg.shape[0] >= PARALLEL_MIN_VERTICES
+        parallel = (
+            nb.get_num_threads() >= PARALLEL_MIN_THREADS and deg.shape[0] >= PARALLEL_MIN_VERTICES
+        )
     if parallel:
         return _peel_parallel(indptr, indices, rindptr, rindices, deg)
     return _peel(indptr, indices, rindptr, rindices, deg, np.arange(deg.shape[0]))
