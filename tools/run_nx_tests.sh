@@ -54,7 +54,10 @@ def pytest_configure(config):
 
 
 def pytest_terminal_summary(terminalreporter):
+    from warpgraph.nx._common import backend_device
+
     total = sum(CALLS.values())
+    terminalreporter.write_line(f"warpgraph backend device: {backend_device()}")
     calls = ", ".join(f"{k} {v}" for k, v in sorted(CALLS.items()))
     terminalreporter.write_line(f"warpgraph backend called {total} times: {calls}")
 PY
