@@ -1129,8 +1129,64 @@ def test_should_run_leaves_short_searches_of_unconverted_graphs_to_networkx():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = nx.descendants_at_distance(G, (0, 0), 2)
-        assert nx.descendants_at_distance(G, (0, 0), 2, backend=BACKEND) == want  # converts
+        assert nx.connected_components(G, backend=BACKEND)  # converts
     assert say("descendants_at_distance", (G, (0, 0), 2), {}) is True  # converted already
+    assert nx.descendants_at_distance(G, (0, 0), 2, backend=BACKEND) == want
+
+
+class _NoEdgeCount(nx.Graph):
+    def number_of_edges(self, u=None, v=None):
+        raise AssertionError("should_run must not count every edge")
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_should_run_reads_a_few_rows_not_every_degree(directed):
+    """``G.number_of_edges()`` sums every degree in Python (63 ms on a 501k-node lattice, on
+    each automatically dispatched call): should_run reads row lengths until it is sure."""
+    kind = nx.DiGraph if directed else nx.Graph
+    G = type("G", (_NoEdgeCount, kind), {})()
+    nx.add_path(G, range(SMALL_GRAPH_EDGES))  # one edge short
+    say = backend_interface.should_run
+    assert isinstance(say("number_connected_components", (G,), {}), str)
+    G.add_edge(SMALL_GRAPH_EDGES - 1, SMALL_GRAPH_EDGES)
+    assert say("number_connected_components", (G,), {}) is True
+    assert isinstance(say("descendants_at_distance", (G, 0, 2), {}), str)
+    assert say("descendants_at_distance", (G, 0, 2000), {}) is True
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_short_search_of_an_unconverted_graph_reads_its_dicts(directed, monkeypatch):
+    """A forced short ``descendants_at_distance`` runs on the NetworkX dicts by set algebra
+    and leaves the graph unconverted; a long one converts. Both equal NetworkX (self-loops,
+    cycles back to the source, string labels, float and out-of-range distances)."""
+    G = nx.gnm_random_graph(3000, 4500, seed=5, directed=directed)
+    G = nx.relabel_nodes(G, {v: f"n{v}" for v in G})
+    G.add_edges_from([("n0", "n0"), ("n1", "n0"), ("n0", "n1")])
+    converted = []
+    real = backend_interface.convert_from_nx
+
+    def counting(*args, **kwargs):
+        W = real(*args, **kwargs)
+        converted.append(W)
+        return W
+
+    monkeypatch.setattr(backend_interface, "convert_from_nx", counting)
+    for source in ("n0", "n1", "n17"):
+        for distance in (0, 1, 2, 2.0, 3, 10**9):
+            G.__networkx_cache__.clear()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ours = nx.descendants_at_distance(G, source, distance, backend=BACKEND)
+            assert ours == nx.descendants_at_distance(G, source, distance), (source, distance)
+            assert type(ours) is set
+    assert len(converted) == 18 and all(W.pending is G for W in converted)  # none read
+    G.__networkx_cache__.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        far = nx.descendants_at_distance(G, "n0", 12, backend=BACKEND)  # not local: converts
+    assert far == nx.descendants_at_distance(G, "n0", 12)
+    with pytest.raises(nx.NetworkXError, match="not in the graph"):
+        nx.descendants_at_distance(G, "absent", 2, backend=BACKEND)
 
 
 def test_identity_node_list_without_the_source_graph():

@@ -1,4 +1,5 @@
-"""Helpers shared by the NetworkX backend modules: device choice, host copies, NetworkX errors.
+"""Helpers shared by the NetworkX backend modules: device choice, host copies, NetworkX errors,
+result sets and dicts, and cheap looks at a NetworkX graph before it is converted.
 
 The device the backend computes on comes from ``nx.config.backends.warpgraph.device``
 (``"auto"``, ``"cpu"`` or ``"gpu"``; default ``"auto"``, which follows ``WARPGRAPH_DEVICE`` and
@@ -8,8 +9,9 @@ then picks the GPU when one is usable).
 from __future__ import annotations
 
 import gc
+import math
 from contextlib import ContextDecorator
-from itertools import pairwise
+from itertools import islice, pairwise
 from typing import Any
 
 import numpy as np
@@ -20,9 +22,12 @@ from ..device import resolve_device
 __all__ = [
     "backend_device",
     "gc_paused",
+    "has_edges",
     "host",
     "label_hashes",
     "label_sets",
+    "layer_by_sets",
+    "local_search",
     "node_dict",
     "node_error",
     "node_sets",
@@ -353,3 +358,93 @@ def _small_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
     nodes = W.label_list(members)
     b = bounds.tolist()
     return [set(nodes[lo:hi]) for lo, hi in pairwise(b)]
+
+
+#: Rows whose lengths estimate a graph's average degree (:func:`local_search`).
+DEGREE_SAMPLE_ROWS = 4096
+
+
+def _row_lengths(G: Any):
+    """The lengths of ``G``'s adjacency rows (out-rows of a directed graph), lazily."""
+    return map(len, G._adj.values())
+
+
+def has_edges(G: Any, count: int) -> bool:
+    """Whether the NetworkX graph ``G`` has at least ``count`` edges, summing row lengths in
+    blocks of 256 rows (C loops) until there are enough: O(count / degree) rows, where
+    ``G.number_of_edges()`` sums every node's degree in Python. (An undirected self-loop is
+    one row entry, so it counts half an edge here: a threshold test, not a count.)
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> has_edges(nx.path_graph(1001), 1000), has_edges(nx.path_graph(1000), 1000)
+    (True, False)
+    """
+    if not hasattr(G, "_adj"):
+        return G.number_of_edges() >= count
+    need = count if G.is_directed() else 2 * count
+    lengths, total = _row_lengths(G), 0
+    for _ in range(0, len(G._adj), 256):
+        total += sum(islice(lengths, 256))
+        if total >= need:
+            return True
+    return False
+
+
+def local_search(G: Any, distance: Any) -> bool:
+    """Whether a search of the NetworkX graph ``G`` to ``distance`` likely reaches under 1/16
+    of its nodes: a tree of the average out-degree ``d`` to that depth, ``1 + d + ... +
+    d**distance`` nodes (an upper estimate on random graphs, whose balls overlap), the degree
+    estimated from the first :data:`DEGREE_SAMPLE_ROWS` rows (O(1): this is asked on every
+    dispatched call).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.grid_2d_graph(100, 100)  # 10,000 nodes, degree < 4
+    >>> local_search(G, 3), local_search(G, 8), local_search(G, 2.0)
+    (True, False, False)
+    >>> P = nx.path_graph(1000, create_using=nx.DiGraph)  # out-degree < 1: d + 1 nodes
+    >>> local_search(P, 10), local_search(P, 100)
+    (True, False)
+    """
+    if type(distance) is not int or distance < 0 or not hasattr(G, "_adj"):
+        return False
+    n = len(G)
+    if n <= 16:
+        return False
+    rows = min(n, DEGREE_SAMPLE_ROWS)
+    d = sum(islice(_row_lengths(G), rows)) / rows
+    # the tree's size, in logarithms (a float power overflows for long searches): at most
+    # distance + 1 layers of at most d ** distance nodes, and d ** (distance + 1) / (d - 1)
+    size = math.log(distance + 1) + distance * math.log(max(d, 1.0))
+    if d > 1:
+        size = min(size, (distance + 1) * math.log(d) - math.log(d - 1))
+    return size < math.log(n / 16)
+
+
+def layer_by_sets(adj: Any, source: Any, depth: int) -> set:
+    """The nodes at exactly ``depth`` hops from ``source`` in the NetworkX adjacency ``adj``
+    (``G._adj``: a directed graph's successors), found with set algebra: each layer's rows are
+    merged by ``set.update`` and the nodes seen are taken out by ``set -``, both C loops, so
+    Python steps through the layers' nodes, not their arcs. For a short search of an
+    unconverted graph, where converting would cost far more (``descendants_at_distance``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> sorted(layer_by_sets(nx.path_graph(5)._adj, 0, 2)), layer_by_sets({0: {}}, 0, 1)
+    ([2], set())
+    """
+    seen = {source}
+    layer = {source}
+    for _ in range(depth):
+        reached = set()
+        for u in layer:
+            reached.update(adj[u])
+        layer = reached - seen  # (iterates ``reached``, the smaller set)
+        if not layer:
+            return layer
+        seen |= layer
+    return layer

@@ -22,7 +22,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._common import backend_device, gc_paused, host, node_error, node_sets, try_node_dict
+from ._common import (
+    backend_device,
+    gc_paused,
+    host,
+    layer_by_sets,
+    local_search,
+    node_error,
+    node_sets,
+    try_node_dict,
+)
 from ._ordered_bfs import _expand
 from ._results import bfs_tree_graph
 
@@ -173,8 +182,11 @@ def _bfs_layers(G, sources: list) -> Iterator[list]:
 @gc_paused()
 def descendants_at_distance(G, source: Any, distance: Any) -> set:
     """The nodes at exactly ``distance`` hops from ``source`` (a ``set``); like NetworkX, the
-    search stops at that layer."""
-    if source not in G:
+    search stops at that layer. The conversion is deferred for this function: a search that
+    likely reaches few nodes (:func:`._common.local_search`) of a graph not converted yet runs
+    on its own dicts (:func:`._common.layer_by_sets`), never converting it."""
+    pending = G.pending
+    if not (source in G if pending is None else pending.has_node(source)):
         raise node_error("graph", source)
     try:
         depth = int(distance)
@@ -182,6 +194,8 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
         return set()
     if depth != distance or depth < 0 or depth >= len(G):
         return set()  # NetworkX compares every layer index with ``distance``: none is equal
+    if pending is not None and local_search(pending, depth):
+        return layer_by_sets(pending._adj, source, depth)
     order, _, starts = _bfs(G, np.array([G.find(source)]), depth)
     if starts.size - 1 <= depth:
         return set()
