@@ -469,6 +469,29 @@ def test_automatic_dispatch_follows_should_run(monkeypatch):
         priority.algos = saved
 
 
+def test_graph_results_follow_the_generators_priority(monkeypatch):
+    """NetworkX dispatches the functions that return a graph by
+    ``backend_priority.generators``, the others by ``.algos`` (docs/NETWORKX.md says to set
+    both): with ``algos`` alone ``k_truss`` stays in NetworkX."""
+    calls = []
+    original = backend_interface.convert_from_nx
+    monkeypatch.setattr(
+        backend_interface, "convert_from_nx", lambda *a, **k: calls.append(1) or original(*a, **k)
+    )
+    priority = nx.config.backend_priority
+    saved = list(priority.algos), list(priority.generators)
+    G = nx.cycle_graph([(i, "t") for i in range(SMALL_GRAPH_EDGES + 10)])
+    G.add_edges_from(((i, "t"), (i + 2, "t")) for i in range(0, 60, 2))
+    want = nx.k_truss(G, 3)
+    try:
+        priority.algos = [BACKEND]
+        assert nx.utils.graphs_equal(nx.k_truss(G, 3), want) and calls == []
+        priority.generators = [BACKEND]
+        assert nx.utils.graphs_equal(nx.k_truss(G, 3), want) and calls == [1]
+    finally:
+        priority.algos, priority.generators = saved
+
+
 # ---------------------------------------------------------------- the dispatched functions
 @pytest.mark.parametrize(("seed", "kind"), CASES)
 @pytest.mark.parametrize("directed", [False, True])
