@@ -47,6 +47,22 @@ def _graphs():
     }
 
 
+@pytest.mark.parametrize("side", ["succ", "pred"])
+@pytest.mark.parametrize("where", [5, 16383, 16384, 39000])
+def test_empty_row_in_the_head_or_the_parallel_rest_of_either_dict(side, where):
+    """A 40,000-node cycle whose one sink (``succ``) or source (``pred``) is node ``where``:
+    in the heads read one by one, or in the parallel rest of the first or the second dict."""
+    G = _big_cycle(40000)
+    G.add_edge(where - 1, where + 1)  # a chord around ``where``: its loss leaves no other gap
+    G.remove_edge(*((where, where + 1) if side == "succ" else (where - 1, where)))
+    rows = G._succ if side == "succ" else G._pred
+    assert [v for v, r in rows.items() if not r] == [where]  # the only empty row of either
+    assert all(r for r in (G._pred if side == "succ" else G._succ).values())
+    assert components._empty_row(G) is True
+    assert nx.is_strongly_connected(G, backend=BACKEND) is False
+    assert components._empty_row(_big_cycle(40000)) is False
+
+
 @pytest.mark.parametrize("name", list(_graphs()))
 def test_equal_to_networkx(name):
     G = _graphs()[name]
@@ -209,7 +225,7 @@ def test_subgraph_views_are_checked_the_full_way():
         assert nx.is_weakly_connected(view, backend=BACKEND) == nx.is_weakly_connected(view)
 
 
-@pytest.mark.parametrize("where", [None, 0, 3000, 4095, 4096, 20000, 39999])
+@pytest.mark.parametrize("where", [None, 0, 1024, 16383, 16384, 20000, 39999])
 @pytest.mark.parametrize("keys", ["int", "str"])
 def test_has_empty_value_finds_an_empty_row_anywhere(where, keys):
     """In the read-one-by-one prefix, at its edge, in the parallel rest, or nowhere; int keys
@@ -248,8 +264,10 @@ def test_has_empty_value_refuses_what_it_cannot_read():
     assert raw.has_empty_value({1: {}}) is True
 
 
-@pytest.mark.parametrize("where", [0, 4095, 4096, 30000])
-def test_has_empty_value_reads_only_up_to_stop(where):
+@pytest.mark.parametrize("where", [0, 4095, 4096, 16383, 16384, 30000])
+def test_has_empty_value_reads_only_from_start_to_stop(where):
+    """``stop`` ends the read, ``start`` begins it (the deferred check reads the heads of both
+    row dicts, then the rest from there without re-reading them), with any one-by-one part."""
     from warpgraph.nx import _cpython as raw
 
     if not raw.available():
@@ -259,3 +277,8 @@ def test_has_empty_value_reads_only_up_to_stop(where):
     assert raw.has_empty_value(rows, stop=4096) is (where < 4096)
     assert raw.has_empty_value(rows, stop=30001) is True
     assert raw.has_empty_value(rows, stop=where) is False
+    for sequential in (0, 1, 1024, 16384, 10**6):
+        assert raw.has_empty_value(rows, start=where, sequential=sequential) is True
+        assert raw.has_empty_value(rows, start=where + 1, sequential=sequential) is False
+        assert raw.has_empty_value(rows, start=max(where - 5, 0), stop=where + 1,
+                                   sequential=sequential) is True  # fmt: skip

@@ -493,16 +493,21 @@ def _first_empty_chunks(entries, size, kind, lo, hi, chunk, dict_type, out):  # 
 
 
 # Entries read one by one before the parallel pass: where empty rows are common (a random
-# directed graph's sinks), one is found within them and no thread is started.
-_EMPTY_PREFIX = 4096
+# directed graph's sinks), one is found within them and no thread is started. On a 16-core
+# H200 host the parallel pass cost ~45 us more than reading rows in order, ~2.4 ns a row
+# (rows allocated in order, as a graph built in bulk has them): ~18k rows (session 12,
+# benchmarks/results/nx_isc_h200_20261122_s12.txt).
+EMPTY_PREFIX = 16384
 
 
-def has_empty_value(d: dict, stop: int | None = None) -> bool | None:
+def has_empty_value(
+    d: dict, stop: int | None = None, start: int = 0, sequential: int = EMPTY_PREFIX
+) -> bool | None:
     """Whether some value of the plain dict ``d`` (a graph's rows) is an empty plain dict, read
-    in place: the first entries in order, stopping at an empty one, then the rest in parallel
-    chunks taken in order, stopping soon after one is found. Only the first ``stop`` entries
-    are read if given. None when it cannot be read so (not a plain dict, a value that is not a
-    plain dict, or the raw reader unavailable).
+    in place: entries ``start`` to ``stop`` (default: the end), the first ``sequential`` of
+    them in order, stopping at an empty one, then the rest in parallel chunks taken in order,
+    stopping soon after one is found. None when it cannot be read so (not a plain dict, a value
+    that is not a plain dict, or the raw reader unavailable).
 
     Examples
     --------
@@ -510,6 +515,8 @@ def has_empty_value(d: dict, stop: int | None = None) -> bool | None:
     >>> has_empty_value(rows) in (True, None)  # None where the raw reader is unavailable
     True
     >>> has_empty_value(rows, stop=4096) in (False, None)
+    True
+    >>> has_empty_value(rows, start=5001, sequential=0) in (False, None)
     True
     """
     if type(d) is not dict or not available():
@@ -522,8 +529,9 @@ def has_empty_value(d: dict, stop: int | None = None) -> bool | None:
     if size == 0:
         return None
     count = count if stop is None else min(count, stop)
-    head = min(count, _EMPTY_PREFIX)
-    found = _first_empty(entries, size, kind, 0, head, id(dict))
+    start = min(max(start, 0), count)
+    head = min(count, start + max(sequential, 0))
+    found = _first_empty(entries, size, kind, start, head, id(dict))
     if found != -1 or head == count:
         return None if found == -2 else found >= 0
     chunk = 1024

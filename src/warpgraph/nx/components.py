@@ -258,8 +258,9 @@ def _empty_row(D) -> bool:
     if not _plain(D) or not D.is_directed():
         return False
     rows = (D._succ, D._pred)  # the heads of both first: a sink or a source may come early
-    return any(raw.has_empty_value(r, stop=4096) for r in rows) or any(
-        raw.has_empty_value(r) for r in rows
+    head = raw.EMPTY_PREFIX  # then the rest of each, in parallel, the heads not re-read
+    return any(raw.has_empty_value(r, stop=head) for r in rows) or any(
+        raw.has_empty_value(r, start=head, sequential=0) for r in rows
     )
 
 
