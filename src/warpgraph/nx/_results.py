@@ -43,8 +43,10 @@ def _processing_order(W, node_keep: np.ndarray, induced: np.ndarray | None) -> n
     if induced is None or not 2 * kept.size < len(W):
         return kept
     labels = W.label_list(induced)
-    position = dict(zip(labels, induced.tolist(), strict=True))  # not W.index: O(kept) only
     nodes = set(labels)  # the same insertions, so the same set order
+    if W.identity:  # the labels 0..n-1: each is its own id
+        return np.fromiter(nodes, dtype=np.int64, count=len(nodes))
+    position = dict(zip(labels, induced.tolist(), strict=True))  # not W.index: O(kept) only
     return np.fromiter(map(position.__getitem__, nodes), dtype=np.int64, count=len(nodes))
 
 
