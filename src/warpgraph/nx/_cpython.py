@@ -493,11 +493,12 @@ def _first_empty_chunks(entries, size, kind, lo, hi, chunk, dict_type, out):  # 
 
 
 # Entries read one by one before the parallel pass: where empty rows are common (a random
-# directed graph's sinks), one is found within them and no thread is started. On a 16-core
-# H200 host the parallel pass cost ~45 us more than reading rows in order, ~2.4 ns a row
-# (rows allocated in order, as a graph built in bulk has them): ~18k rows (session 12,
-# benchmarks/results/nx_isc_h200_20261122_s12.txt).
-EMPTY_PREFIX = 16384
+# directed graph's sinks), one is found within them and no thread is started. A first call
+# reads rows not in cache, ~50 ns each, and the parallel pass costs ~45 us more on a 16-core
+# H200 host: ~1k rows. (A 16,384-row head, chosen in session 12 from timings of repeated calls
+# whose rows were cached, made grid:708's first call 0.1 -> 0.8 ms; see
+# benchmarks/results/nx_isc_h200_20261122_s12.txt and docs/PERFORMANCE.md.)
+EMPTY_PREFIX = 1024
 
 
 def has_empty_value(
