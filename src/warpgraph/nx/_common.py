@@ -385,8 +385,8 @@ def has_edges(G: Any, count: int) -> bool:
         return G.number_of_edges() >= count
     need = count if G.is_directed() else 2 * count
     lengths, total = _row_lengths(G), 0
-    for _ in range(0, len(G._adj), 256):
-        total += sum(islice(lengths, 256))
+    while block := list(islice(lengths, 256)):  # (no len(G._adj): O(n) on a graph view)
+        total += sum(block)
         if total >= need:
             return True
     return False
