@@ -44,7 +44,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devices", nargs="+", default=["cpu", "gpu"], choices=["cpu", "gpu"])
     ap.add_argument("--repeat", type=int, default=5, help="cold and cached runs (median)")
     ap.add_argument("--out", default=None, help="JSON path")
+    ap.add_argument(
+        "--fixed-threads",
+        action="store_true",
+        help="all Numba threads whatever the load average (warpgraph.cpu.threads): the "
+        "load-based thread count otherwise follows what ran in the last minute, which differs "
+        "between the runs being compared",
+    )
     args = ap.parse_args(argv)
+    if args.fixed_threads:
+        from warpgraph.cpu import threads
+
+        threads.DYNAMIC_THREADS = False
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
     warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")

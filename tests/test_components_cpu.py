@@ -48,3 +48,29 @@ def test_long_chain_reversed_ids():
     G = Graph.from_edges(order[:-1], order[1:], num_vertices=n, directed=True)
     assert set(wcc.weak_component_labels(G).tolist()) == {0}
     assert set(wcc.sv_labels(G.indptr, G.indices, n).tolist()) == {0}
+
+
+
+@pytest.mark.parametrize("n", [1, 300, 70_001])
+@pytest.mark.parametrize("compressed", [True, False])
+def test_canonical_labels_in_parallel_number_components_by_smallest_vertex(
+    n, compressed, monkeypatch
+):
+    # labels naming each vertex's component by a smaller member: chains (as before the last
+    # pointer jumping) or, compressed, the smallest member itself
+    rng = np.random.default_rng(n)
+    comp = np.arange(n, dtype=np.int32)
+    joined = np.flatnonzero(rng.random(n) < 0.7)
+    joined = joined[joined > 0]
+    comp[joined] = rng.integers(0, joined)
+    roots = comp.copy()
+    while not np.array_equal(roots, roots[roots]):  # oracle: NumPy pointer jumping
+        roots = roots[roots]
+    if compressed:
+        comp = roots.copy()
+    want = np.searchsorted(np.unique(roots), roots)
+    for parallel_from in (1, 1 << 30):  # the parallel passes, then the serial one
+        monkeypatch.setattr(wcc, "PARALLEL_RANK_MIN", parallel_from)
+        count, got = wcc.canonical_labels(comp)
+        assert count == np.unique(roots).size
+        assert got.tolist() == want.tolist()

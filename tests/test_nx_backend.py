@@ -288,6 +288,40 @@ def test_raw_conversion_of_a_big_graph_equals_python(labels, monkeypatch):
     assert raw._node_hashes is not None
 
 
+@pytest.mark.parametrize("rows", [0, 1, 255, 256, 257, 5003])
+def test_row_offsets_are_the_prefix_sums_of_the_row_lengths(rows):
+    from warpgraph.nx import _cpython
+
+    if not _cpython.available():
+        pytest.skip("the dict tables cannot be read in place on this Python")
+    rng = random.Random(rows)
+    dicts = [dict.fromkeys(range(rng.choice([0, 1, 3, 40]))) for _ in range(rows)]
+    at = np.array([id(d) for d in dicts], dtype=np.int64)
+    want = np.concatenate(([0], np.cumsum([len(d) for d in dicts]))).astype(np.int64)
+    assert _cpython.row_offsets(at).tolist() == want.tolist()  # chunk seams included
+
+    class Row(dict):
+        pass
+
+    for where in {0, rows // 2, rows - 1} if rows else ():  # a row not a plain dict, anywhere
+        odd = list(dicts)
+        odd[where] = Row(odd[where])
+        assert _cpython.row_offsets(np.array([id(d) for d in odd], dtype=np.int64)) is None
+
+
+@pytest.mark.parametrize("n", [1, 7, 100_000])
+def test_identity_hashes_sees_one_moved_hash_anywhere(n):
+    from warpgraph.nx import _cpython
+
+    hashes = np.arange(n, dtype=np.int64)
+    assert _cpython.identity_hashes(hashes)
+    for where in {0, n // 2, n - 1}:
+        moved = hashes.copy()
+        moved[where] = n + 5
+        assert not _cpython.identity_hashes(moved)
+    assert _cpython.identity_hashes(np.zeros(0, dtype=np.int64))
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_sort_rows_matches_lexsort(seed):
     import numpy as np

@@ -403,12 +403,11 @@ class Graph:
         if target == self.device:
             return self
         if target == "gpu":
-            cp = cupy()
             # not repr(self): its edge count scans every arc for self-loops
             kind = "directed" if self.directed else "undirected"
             what = f"{kind} graph ({self.num_vertices} vertices, {self.num_arcs} arcs)"
             check_device_memory(self.nbytes, what=what)
-            move = cp.asarray
+            from .gpu.transfer import to_device as move  # through pinned staging buffers
         else:
 
             def move(a):

@@ -457,7 +457,7 @@ def _structure(
             table = raw.rows_adjacency(node_hashes, rows, False, attribute)
     if table is not None:
         indptr, nx_order, unsorted = table.indptr, table.ids, table.unsorted
-        identity = raw.identity_hashes(node_hashes) and (
+        identity = table.identity and (
             raw.int_range_keys(G._node) if found is not None else _identity_labels(nodes)
         )
         if nodes is None:

@@ -99,6 +99,7 @@ def _bfs(G, ids: np.ndarray, max_depth: int = -1) -> tuple:
 def _ordered_bfs_gpu(G, ids: np.ndarray, max_depth: int = -1, switch_arcs: int = 1 << 16):
     """:func:`bfs_order` with the layers of ``switch_arcs`` arcs or more expanded on the GPU."""
     from ..device import cupy
+    from ..gpu.transfer import to_device
     from ._ordered_bfs import ordered_bfs
 
     cp = cupy()
@@ -106,7 +107,7 @@ def _ordered_bfs_gpu(G, ids: np.ndarray, max_depth: int = -1, switch_arcs: int =
     key = ("nx_order", "gpu")
     placed = G._placed.get(key)
     if placed is None:  # the adjacency in NetworkX's order, copied once per conversion
-        placed = G._placed[key] = (cp.asarray(indptr), cp.asarray(G.nx_order))
+        placed = G._placed[key] = (to_device(indptr), to_device(G.nx_order))
     return ordered_bfs(indptr, G.nx_order, ids, max_depth, xp=cp, device_arrays=placed,
                        switch_arcs=switch_arcs)  # fmt: skip
 

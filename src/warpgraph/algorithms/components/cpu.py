@@ -269,13 +269,50 @@ def _rank_roots(comp, out):
     return k
 
 
+@nb.njit(cache=True, nogil=True, parallel=True)
+def _rank_roots_parallel(comp, out):
+    """:func:`_rank_roots` in three parallel passes: roots counted per chunk, numbered from
+    their chunk's offset, then every other vertex takes its root's number (its label chased to
+    the root: the labels need not be fully compressed)."""
+    n = comp.shape[0]
+    chunks = min(n, 256)
+    size = (n + chunks - 1) // max(chunks, 1)
+    first = np.zeros(chunks + 1, dtype=np.int64)
+    for c in nb.prange(chunks):
+        k = 0
+        for v in range(c * size, min(n, (c + 1) * size)):
+            k += 1 if comp[v] == v else 0
+        first[c + 1] = k
+    for c in range(chunks):
+        first[c + 1] += first[c]
+    for c in nb.prange(chunks):
+        k = first[c]
+        for v in range(c * size, min(n, (c + 1) * size)):
+            if comp[v] == v:
+                out[v] = k
+                k += 1
+    for v in nb.prange(n):
+        r = comp[v]
+        if r != v:
+            while comp[r] != r:
+                r = comp[r]
+            out[v] = out[r]
+    return first[chunks]
+
+
+#: Below this many vertices the labels are numbered in one serial pass.
+PARALLEL_RANK_MIN = 1 << 16
+
+
 def canonical_labels(min_labels: np.ndarray) -> tuple[int, np.ndarray]:
     """``(count, labels)`` from labels that name each component by its smallest vertex: the
     components numbered ``0..count-1`` in order of their smallest vertex (int32 while
-    ``n < 2**31``)."""
+    ``n < 2**31``). In parallel from :data:`PARALLEL_RANK_MIN` vertices: the serial pass reads
+    labels that many threads wrote from other cores' caches (~1 ms per 500k on 16 cores)."""
     n = min_labels.shape[0]
     out = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
-    k = _rank_roots(min_labels, out)
+    rank = _rank_roots_parallel if n >= PARALLEL_RANK_MIN else _rank_roots
+    k = rank(min_labels, out)
     return int(k), out
 
 
