@@ -193,6 +193,45 @@ def test_connected_checks_small_and_odd_graphs(directed):
         is_connected(kind(), backend=BACKEND)
 
 
+@pytest.mark.parametrize("where", [None, 0, 4095, 4096, 9999])
+@pytest.mark.parametrize("keys", ["int", "str"])
+def test_has_isolated_node_reads_both_tables_in_lockstep(where, keys):
+    from warpgraph.nx import _cpython as raw
+
+    if not raw.available():
+        pytest.skip("the dict tables cannot be read in place on this Python")
+    label = str if keys == "str" else int  # str keys: the tables of the other kind
+    D = nx.DiGraph()
+    D.add_nodes_from(label(v) for v in range(10000))
+    D.add_edges_from((label(v), label((v + 1) % 10000)) for v in range(0, 10000, 2))  # sinks
+    D.add_edges_from((label(v), label(v)) for v in range(1, 10000, 2))  # self-loops only
+    if where is not None:
+        D.remove_edges_from(list(D.in_edges(label(where))) + list(D.out_edges(label(where))))
+    assert raw.has_isolated_node(D._succ, D._pred) == (where is not None)
+    assert nx.is_weakly_connected(D, backend=BACKEND) == nx.is_weakly_connected(D)
+
+
+def test_has_isolated_node_with_deletions_and_disagreeing_tables():
+    from warpgraph.nx import _cpython as raw
+
+    if not raw.available():
+        pytest.skip("the dict tables cannot be read in place on this Python")
+    D = nx.DiGraph(nx.path_graph(9000, create_using=nx.DiGraph))
+    D.remove_nodes_from(range(100, 9000, 7))  # deleted entries, in both tables alike
+    assert raw.has_isolated_node(D._succ, D._pred) is False
+    D.remove_edges_from([(5000, 5001), (5001, 5002)])  # (5000 and 5002 are still there)
+    assert D.degree(5001) == 0 and raw.has_isolated_node(D._succ, D._pred) is True
+    assert nx.is_weakly_connected(D, backend=BACKEND) is False
+    D.remove_node(5001)
+    assert raw.has_isolated_node(D._succ, D._pred) is False
+    D._pred = dict(reversed(D._pred.items()))  # the same rows in another order: unreadable
+    assert raw.has_isolated_node(D._succ, D._pred) is None
+    E = nx.DiGraph(nx.path_graph(5000, create_using=nx.DiGraph))  # (tables of one length)
+    E._pred = dict(reversed(E._pred.items()))
+    assert raw.has_isolated_node(E._succ, E._pred) is None
+    assert nx.is_weakly_connected(E, backend=BACKEND) is True
+
+
 def test_deferred_refuses_what_is_not_a_graph():
     with pytest.raises(TypeError, match="a NetworkX graph is deferred, not list"):
         WarpgraphGraph.deferred([1, 2])

@@ -44,6 +44,7 @@ __all__ = [
     "available",
     "graph_adjacency",
     "has_empty_value",
+    "has_isolated_node",
     "ids_from_hashes",
     "int_range_keys",
     "read_attribute",
@@ -537,6 +538,88 @@ def _first_empty_chunks(entries, size, kind, lo, hi, chunk, dict_type, out):  # 
         out[c] = _first_empty(entries, size, kind, a, min(hi, a + chunk), dict_type)
         if out[c] >= 0:
             found[0] = 1
+
+
+@nb.njit(cache=True)
+def _first_isolated(succ, pred, size, lo, hi, dict_type):  # pragma: no cover - compiled
+    """First entry in ``lo..hi`` of the entry tables ``succ`` and ``pred`` (same kind) whose two
+    row dicts are both empty; -1 if none; -2 when the tables disagree there (another key, or
+    an entry deleted in one only) or a value is not a plain combined dict."""
+    at_key = 8 if size == 24 else 0
+    at_value = at_key + 8
+    for e in range(lo, hi):
+        if e + 16 < hi:  # the row dicts lie scattered: fetch ahead
+            for table in (succ, pred):
+                ahead = _i64(table + size * (e + 16) + at_value)
+                if ahead != 0:
+                    _prefetch(ahead)
+        s_at = succ + size * e
+        p_at = pred + size * e
+        if _i64(s_at + at_key) != _i64(p_at + at_key):  # the same key object, or both deleted
+            return -2
+        s = _i64(s_at + at_value)
+        p = _i64(p_at + at_value)
+        if s == 0 or p == 0:
+            if s != p:
+                return -2
+            continue  # deleted in both
+        for v in (s, p):
+            if _i64(v + 8) != dict_type or _i64(v + 40) != 0:
+                return -2
+        if _i64(s + 16) == 0 and _i64(p + 16) == 0:
+            return e
+    return -1
+
+
+@nb.njit(cache=True, parallel=True)
+def _first_isolated_chunks(succ, pred, size, count, chunk, dict_type, out):  # pragma: no cover
+    """:func:`_first_isolated` of each ``chunk`` entries, chunks not begun skipped once one is
+    found or the tables disagree (as :func:`_first_empty_chunks`)."""
+    stop = np.zeros(1, dtype=np.int64)
+    for c in prange(out.shape[0]):
+        if stop[0] != 0:
+            out[c] = -1
+            continue
+        a = c * chunk
+        out[c] = _first_isolated(succ, pred, size, a, min(count, a + chunk), dict_type)
+        if out[c] != -1:
+            stop[0] = 1
+
+
+def has_isolated_node(succ: dict, pred: dict) -> bool | None:
+    """Whether some node of a directed graph has neither a successor nor a predecessor, read in
+    place from its ``_succ`` and ``_pred`` dicts in parallel chunks (stopping soon after one is
+    found). The two tables are read in lockstep: entry ``e`` of both must hold the same key
+    object (NetworkX adds and removes a node in both). None when they cannot be read so (not
+    plain dicts with tables of one kind and length, a key or deletion that differs, a row that
+    is not a plain dict, or the raw reader unavailable).
+
+    Examples
+    --------
+    >>> succ = {0: {1: {}}, 1: {}, 2: {}}
+    >>> pred = {0: {}, 1: {0: {}}, 2: {}}
+    >>> has_isolated_node(succ, pred) in (True, None)  # node 2 (None: reader unavailable)
+    True
+    >>> has_isolated_node({0: {1: {}}, 1: {}}, {0: {}, 1: {0: {}}}) in (False, None)
+    True
+    """
+    if type(succ) is not dict or type(pred) is not dict or not available():
+        return None
+    dicts = np.array([id(succ), id(pred)], dtype=np.int64)
+    lengths = np.empty(2, dtype=np.int64)
+    if _lengths(dicts, id(dict), lengths) or lengths[0] != lengths[1]:  # combined tables
+        return None
+    s_entries, s_size, _, s_count = _table(id(succ))
+    p_entries, p_size, _, p_count = _table(id(pred))
+    if s_size == 0 or s_size != p_size or s_count != p_count:
+        return None
+    chunk = 4096
+    out = np.empty((s_count + chunk - 1) // chunk, dtype=np.int64)
+    with nb.parallel_chunksize(1):
+        _first_isolated_chunks(s_entries, p_entries, s_size, s_count, chunk, id(dict), out)
+    if (out == -2).any():
+        return None
+    return bool((out >= 0).any())
 
 
 # Entries read one by one before the parallel pass: where empty rows are common (a random

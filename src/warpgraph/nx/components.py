@@ -229,21 +229,6 @@ def is_strongly_connected(G) -> bool:
     return not bool((backward < 0).any())
 
 
-def _row_lengths(rows: dict) -> tuple[np.ndarray, np.ndarray] | None:
-    """Key hashes and lengths of the row dicts that are ``rows``' values, read in place
-    (parallel, no Python per node); None when they cannot be read so (a small dict, or a row
-    that is not a plain dict)."""
-    from . import _cpython as raw
-
-    found = raw._dict_entries(rows) if raw.available() else None
-    if found is None:
-        return None
-    lengths = np.empty(found[1].size, dtype=np.int64)
-    if raw._lengths(found[1], id(dict), lengths):
-        return None
-    return found[0], lengths
-
-
 def _plain(G) -> bool:
     import networkx as nx
 
@@ -273,10 +258,9 @@ def _isolated_node(G) -> bool:
         from . import _cpython as raw
 
         return bool(raw.has_empty_value(G._adj))
-    succ, pred = _row_lengths(G._succ), _row_lengths(G._pred)
-    if succ is None or pred is None or not np.array_equal(succ[0], pred[0]):
-        return False  # (rows in the same node order: equal key hashes)
-    return bool(np.any((succ[1] == 0) & (pred[1] == 0)))
+    from . import _cpython as raw
+
+    return bool(raw.has_isolated_node(G._succ, G._pred))  # (None: the full check runs)
 
 
 def _transpose(G):
