@@ -50,7 +50,6 @@ def test_long_chain_reversed_ids():
     assert set(wcc.sv_labels(G.indptr, G.indices, n).tolist()) == {0}
 
 
-
 @pytest.mark.parametrize("n", [1, 300, 70_001])
 @pytest.mark.parametrize("compressed", [True, False])
 def test_canonical_labels_in_parallel_number_components_by_smallest_vertex(
