@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import gc
 import multiprocessing
+import os
 import random
 import signal
 import statistics
@@ -354,6 +355,7 @@ def _run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict
             theirs = None
             row["networkx_s"] = None
             row["networkx_timeout_s"] = args.nx_timeout
+        row["load_1min"] = os.getloadavg()[0]  # (the threads follow it unless --fixed-threads)
         for dev in devices:
             set_device(dev)
             res: dict[str, Any] = {}
@@ -452,7 +454,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--convert-repeat", type=int, default=3, help="conversions timed (best)")
     ap.add_argument("--str-labels", action="store_true", help="also convert with str labels")
     ap.add_argument("--conversion-only", action="store_true", help="time the conversions only")
+    ap.add_argument(
+        "--fixed-threads",
+        action="store_true",
+        help="all Numba threads whatever the 1-minute load average (warpgraph.cpu.threads): "
+        "the --nx-jobs workers leave a load of about --nx-jobs behind them, which would cut "
+        "warpgraph's threads for the next minute on a machine that is by then quiet",
+    )
     args = ap.parse_args(argv)
+    if args.fixed_threads:
+        from warpgraph.cpu import threads
+
+        threads.DYNAMIC_THREADS = False
     warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
     for flag in ("repeat", "cold_repeat", "nx_repeat", "convert_repeat"):
         if getattr(args, flag) < 1:
@@ -545,6 +558,7 @@ def save(args, graphs: list[dict], rows: list[dict]) -> str:
             "networkx": nx.__version__,
             "networkx_jobs": args.nx_jobs,
             "warm_each": args.warm_each,
+            "fixed_threads": args.fixed_threads,  # else fewer threads while the load is high
             "dict_tables_read_in_place": _cpython.available(),  # else Python iterates them
             "graphs": graphs,
             "results": rows,
