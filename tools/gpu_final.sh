@@ -12,7 +12,7 @@ groups=(
   "tests/test_bfs_gpu.py tests/test_bfs.py"
   "tests/test_components.py tests/test_gpu_stats.py tests/test_components_cpu.py"
   "tests/test_sssp.py tests/test_sssp_gpu.py tests/test_graph500.py"
-  "tests/test_scc.py tests/test_bench.py tests/test_gpu_loader.py tests/test_gpu_csr.py"
+  "tests/test_scc.py tests/test_bench.py tests/test_gpu_loader.py tests/test_gpu_csr.py tests/test_gpu_transfer.py"
   "tests/test_nx_backend.py tests/test_csgraph.py tests/test_cli.py tests/test_triangles.py tests/test_ktruss.py tests/test_kcore.py tests/test_triads.py"
   "tests/test_bfs_scale.py tests/test_graph.py tests/test_generators.py tests/test_stats.py tests/test_gpu_transpose.py"
   "tests/test_langford.py tests/test_device.py tests/test_bench_energy.py tests/test_scc_cpu_fast.py"
