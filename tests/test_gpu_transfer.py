@@ -48,3 +48,17 @@ def test_copies_in_the_current_stream_order():
         total = int(d.sum(dtype=cp.int64))  # a kernel on the same stream sees the copy
         s.synchronize()
     assert total == int(a.sum(dtype=np.int64))
+
+
+def test_copies_on_two_devices_share_the_buffers():
+    import cupy as cp
+
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs")
+    a = np.arange(3 * STAGE // 8, dtype=np.int64)
+    copies = []
+    for dev in (0, 1, 0, 1):  # each buffer's last copy was made on the other device
+        with cp.cuda.Device(dev):
+            copies.append((dev, transfer.to_device(a + dev)))
+    for dev, d in copies:
+        assert d.device.id == dev and np.array_equal(d.get(), a + dev)

@@ -35,7 +35,11 @@ STAGE_BYTES = 4 << 20
 DIRECT_MAX_BYTES = 1 << 20
 
 _LOCK = threading.Lock()  # the staging buffers serve one copy at a time
-_STAGES: list[tuple[Any, np.ndarray, Any]] = []  # (pinned memory, its bytes, event) x 2
+# Two (pinned memory, its bytes) buffers, and per buffer the event recorded after the last copy
+# from it (None: none yet). The events are made on whichever device copies: pinned memory is
+# every device's (unified addressing), an event is its device's.
+_STAGES: list[tuple[Any, np.ndarray]] = []
+_PENDING: list[Any] = [None, None]
 
 _HOST_TO_DEVICE = 1  # cudaMemcpyHostToDevice
 
@@ -51,12 +55,11 @@ def _copy_bytes(src, dst):  # pragma: no cover - compiled
         dst[lo:hi] = src[lo:hi]
 
 
-def _stages(cp) -> list[tuple[Any, np.ndarray, Any]]:
+def _stages(cp) -> list[tuple[Any, np.ndarray]]:
     if not _STAGES:
         for _ in range(2):
             mem = cp.cuda.alloc_pinned_memory(STAGE_BYTES)
-            view = np.frombuffer(mem, dtype=np.uint8, count=STAGE_BYTES)
-            _STAGES.append((mem, view, cp.cuda.Event(block=False, disable_timing=True)))
+            _STAGES.append((mem, np.frombuffer(mem, dtype=np.uint8, count=STAGE_BYTES)))
     return _STAGES
 
 
@@ -83,12 +86,14 @@ def to_device(a: np.ndarray) -> Any:
     with _LOCK:
         stages = _stages(cp)
         for i, lo in enumerate(range(0, src.size, STAGE_BYTES)):
-            mem, view, done = stages[i % 2]
-            done.synchronize()  # the DMA from this buffer (this call's or an earlier one's)
+            k = i % 2
+            mem, view = stages[k]
+            if _PENDING[k] is not None:  # the copy from this buffer (this call's or earlier)
+                _PENDING[k].synchronize()
             size = min(STAGE_BYTES, src.size - lo)
             _copy_bytes(src[lo : lo + size], view[:size])
             cp.cuda.runtime.memcpyAsync(
                 out.data.ptr + lo, mem.ptr, size, _HOST_TO_DEVICE, stream.ptr
             )
-            done.record(stream)
+            _PENDING[k] = stream.record()  # a new event, on the current device
     return out
