@@ -95,5 +95,7 @@ def to_device(a: np.ndarray) -> Any:
             cp.cuda.runtime.memcpyAsync(
                 out.data.ptr + lo, mem.ptr, size, _HOST_TO_DEVICE, stream.ptr
             )
-            _PENDING[k] = stream.record()  # a new event, on the current device
+            done = cp.cuda.Event(block=False, disable_timing=True)  # on the current device
+            done.record(stream)
+            _PENDING[k] = done
     return out
