@@ -7,14 +7,13 @@ import pytest
 
 from warpgraph.gpu import transfer
 
-pytestmark = pytest.mark.gpu
-
 STAGE = transfer.STAGE_BYTES
 
 
 SIZES = [8, transfer.DIRECT_MAX_BYTES, transfer.DIRECT_MAX_BYTES + 8, STAGE, STAGE + 8]
 
 
+@pytest.mark.gpu
 @pytest.mark.parametrize("nbytes", [*SIZES, 2 * STAGE, 5 * STAGE + 24])
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float64])
 def test_copies_every_byte_across_the_stage_seams(nbytes, dtype):
@@ -25,6 +24,7 @@ def test_copies_every_byte_across_the_stage_seams(nbytes, dtype):
     assert np.array_equal(d.get(), a)
 
 
+@pytest.mark.gpu
 def test_back_to_back_copies_do_not_overwrite_a_pending_stage():
     # the second copy reuses the buffers the first one's DMA may still read
     a = np.arange(3 * STAGE // 8, dtype=np.int64)
@@ -33,12 +33,14 @@ def test_back_to_back_copies_do_not_overwrite_a_pending_stage():
     assert np.array_equal(da.get(), a) and np.array_equal(db.get(), b)
 
 
+@pytest.mark.gpu
 def test_strided_and_multidimensional_arrays_keep_their_shape():
     a = np.arange(4 * STAGE // 8, dtype=np.int64).reshape(-1, 4)[:, ::2]  # not contiguous
     d = transfer.to_device(a)
     assert d.shape == a.shape and np.array_equal(d.get(), a)
 
 
+@pytest.mark.gpu
 def test_copies_in_the_current_stream_order():
     import cupy as cp
 
@@ -50,6 +52,7 @@ def test_copies_in_the_current_stream_order():
     assert total == int(a.sum(dtype=np.int64))
 
 
+@pytest.mark.gpu
 def test_copies_on_two_devices_share_the_buffers():
     import cupy as cp
 
@@ -62,3 +65,11 @@ def test_copies_on_two_devices_share_the_buffers():
             copies.append((dev, transfer.to_device(a + dev)))
     for dev, d in copies:
         assert d.device.id == dev and np.array_equal(d.get(), a + dev)
+
+
+@pytest.mark.parametrize("values", [["a", "b"], [object(), 1], np.array(["x"] * 10)])
+def test_refuses_arrays_that_are_not_numbers(values):
+    from warpgraph.errors import InvalidArgumentError
+
+    with pytest.raises(InvalidArgumentError, match="numeric or boolean arrays; got dtype"):
+        transfer.to_device(np.asarray(values, dtype=object if isinstance(values, list) else None))

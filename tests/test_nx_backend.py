@@ -303,6 +303,9 @@ def test_row_offsets_are_the_prefix_sums_of_the_row_lengths(rows):
     class Row(dict):
         pass
 
+    for bad in (at.astype(np.int32), at.reshape(-1, 1) if rows else at[None], list(at)):
+        with pytest.raises(TypeError, match="1-D int64 array of dict addresses"):
+            _cpython.row_offsets(bad)
     for where in {0, rows // 2, rows - 1} if rows else ():  # a row not a plain dict, anywhere
         odd = list(dicts)
         odd[where] = Row(odd[where])

@@ -229,6 +229,7 @@ def test_has_isolated_node_with_deletions_and_disagreeing_tables():
     E = nx.DiGraph(nx.path_graph(5000, create_using=nx.DiGraph))  # (tables of one length)
     E._pred = dict(reversed(E._pred.items()))
     assert raw.has_isolated_node(E._succ, E._pred) is None
+    assert raw.has_isolated_node(E._succ, list(E._pred)) is None  # not dicts: unreadable
     assert nx.is_weakly_connected(E, backend=BACKEND) is True
 
 

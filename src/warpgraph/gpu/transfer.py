@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from ..device import cupy
+from ..errors import InvalidArgumentError
 
 __all__ = ["DIRECT_MAX_BYTES", "STAGE_BYTES", "to_device"]
 
@@ -72,12 +73,19 @@ def to_device(a: np.ndarray) -> Any:
 
     Raises
     ------
+    InvalidArgumentError
+        For an array of Python objects (strings, ...): a GPU holds numbers only.
     DeviceUnavailableError
         Without a usable GPU.
     """
-    cp = cupy()
     a = np.asarray(a)
-    if a.nbytes <= DIRECT_MAX_BYTES or a.dtype.hasobject:
+    if a.dtype.hasobject or a.dtype.kind not in "biufc":
+        raise InvalidArgumentError(
+            f"to_device copies numeric or boolean arrays; got dtype {a.dtype} "
+            "(convert the values to numbers first)"
+        )
+    cp = cupy()
+    if a.nbytes <= DIRECT_MAX_BYTES:
         return cp.asarray(a)
     a = np.ascontiguousarray(a)
     out = cp.empty(a.shape, dtype=a.dtype)

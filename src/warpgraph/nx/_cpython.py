@@ -1101,7 +1101,14 @@ def row_offsets(dicts: np.ndarray) -> np.ndarray | None:
     >>> rows = [{1: 0}, {}, {0: 0, 2: 0}]
     >>> row_offsets(np.array([id(r) for r in rows], dtype=np.int64)).tolist()
     [0, 1, 1, 3]
+
+    Raises
+    ------
+    TypeError
+        Unless ``dicts`` is a one-dimensional int64 array (of addresses).
     """
+    if not isinstance(dicts, np.ndarray) or dicts.dtype != np.int64 or dicts.ndim != 1:
+        raise TypeError(f"row_offsets reads a 1-D int64 array of dict addresses, got {dicts!r:.80}")
     indptr = np.empty(dicts.size + 1, dtype=np.int64)
     return None if _row_offsets(dicts, id(dict), indptr) else indptr
 
