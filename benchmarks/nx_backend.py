@@ -20,9 +20,13 @@ lower bound and so are the speedups (marked ``>`` in the table).
 Graphs: ``urand:S`` (2**S nodes, 8 * 2**S uniform random edges), ``kron:S`` (Graph500
 Kronecker, edge factor 16, duplicates merged), ``grid:R`` (R x R lattice). The conversions
 alone (``convert_from_nx``, best of ``--convert-repeat``; with ``--str-labels`` also the graph
-relabelled ``"v0"``, ``"v1"``...) are timed first and recorded per graph. Undirected functions
-use the graph with an int ``weight`` (1..100) on every edge, self-loops removed; directed ones
-the same edges as arcs, oriented as generated.
+relabelled ``"v0"``, ``"v1"``...) are timed first and recorded per graph, with two floors:
+every adjacency entry read once in parallel compiled code (``input_floor_s``) and the
+dispatcher's own cost (``dispatch_floor_s``). Each row also records the floor of returning its
+result (``result_floor_s``: CPython's own copy of every container of it) and NetworkX's time
+over that floor plus the dispatcher's (``ceiling_x``): no backend's first call does better.
+Undirected functions use the graph with an int ``weight`` (1..100) on every edge, self-loops
+removed; directed ones the same edges as arcs, oriented as generated.
 
 Usage::
 
@@ -50,6 +54,7 @@ from functools import partial
 from typing import Any
 
 import networkx as nx
+import numba as nb
 import numpy as np
 from _common import write_json
 
@@ -355,6 +360,7 @@ def _run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict
             theirs = None
             row["networkx_s"] = None
             row["networkx_timeout_s"] = args.nx_timeout
+        ours = None
         row["load_1min"] = os.getloadavg()[0]  # (the threads follow it unless --fixed-threads)
         for dev in devices:
             set_device(dev)
@@ -384,9 +390,19 @@ def _run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict
                 traceback.print_exc()
             row[dev] = res
         G.__networkx_cache__.clear()
+        made = theirs if theirs is not None else ours
+        row["result_floor_s"] = result_floor_s(made)
+        floor = row["result_floor_s"] + g["info"]["dispatch_floor_s"]
+        if row["networkx_s"] is not None:
+            row["ceiling_x"] = row["networkx_s"] / floor  # no backend's first call does better
+        del made
         rows.append(row)
         print_row(row, devices)
     return rows
+
+
+def _ms(x: float | None) -> str:
+    return "-" if x is None else f"{1e3 * x:.2f} ms"
 
 
 def _fmt_s(x: float | None) -> str:
@@ -410,6 +426,8 @@ def print_row(row: dict, devices: list[str]) -> None:
             f"{dev} {_fmt_s(res['cold_s']):>7} {_fmt_s(res['cached_median_s']):>7} "
             f"{mark}{res['speedup_cold']:>6.1f}x {mark}{res['speedup_cached']:>7.1f}x{ok}"
         )
+    if "ceiling_x" in row:
+        cells.append(f"floor {_fmt_s(row['result_floor_s'])} ceiling {row['ceiling_x']:.0f}x")
     print("  ".join(cells), flush=True)
 
 
@@ -492,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
         # Floors no backend goes below: a Python dict / set over every node (results such as
         # core_number and connected_components are made of these), built from ready lists.
         info.update(node_floors(list(g["U"])))
+        info["dispatch_floor_s"] = dispatch_floor_s()
+        info["input_floor_s"] = input_floor_s(g["U"])
         info["convert_s"] = best(g["U"])
         info["convert_weighted_s"] = best(g["U"], {"weight": 1})
         info["convert_directed_s"] = best(g["D"])
@@ -508,7 +528,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"# {spec}: {info['nodes']} nodes, {info['edges']} edges; NetworkX graph built in "
             f"{info['build_s']:.1f} s; dict over the nodes {info['node_dict_s']:.3f} s, set "
-            f"{info['node_set_s']:.3f} s; conversion {info['convert_s']:.3f} s (weighted "
+            f"{info['node_set_s']:.3f} s; every entry read in {_ms(info['input_floor_s'])}; "
+            f"conversion {info['convert_s']:.3f} s (weighted "
             f"{info['convert_weighted_s']:.3f} s, directed {info['convert_directed_s']:.3f} s)"
             + extra,
             flush=True,
@@ -520,6 +541,114 @@ def main(argv: list[str] | None = None) -> int:
         path = save(args, graphs, rows)  # after each graph: a run cut short keeps what it did
     print(f"wrote {path}")
     return 0
+
+
+def _copy_plan(result: Any) -> list[tuple[Callable, list]]:
+    """The containers a result is made of, grouped by the CPython routine that copies one:
+    (``dict.copy``, every dict), (``set.copy``, every set), (``list.copy``, every list). A
+    graph is its node-attribute dicts, adjacency rows (successor and predecessor rows of a
+    ``DiGraph``), edge-data dicts (each once: an undirected edge's two entries share one) and
+    its outer dicts. Scalars make no container."""
+    groups: dict[type, dict[int, Any]] = {dict: {}, set: {}, list: {}}
+
+    def add(x: Any) -> None:
+        if isinstance(x, nx.Graph):
+            outer = [x._node, x._adj] + ([x._pred] if x.is_directed() else [])
+            for d in outer:
+                groups[dict][id(d)] = d
+            for d in x._node.values():
+                groups[dict][id(d)] = d
+            for rows in outer[1:]:
+                for row in rows.values():
+                    groups[dict][id(row)] = row
+                    for data in row.values():
+                        groups[dict][id(data)] = data
+            return
+        kind = next((t for t in (dict, set, list) if type(x) is t), None)
+        if kind is None:
+            return
+        groups[kind][id(x)] = x
+        inner = x.values() if kind is dict else x
+        for y in inner:
+            if isinstance(y, (dict, set, list, nx.Graph)):
+                add(y)
+
+    add(result)
+    copy = {dict: dict.copy, set: set.copy, list: list.copy}
+    return [(copy[t], list(objs.values())) for t, objs in groups.items() if objs]
+
+
+def result_floor_s(result: Any, repeat: int = 3) -> float:
+    """Best of ``repeat`` seconds to copy every container of ``result`` with CPython's own copy
+    routines (``list(map(dict.copy, dicts))``: C loops, no bytecode per object; the collector
+    off), 0.0 for a scalar. A copy allocates each container, writes its entries with their
+    stored hashes and takes a reference to each item, which building the same result from
+    arrays must do as well, and hashes nothing: no backend returns NetworkX's Python objects
+    faster. NetworkX's time over this floor bounds the first-call speedup any backend can
+    reach."""
+    plan = _copy_plan(result)
+    if not plan:
+        return 0.0
+
+    def copy_all() -> list:  # the collector off, as warpgraph's builders run (nx._common)
+        gc.disable()
+        try:
+            return [list(map(fn, objs)) for fn, objs in plan]
+        finally:
+            gc.enable()
+
+    return min(timed(copy_all)[0] for _ in range(repeat))
+
+
+@nb.njit(parallel=True, cache=True)
+def _read_rows(dicts: np.ndarray) -> int:  # pragma: no cover - compiled
+    """Every live entry of every row dict read once (its key hash and value address), rows
+    prefetched as the conversion's scan does; nothing written but a checksum."""
+    total = 0
+    rows = dicts.shape[0]
+    for i in nb.prange(rows):
+        _cpython._prefetch_rows_ahead(dicts, i, rows)
+        entries, size, kind, count = _cpython._table(dicts[i])
+        for e in range(count if size else 0):
+            v, h = _cpython._entry(entries + size * e, kind)
+            total += h ^ v
+    return total
+
+
+def input_floor_s(G: nx.Graph, repeat: int = 5) -> float | None:
+    """Best of ``repeat`` seconds to read every adjacency entry of ``G`` once, in parallel
+    compiled code on all cores (the outer dict's entries, then each row's): what a function
+    that looks at every edge reads before any work, however it is done (None where the raw
+    dict reader is unavailable)."""
+    if not _cpython.available():
+        return None
+
+    def read() -> int:
+        found = _cpython._dict_entries(G._adj)
+        if found is None:
+            raise ValueError("the adjacency is not a plain dict the reader knows")
+        return _read_rows(found[1])
+
+    read()  # compiled outside the timing
+    return min(timed(read)[0] for _ in range(repeat))
+
+
+def dispatch_floor_s(repeat: int = 200) -> float:
+    """Least seconds NetworkX's dispatcher adds to a call that no backend takes (a dispatched
+    function on an empty graph, less the same function called undispatched): a backend call
+    passes through the same steps and more (argument conversion, the cache look-up)."""
+    G = nx.Graph()
+    f = nx.number_of_isolates
+
+    def best(fn: Callable[[], Any]) -> float:
+        times = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    return max(0.0, best(partial(f, G)) - best(partial(f.orig_func, G)))
 
 
 def node_floors(labels: list) -> dict[str, float]:

@@ -33,3 +33,69 @@ def test_repeat_below_one_refused(main, argv, flag, capsys):
 def test_unknown_graph_refused():
     with pytest.raises(SystemExit, match="unknown graph 'ring:5'"):
         nx_backend.edges_for("ring:5")
+
+
+def _ids(objs):
+    return sorted(id(o) for o in objs)
+
+
+def test_copy_plan_of_a_graph_holds_every_container_once():
+    import networkx as nx
+
+    G = nx.path_graph(4)
+    G.add_edge(0, 1, weight=3)
+    plan = dict((fn.__qualname__, objs) for fn, objs in nx_backend._copy_plan(G))
+    data = {id(d): d for row in G._adj.values() for d in row.values()}  # shared per edge
+    want = [G._node, G._adj, *G._node.values(), *G._adj.values(), *data.values()]
+    assert list(plan) == ["dict.copy"]
+    assert len(data) == G.number_of_edges()
+    assert _ids(plan["dict.copy"]) == _ids(want)
+
+
+def test_copy_plan_of_a_digraph_has_both_row_kinds():
+    import networkx as nx
+
+    D = nx.DiGraph([(0, 1), (1, 2)])
+    ((_fn, objs),) = nx_backend._copy_plan(D)
+    rows = [*D._succ.values(), *D._pred.values()]
+    arcs = [d for row in D._succ.values() for d in row.values()]
+    assert _ids(objs) == _ids([D._node, D._succ, D._pred, *D._node.values(), *rows, *arcs])
+
+
+def test_copy_plan_of_nested_results_and_scalars():
+    sets = [{1, 2}, {3}]
+    plan = {fn.__qualname__: objs for fn, objs in nx_backend._copy_plan(sets)}
+    assert _ids(plan["set.copy"]) == _ids(sets) and plan["list.copy"] == [sets]
+    layers = {0: [1, 2], 1: [3]}
+    plan = {fn.__qualname__: objs for fn, objs in nx_backend._copy_plan(layers)}
+    assert plan["dict.copy"] == [layers] and _ids(plan["list.copy"]) == _ids(layers.values())
+    for scalar in (True, 3, 2.5, None):
+        assert nx_backend._copy_plan(scalar) == []
+        assert nx_backend.result_floor_s(scalar) == 0.0
+
+
+def test_result_floor_grows_with_the_result():
+    small = nx_backend.result_floor_s({i: i for i in range(10)}, repeat=5)
+    large = nx_backend.result_floor_s({i: i for i in range(200_000)}, repeat=5)
+    assert 0.0 < small < large
+
+
+def test_dispatch_floor_is_small_and_not_negative():
+    assert 0.0 <= nx_backend.dispatch_floor_s(repeat=50) < 0.01
+
+
+def test_input_floor_reads_a_graph():
+    import networkx as nx
+
+    from warpgraph.nx import _cpython
+
+    G = nx.gnm_random_graph(5000, 20000, seed=1)
+    t = nx_backend.input_floor_s(G, repeat=2)
+    if not _cpython.available():
+        assert t is None
+        return
+    assert 0.0 < t < 1.0
+    found = _cpython._dict_entries(G._adj)
+    want = sum(hash(v) ^ id(d) for row in G._adj.values() for v, d in row.items())
+    got = nx_backend._read_rows(found[1])  # int64 sums wrap: compared modulo 2**64
+    assert got % 2**64 == want % 2**64  # every entry, once
