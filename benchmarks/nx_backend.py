@@ -225,6 +225,19 @@ def timed(fn: Callable[[], Any], timeout: float | None = None) -> tuple[float, A
     return time.perf_counter() - t0, out
 
 
+def steal_ticks() -> int | None:
+    """CPU time the hypervisor gave other guests while this VM's CPUs wanted to run (the
+    ``steal`` column of ``/proc/stat``, all CPUs, in clock ticks of usually 10 ms); None where
+    there is no such file. Recorded around each cold call: on the lent hosts most 30-100 ms
+    outliers among calls of 1-10 ms came with stolen ticks (docs/PERFORMANCE.md, session 14)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    return int(fields[8]) if fields[0] == "cpu" and len(fields) > 8 else None
+
+
 def set_device(dev: str) -> None:
     nx.config.backends.warpgraph.device = dev
 
@@ -368,12 +381,15 @@ def _run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict
             try:
                 if args.warm_each:  # kernels chosen by this graph's size or shape compile here
                     ours_call()
-                colds = []
+                colds, stolen = [], []
                 for _ in range(args.cold_repeat):  # each a first call: conversion cleared
                     G.__networkx_cache__.clear()
+                    before = steal_ticks()
                     t_cold, ours = timed(ours_call)
+                    stolen.append(None if before is None else steal_ticks() - before)
                     colds.append(t_cold)
                 res.update(cold_s=statistics.median(colds), cold_all_s=colds)
+                res["cold_steal_ticks"] = stolen
                 times = [timed(ours_call)[0] for _ in range(args.repeat)]
                 res.update(
                     cached_median_s=statistics.median(times),
