@@ -122,3 +122,5 @@ def test_table_counts_ceilings_and_stolen_calls():
     assert "| `b` | 0.50 | 10.0 / 5.0 | 50x | 60x |" in text
     assert "| GPU >= 100x | 1 of 2 (1 within the ceiling) |" in text
     assert "stole CPU time: 2 of 4 (median 50.0 ms)" in text
+    # the unstolen calls (0.01 s each): a 150x, b 50x
+    assert "| GPU >= 100x, median of the calls with no stolen tick | 1 of 2 |" in text
