@@ -3,8 +3,12 @@
 One row per function: NetworkX's seconds, then per graph and device the cold / cached
 milliseconds and the first-call speedup (bold where the issue's target is met: CPU >= 20x,
 GPU >= 100x); then the count of functions meeting it among those NetworkX does not order
-strictly. Which functions are ordered is taken from ``nx_backend.ORDERED`` (the current
-classification), not from the file, so older files are counted the same way.
+strictly. Files from session 14 on add a ceiling column (NetworkX's time over the floor of
+returning its result: no backend's first call does better), how many functions are within it,
+how many cold calls lost CPU time to the hypervisor, and a second count from the median of the
+calls that lost none (beside the count from all calls, not instead of it). Which functions
+are ordered is taken from ``nx_backend.ORDERED`` (the current classification), not from the
+file, so older files are counted the same way.
 
 Usage::
 
