@@ -559,6 +559,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _at_least_once(repeat: int) -> None:
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, got {repeat}")
+
+
 def _copy_plan(result: Any) -> list[tuple[Callable, list]]:
     """The containers a result is made of, grouped by the CPython routine that copies one:
     (``dict.copy``, every dict), (``set.copy``, every set), (``list.copy``, every list). A
@@ -602,6 +607,7 @@ def result_floor_s(result: Any, repeat: int = 3) -> float:
     arrays must do as well, and hashes nothing: no backend returns NetworkX's Python objects
     faster. NetworkX's time over this floor bounds the first-call speedup any backend can
     reach."""
+    _at_least_once(repeat)
     plan = _copy_plan(result)
     if not plan:
         return 0.0
@@ -636,6 +642,7 @@ def input_floor_s(G: nx.Graph, repeat: int = 5) -> float | None:
     compiled code on all cores (the outer dict's entries, then each row's): what a function
     that looks at every edge reads before any work, however it is done (None where the raw
     dict reader is unavailable)."""
+    _at_least_once(repeat)
     if not _cpython.available():
         return None
 
@@ -653,6 +660,7 @@ def dispatch_floor_s(repeat: int = 200) -> float:
     """Least seconds NetworkX's dispatcher adds to a call that no backend takes (a dispatched
     function on an empty graph, less the same function called undispatched): a backend call
     passes through the same steps and more (argument conversion, the cache look-up)."""
+    _at_least_once(repeat)
     G = nx.Graph()
     f = nx.number_of_isolates
 

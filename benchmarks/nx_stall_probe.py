@@ -74,14 +74,15 @@ def probe(G: Any, call: Callable[[Any], Any], calls: int, started: list) -> np.n
 def summary(rows: np.ndarray) -> dict[str, Any]:
     median = float(np.median(rows[:, 0]))
     slow = rows[:, 0] > 3 * median + 1.0
+    stolen = np.maximum(rows[:, 4], 0)  # -1: no /proc/stat to read
     return {
         "calls": int(rows.shape[0]),
         "median_ms": round(median, 3),
         "outliers": int(slow.sum()),
-        "outliers_with_steal": int((rows[slow, 4] > 0).sum()),
+        "outliers_with_steal": int((stolen[slow] > 0).sum()),
         "outliers_with_preemption": int((rows[slow, 3] >= 5).sum()),
-        "steal_ticks_in_outliers": int(rows[slow, 4].sum()),
-        "steal_ticks_elsewhere": int(rows[~slow, 4].sum()),
+        "steal_ticks_in_outliers": int(stolen[slow].sum()),
+        "steal_ticks_elsewhere": int(stolen[~slow].sum()),
     }
 
 
@@ -102,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.calls < 1:
         ap.error("--calls must be at least 1")
+    if args.heap < 0:
+        ap.error("--heap must not be negative")
     warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
     threads.DYNAMIC_THREADS = False  # all threads, as nx_backend.py --fixed-threads
     started: list = []

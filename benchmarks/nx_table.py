@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 
 TARGET = {"cpu": 20.0, "gpu": 100.0}
@@ -44,12 +45,8 @@ def _unstolen_speedup(row: dict, cell: dict) -> float | None:
     base = row["networkx_s"] or row.get("networkx_timeout_s")
     if not ticks or base is None or any(t is None for t in ticks):
         return None
-    clean = sorted(t for t, k in zip(cell["cold_all_s"], ticks, strict=True) if k == 0)
-    if not clean:
-        return None
-    mid = len(clean) // 2
-    median = clean[mid] if len(clean) % 2 else (clean[mid - 1] + clean[mid]) / 2
-    return base / median
+    clean = [t for t, k in zip(cell["cold_all_s"], ticks, strict=True) if k == 0]
+    return base / statistics.median(clean) if clean else None
 
 
 def _ceiling(row: dict) -> str:

@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import nx_ab  # noqa: E402
 import nx_backend  # noqa: E402
 import nx_build  # noqa: E402
+import nx_stall_probe  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -21,6 +22,7 @@ import nx_build  # noqa: E402
         (nx_ab.main, ["--repeat", "0"], "--repeat"),
         (nx_build.main, ["urand:10", "--repeat", "0"], "--repeat"),
         (nx_backend.main, ["--cold-repeat", "0"], "--cold-repeat"),
+        (nx_stall_probe.main, ["--calls", "0"], "--calls"),
     ],
 )
 def test_repeat_below_one_refused(main, argv, flag, capsys):
@@ -124,3 +126,32 @@ def test_table_counts_ceilings_and_stolen_calls():
     assert "stole CPU time: 2 of 4 (median 50.0 ms)" in text
     # the unstolen calls (0.01 s each): a 150x, b 50x
     assert "| GPU >= 100x, median of the calls with no stolen tick | 1 of 2 |" in text
+
+
+def test_stall_probe_refuses_a_negative_heap(capsys):
+    with pytest.raises(SystemExit) as exc:
+        nx_stall_probe.main(["--heap", "-1"])
+    assert exc.value.code == 2
+    assert "--heap must not be negative" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "floor",
+    [
+        lambda: nx_backend.result_floor_s({1: 2}, repeat=0),
+        lambda: nx_backend.dispatch_floor_s(repeat=0),
+        lambda: nx_backend.input_floor_s(None, repeat=0),
+    ],
+)
+def test_floors_refuse_zero_repeats(floor):
+    with pytest.raises(ValueError, match="repeat must be at least 1, got 0"):
+        floor()
+
+
+def test_stall_summary_ignores_unreadable_steal():
+    import numpy as np
+
+    rows = np.array([[1.0, 0, 0, 0, -1, 0]] * 4 + [[50.0, 0, 0, 9, -1, 0]])
+    s = nx_stall_probe.summary(rows)
+    assert s["outliers"] == 1 and s["outliers_with_preemption"] == 1
+    assert s["outliers_with_steal"] == 0 and s["steal_ticks_elsewhere"] == 0
