@@ -214,7 +214,7 @@ def test_references_are_balanced():
 
 @needs_api
 def test_values_for_the_keys_of_the_node_table():
-    """Every node in order: ``dict.fromkeys(_node)`` with its values replaced in place. The
+    """Every node in order: a copy of ``_node`` with its values replaced in place. The
     keys are the table's own objects, the attribute dicts and the keys keep their reference
     counts, and equal consecutive values share one object."""
     fns = _capi.api().fns
@@ -246,17 +246,23 @@ def test_values_for_the_keys_of_the_node_table():
 
 @needs_api
 def test_values_for_the_keys_of_a_table_with_holes():
-    """Deleted entries of the source table are skipped (the new table is compact); a value
-    count that is not the key count is refused (None), nothing misread."""
+    """Deleted entries of the source table are skipped: a copy that keeps them (few deleted)
+    is not filled, ``dict.fromkeys`` is; a copy that drops them (many deleted) is filled. The
+    source's values keep their reference counts either way. A value count that is not the
+    key count is refused (None), nothing misread."""
     fns = _capi.api().fns
-    table = {i: {} for i in range(1000)}
-    for i in range(0, 1000, 100):
-        del table[i]
-    values = np.arange(len(table), dtype=np.float64)
-    assert list(_capi.values_for_keys(fns, table, values).items()) == list(
-        zip(table, values.tolist(), strict=True)
-    )
-    assert _capi.values_for_keys(fns, table, np.ones(len(table) + 1)) is None
+    for step in (100, 2):  # 1% of the entries deleted, then half
+        table = {i: {} for i in range(1000)}
+        for i in range(0, 1000, step):
+            del table[i]
+        attrs = list(table.values())
+        before = [sys.getrefcount(a) for a in attrs]
+        values = np.arange(len(table), dtype=np.float64)
+        assert list(_capi.values_for_keys(fns, table, values).items()) == list(
+            zip(table, values.tolist(), strict=True)
+        )
+        assert _capi.values_for_keys(fns, table, np.ones(len(table) + 1)) is None
+        assert [sys.getrefcount(a) for a in attrs] == before
 
 
 def test_per_node_results_after_nodes_were_removed(native_always):
