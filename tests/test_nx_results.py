@@ -173,6 +173,28 @@ def test_core_functions_use_the_builder(directed, monkeypatch):
     assert made and all(H is not None for H in made)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_small_results_made_by_networkx(directed, monkeypatch):
+    """A result with under one kept arc per ``NODES_PER_KEPT_ARC`` source nodes is made by
+    NetworkX's own ``subgraph(nodes).copy()`` (the compiled build would read every table);
+    a larger one by the compiled build. Both equal NetworkX's result exactly."""
+    G = nx.path_graph(10_000)  # under 50 kept arcs is small
+    G.add_edges_from(nx.complete_graph(5).edges)  # nodes 0-4 a clique: the 4-core
+    G = nx.DiGraph(G) if directed else G
+    G.graph["name"] = "path and clique"
+    made = []
+    native = _results._native_copy
+    monkeypatch.setattr(_results, "_native_copy", lambda *a: made.append(native(*a)) or made[-1])
+    k = 8 if directed else 4  # a directed graph's core numbers count in- and out-arcs
+    for func, args in (("k_core", (k,)), ("k_shell", (k,)), ("k_corona", (k,))):
+        ours = getattr(nx, func)(G, *args, backend=BACKEND)
+        assert_equal_exactly(ours, getattr(nx, func)(G, *args))
+        assert set(ours) <= {0, 1, 2, 3, 4} and not made  # (a directed corona: empty)
+    ours = nx.k_core(G, 1, backend=BACKEND)  # the whole graph
+    assert_equal_exactly(ours, nx.k_core(G, 1))
+    assert made and made[-1] is not None
+
+
 class _Tagged(nx.Graph):
     """A subclass: an empty result keeps the source's class."""
 

@@ -108,14 +108,16 @@ def k_corona(G, k: Any, core_number: Any = None):
     return subgraph_copy(G, mask, induced=induced)
 
 
-@nb.njit(cache=True)
+@nb.njit(parallel=True, cache=True)
 def _count_marked(indptr, heads, rows, marked):  # pragma: no cover - compiled
     """For each row in ``rows``, how many of its heads are ``marked``."""
     out = np.zeros(rows.size, dtype=np.int64)
-    for j in range(rows.size):
+    for j in nb.prange(rows.size):
         u = rows[j]
+        count = 0
         for a in range(indptr[u], indptr[u + 1]):
-            out[j] += marked[heads[a]]
+            count += marked[heads[a]]
+        out[j] = count
     return out
 
 
