@@ -351,6 +351,13 @@ def run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict]
 def _run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict]:
     rows = []
     reference = networkx_runs(g, names, args) if args.nx_jobs > 1 else {}
+    if args.freeze_reference:
+        # NetworkX's results, unpickled here for checking, can be millions of objects (each
+        # k_core result a 1M-edge graph). Left to the collector, the collection before each
+        # timed call walks all of them and writes to each one's header just before the clock
+        # starts: warpgraph's first call then finds its data evicted (session 15, same lease:
+        # urand:17 number_connected_components 5.5 ms in a full run, 3.5 ms in nx_ab.py).
+        gc.freeze()
     for name in names:
         kind, call = CASES[name]
         G, s = g[kind], g["source"]
@@ -483,6 +490,13 @@ def main(argv: list[str] | None = None) -> int:
         help="skip the untimed call on each measured graph before its cold call (that call "
         "compiles the kernel variants chosen by the graph's size or shape; the cache is "
         "cleared after it)",
+    )
+    ap.add_argument(
+        "--no-freeze-reference",
+        dest="freeze_reference",
+        action="store_false",
+        help="leave NetworkX's results (kept for checking) to the collector, whose collection "
+        "before each timed call then walks them all (the behaviour until session 15)",
     )
     ap.add_argument("--out", default=None, help="JSON path (default benchmarks/results/)")
     ap.add_argument("--convert-repeat", type=int, default=3, help="conversions timed (best)")
@@ -647,9 +661,12 @@ def input_floor_s(G: nx.Graph, repeat: int = 5) -> float | None:
         return None
 
     def read() -> int:
-        found = _cpython._dict_entries(G._adj)
+        found = _cpython._dict_entries(G._adj)  # (in parallel: big dicts only)
         if found is None:
-            raise ValueError("the adjacency is not a plain dict the reader knows")
+            arcs = _cpython.arc_hashes([G._adj])
+            if arcs is None:
+                raise ValueError("the adjacency is not a plain dict the reader knows")
+            found = (arcs.hashes, arcs.addresses)
         return _read_rows(found[1])
 
     read()  # compiled outside the timing
@@ -702,6 +719,11 @@ def save(args, graphs: list[dict], rows: list[dict]) -> str:
                 "median of --repeat runs reusing the conversion; the graphs frozen (gc.freeze) "
                 "and gc.collect() before every timed call (untimed; the collector stays on)"
                 + (
+                    "; NetworkX's results kept for checking frozen too"
+                    if args.freeze_reference
+                    else ""
+                )
+                + (
                     f"; NetworkX calls run {args.nx_jobs} at a time in spawned worker processes "
                     "that build the graphs themselves, before warpgraph"
                     if args.nx_jobs > 1
@@ -711,6 +733,7 @@ def save(args, graphs: list[dict], rows: list[dict]) -> str:
             "networkx": nx.__version__,
             "networkx_jobs": args.nx_jobs,
             "warm_each": args.warm_each,
+            "reference_frozen": args.freeze_reference,  # NetworkX's results out of the walks
             "fixed_threads": args.fixed_threads,  # else fewer threads while the load is high
             "dict_tables_read_in_place": _cpython.available(),  # else Python iterates them
             "graphs": graphs,

@@ -103,6 +103,17 @@ def test_input_floor_reads_a_graph():
     assert got % 2**64 == want % 2**64  # every entry, once
 
 
+def test_input_floor_of_a_small_graph():
+    """Under 4096 nodes the outer dict is read by the one-thread reader (it raised until
+    session 15: ``benchmarks/nx_backend.py --graphs grid:60`` stopped there)."""
+    import networkx as nx
+
+    from warpgraph.nx import _cpython
+
+    t = nx_backend.input_floor_s(nx.grid_2d_graph(30, 30), repeat=1)
+    assert t is None if not _cpython.available() else 0.0 < t < 1.0
+
+
 def test_steal_ticks_reads_proc_stat_or_says_none():
     t = nx_backend.steal_ticks()
     assert t is None or (isinstance(t, int) and t >= 0)
