@@ -651,10 +651,11 @@ def values_for_keys(fns: np.ndarray, keys_of: dict, values: np.ndarray, *, zero_
     ``keys_of.copy()`` with its values then replaced in place. The copy clones the table in
     one block (no key is hashed, compared or probed for), so it beats ``dict.fromkeys``, which
     inserts each key, even though the old values are touched twice (their references taken by
-    the copy and released here): 501k int keys with ``{}`` values, 2 cores, best of 7: ints
-    13.7 vs 27.2 ms. A copy that keeps a dict's deleted slots (``ma_used`` below its entry
-    count) cannot be filled in place; ``dict.fromkeys`` (a compact table) is used then. No
-    key's ``__hash__`` or ``__eq__`` runs. None when neither table is as expected (the caller
+    the copy and released here): 501k keys with ``{}`` values, 2 cores, best of 7: int keys
+    16.8 vs 29.0 ms, str keys 10.7 vs 99.9 ms (int values). A copy that keeps a dict's
+    deleted slots (``ma_used`` below its entry count) cannot be filled in place;
+    ``dict.fromkeys`` (a compact table) is used then. No key's ``__hash__`` or ``__eq__``
+    runs. None when neither table is as expected (the caller
     then builds the dict).
 
     Examples
