@@ -166,3 +166,28 @@ def test_stall_summary_ignores_unreadable_steal():
     s = nx_stall_probe.summary(rows)
     assert s["outliers"] == 1 and s["outliers_with_preemption"] == 1
     assert s["outliers_with_steal"] == 0 and s["steal_ticks_elsewhere"] == 0
+
+
+@pytest.mark.parametrize("freeze", [True, False])
+def test_reference_results_frozen_before_any_timing(freeze, monkeypatch):
+    """NetworkX's results for checking are frozen (out of the collector's walks) right after
+    they arrive and before warpgraph's first timed call, unless --no-freeze-reference."""
+    import argparse
+
+    g = nx_backend.build("grid:6")
+    g["info"]["dispatch_floor_s"] = 1e-6  # (the ceiling divides by the floors)
+    events = []
+    reference = {"number_connected_components": (0.01, [0.01], 1)}
+    monkeypatch.setattr(nx_backend, "networkx_runs", lambda *a: events.append("runs") or reference)
+    monkeypatch.setattr(nx_backend.gc, "freeze", lambda: events.append("freeze"))
+    real_timed = nx_backend.timed
+    monkeypatch.setattr(nx_backend, "timed", lambda *a: events.append("timed") or real_timed(*a))
+    args = argparse.Namespace(
+        nx_jobs=2, freeze_reference=freeze, warm_each=False, cold_repeat=1, repeat=1,
+        nx_timeout=10.0, nx_repeat=1, nx_repeat_below=5.0,
+    )  # fmt: skip
+    rows = nx_backend._run_graph(g, ["number_connected_components"], ["cpu"], args)
+    assert rows[0]["cpu"]["verified"] is True
+    start = ["runs", "freeze", "timed"] if freeze else ["runs", "timed"]
+    assert events[: len(start)] == start
+    assert events.count("freeze") == (1 if freeze else 0)
