@@ -661,12 +661,9 @@ def input_floor_s(G: nx.Graph, repeat: int = 5) -> float | None:
         return None
 
     def read() -> int:
-        found = _cpython._dict_entries(G._adj)  # (in parallel: big dicts only)
+        found = _cpython.dict_entries(G._adj)
         if found is None:
-            arcs = _cpython.arc_hashes([G._adj])
-            if arcs is None:
-                raise ValueError("the adjacency is not a plain dict the reader knows")
-            found = (arcs.hashes, arcs.addresses)
+            raise ValueError("the adjacency is not a plain dict the reader knows")
         return _read_rows(found[1])
 
     read()  # compiled outside the timing

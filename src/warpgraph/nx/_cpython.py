@@ -998,6 +998,24 @@ def _dict_entries(d: dict) -> tuple[np.ndarray, np.ndarray] | None:
     return hashes, values
 
 
+def dict_entries(d: dict) -> tuple[np.ndarray, np.ndarray] | None:
+    """Key hashes and value addresses of the entries of the plain dict ``d``, in order: a big
+    dict read in parallel (:func:`_dict_entries`), a small one by the one-thread reader
+    (:func:`arc_hashes`); None when ``d`` is not a table the reader knows.
+
+    Examples
+    --------
+    >>> found = dict_entries({"a": 1, "b": 2})
+    >>> found is None or found[0].tolist() == [hash("a"), hash("b")]
+    True
+    """
+    found = _dict_entries(d)
+    if found is None:
+        arcs = arc_hashes([d])
+        found = None if arcs is None else (arcs.hashes, arcs.addresses)
+    return found
+
+
 @nb.njit(cache=True)
 def _i64_at_jit(addr, offset):  # pragma: no cover - compiled
     return _i64(_i64(addr) + offset)
@@ -1032,7 +1050,7 @@ def graph_adjacency(
     found_node, found_adj = _dict_entries(node), _dict_entries(adj)
     if found_node is not None and found_adj is not None:
         node_hashes, adj_hashes, rows = found_node[0], found_adj[0], found_adj[1]
-    else:
+    else:  # both small dicts in one pass of the one-thread reader (not two)
         both = arc_hashes([node, adj])
         if both is None:
             return None

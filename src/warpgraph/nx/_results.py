@@ -116,17 +116,6 @@ def _networkx_way(W, G, node_keep, arc_keep, induced):
     return H
 
 
-def _table(d) -> tuple[np.ndarray, np.ndarray] | None:
-    """Key hashes and value addresses of the plain dict ``d``, in order (None: not one)."""
-    from . import _cpython as raw
-
-    found = raw._dict_entries(d)
-    if found is None:
-        arcs = raw.arc_hashes([d])
-        found = None if arcs is None else (arcs.hashes, arcs.addresses)
-    return found
-
-
 def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
     """The result built by :mod:`._capi` from the dict tables of ``G`` read in place, or None
     where that cannot be done (see :func:`_capi.api`) or ``G`` does not match ``W``."""
@@ -138,7 +127,7 @@ def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
     if hashes is None:  # no C API, or hashes not read or not distinct: the Python path
         return None
     n = len(W)
-    node, adj = _table(G._node), _table(G._adj)
+    node, adj = raw.dict_entries(G._node), raw.dict_entries(G._adj)
     if node is None or adj is None:
         return None
     if not (np.array_equal(node[0], hashes) and np.array_equal(adj[0], hashes)):
