@@ -442,3 +442,19 @@ def test_bfs_tree_falls_back_where_the_builder_cannot_be_used(directed, tree_spy
     G = _tree_graph_input("str", directed, 6, n=60)
     assert_tree_equal(nx.bfs_tree(G, next(iter(G)), backend=BACKEND), nx.bfs_tree(G, next(iter(G))))
     assert not tree_spy
+
+
+@pytest.mark.skipif(not _cpython.available(), reason="the raw dict reader is unavailable here")
+def test_dict_entries_of_small_and_big_dicts_and_refusals():
+    """``dict_entries`` reads a small dict with the one-thread reader and a big one in parallel,
+    both in order with deleted entries skipped; what is not a plain dict gives None."""
+    from collections import OrderedDict
+
+    for d in ({"a": 1, "b": 2.5}, {i: {} for i in range(5000)}):
+        for k in list(d)[::7]:
+            del d[k]
+        hashes, addresses = _cpython.dict_entries(d)
+        assert hashes.tolist() == [hash(k) for k in d]
+        assert addresses.tolist() == [id(v) for v in d.values()]
+    for not_plain in ([1, 2], OrderedDict(a=1), None):
+        assert _cpython.dict_entries(not_plain) is None
