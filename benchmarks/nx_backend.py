@@ -225,6 +225,33 @@ def timed(fn: Callable[[], Any], timeout: float | None = None) -> tuple[float, A
     return time.perf_counter() - t0, out
 
 
+def profile_cold(ours_call: Callable[[], Any], G: Any, args, title: str, top: int = 16) -> None:
+    """Profile ``args.cold_repeat`` first calls (conversion cache cleared, a collection before
+    each, as the timed ones) and append the ``top`` functions by own time to ``args.profile``:
+    where a first call's time goes, under the same conditions as the timed calls (a separate
+    script that builds its own graphs measured some conversions 3-4x slower than this run)."""
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    for _ in range(args.cold_repeat):
+        G.__networkx_cache__.clear()
+        gc.collect()
+        prof.enable()
+        ours_call()
+        prof.disable()
+    stats = pstats.Stats(prof).stats  # (file, line, name): (calls, ncalls, own s, cum s, ..)
+    k = args.cold_repeat
+    rows = sorted(stats.items(), key=lambda kv: -kv[1][2])[:top]
+    lines = [f"== {title}: ms per first call (own, cumulative), calls, function; {k} calls"]
+    for (path, line, func), (_, calls, own, cum, _) in rows:
+        where = f"{os.path.basename(path)}:{line}({func})" if line else func
+        lines.append(f"{1e3 * own / k:9.3f} {1e3 * cum / k:9.3f} {calls // k:6d}  {where}")
+    with open(args.profile, "a") as f:
+        f.write("\n".join(lines) + "\n")
+    G.__networkx_cache__.clear()
+
+
 def steal_ticks() -> int | None:
     """CPU time the hypervisor gave other guests while this VM's CPUs wanted to run (the
     ``steal`` column of ``/proc/stat``, all CPUs, in clock ticks of usually 10 ms); None where
@@ -396,6 +423,8 @@ def _run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict
                     stolen.append(None if before is None else steal_ticks() - before)
                     colds.append(t_cold)
                 res.update(cold_s=statistics.median(colds), cold_all_s=colds)
+                if args.profile:  # after the timed calls: the profiler's cost is not timed
+                    profile_cold(ours_call, G, args, f"{row['graph']} {name} {dev}")
                 res["cold_steal_ticks"] = stolen
                 times = [timed(ours_call)[0] for _ in range(args.repeat)]
                 res.update(
@@ -497,6 +526,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="leave NetworkX's results (kept for checking) to the collector, whose collection "
         "before each timed call then walks them all (the behaviour until session 15)",
+    )
+    ap.add_argument(
+        "--profile",
+        default=None,
+        metavar="TXT",
+        help="also profile --cold-repeat more first calls of each function and device "
+        "(cProfile, untimed) and append their costliest functions to this text file",
     )
     ap.add_argument("--out", default=None, help="JSON path (default benchmarks/results/)")
     ap.add_argument("--convert-repeat", type=int, default=3, help="conversions timed (best)")

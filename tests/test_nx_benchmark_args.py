@@ -184,10 +184,37 @@ def test_reference_results_frozen_before_any_timing(freeze, monkeypatch):
     monkeypatch.setattr(nx_backend, "timed", lambda *a: events.append("timed") or real_timed(*a))
     args = argparse.Namespace(
         nx_jobs=2, freeze_reference=freeze, warm_each=False, cold_repeat=1, repeat=1,
-        nx_timeout=10.0, nx_repeat=1, nx_repeat_below=5.0,
+        nx_timeout=10.0, nx_repeat=1, nx_repeat_below=5.0, profile=None,
     )  # fmt: skip
     rows = nx_backend._run_graph(g, ["number_connected_components"], ["cpu"], args)
     assert rows[0]["cpu"]["verified"] is True
     start = ["runs", "freeze", "timed"] if freeze else ["runs", "timed"]
     assert events[: len(start)] == start
     assert events.count("freeze") == (1 if freeze else 0)
+
+
+def test_profile_of_first_calls_is_written_untimed(tmp_path, monkeypatch):
+    """--profile appends, per function and device, the costliest functions of --cold-repeat
+    more first calls (in ms per call), made after the timed ones: the timed calls are as
+    many as without it, and the conversion cache is left cleared."""
+    import argparse
+
+    g = nx_backend.build("grid:6")
+    g["info"]["dispatch_floor_s"] = 1e-6
+    out = tmp_path / "profile.txt"
+    args = argparse.Namespace(
+        nx_jobs=1, freeze_reference=True, warm_each=False, cold_repeat=2, repeat=1,
+        nx_timeout=10.0, nx_repeat=1, nx_repeat_below=5.0, profile=str(out),
+    )  # fmt: skip
+    rows = nx_backend._run_graph(g, ["number_connected_components", "triangles"], ["cpu"], args)
+    assert [len(r["cpu"]["cold_all_s"]) for r in rows] == [2, 2]
+    text = out.read_text().splitlines()
+    heads = [ln for ln in text if ln.startswith("== ")]
+    assert [h.split(":")[1].split()[1:] for h in heads] == [
+        ["number_connected_components", "cpu"],
+        ["triangles", "cpu"],
+    ]
+    body = [ln.split(maxsplit=3) for ln in text if not ln.startswith("== ")]
+    assert body and all(float(own) <= float(cum) + 1e-3 and int(calls) >= 1
+                        for own, cum, calls, _ in body)  # fmt: skip
+    assert not g["U"].__networkx_cache__

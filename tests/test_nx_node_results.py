@@ -9,6 +9,7 @@ the Python path gives the same results where the builders cannot be used.
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 
@@ -239,9 +240,96 @@ def test_values_for_the_keys_of_the_node_table():
             del half
             e = _capi.values_for_keys(fns, table, np.arange(300, dtype=np.int64) * 2**40)
             assert list(e.values()) == [i * 2**40 for i in range(300)]
+            big = itertools.islice(e.values(), 1, None)  # (0 is a cached small int)
+            assert {sys.getrefcount(v) for v in big} == {3}  # e's, v's, the argument's
             del d, e
         assert [sys.getrefcount(x) for x in keys + attrs] == before
     assert _capi.values_for_keys(fns, {}, np.zeros(0)) == {}
+
+
+@needs_api
+def test_the_key_table_is_copied_without_touching_the_values():
+    """The copy to be filled is made with ``None`` values: the source's values are set aside
+    and put back around ``PyDict_Copy``. The source ends as it was (same value objects, same
+    reference counts; none of ``None``'s kept), the collector is left as found, and a table with
+    deleted entries is refused untouched."""
+    import gc
+
+    fns = _capi.api().fns
+    next(_capi._key_table_copies(fns, {i: i for i in range(9)}))  # (compiled before counting)
+    for keys in ([f"s{i}" for i in range(5000)], list(range(5000)), [(i, 1) for i in range(5000)]):
+        table = {k: {"attr": i} for i, k in enumerate(keys)}
+        attrs = list(table.values())
+        before = [sys.getrefcount(a) for a in attrs]
+        nones = sys.getrefcount(None)
+        saved = np.empty(len(table), np.int64)
+        for collecting in (True, False):
+            (gc.enable if collecting else gc.disable)()
+            try:
+                copies = _capi._key_table_copies(fns, table)
+                blank, all_none = next(copies)
+                assert gc.isenabled() == collecting
+            finally:
+                gc.enable()
+            assert list(blank) == keys and all(a is b for a, b in zip(blank, table, strict=True))
+            assert all_none and all(v is None for v in blank.values())
+            assert sys.getrefcount(blank) == 2
+            assert all(a is b for a, b in zip(table.values(), attrs, strict=True))
+            blank[keys[0]] = 1  # a working table: items set, removed, found
+            del blank[keys[-1]]
+            assert blank[keys[0]] == 1 and keys[-1] not in blank and len(blank) == len(keys) - 1
+            del blank, copies
+        assert [sys.getrefcount(a) for a in attrs] == before
+        assert abs(sys.getrefcount(None) - nones) < len(keys) // 4  # (not one per entry)
+        del table[keys[3]]
+        assert _capi._blank_copy(fns, id(table), id(None), saved[:-1]) == -1
+        assert all(table[k] is a for k, a in zip(keys, attrs, strict=True) if k != keys[3])
+
+
+@needs_api
+@pytest.mark.parametrize("kind", ["int", "str", "tuple"])
+def test_parallel_clone_of_the_key_table(kind):
+    """The result dict made from an empty table CPython sized like the source's: its entries
+    and index table written in parallel. Same keys (the same objects) in the same order, the
+    values asked for, a dict that works (items set, removed, found after a resize), tracked by
+    the collector only for keys that may hold references (tuples), every reference released
+    with it; a source whose table size the sizing does not give is refused (None)."""
+    import gc
+
+    fns = _capi.api().fns
+    label = {"int": lambda i: 1000 + i, "str": lambda i: f"k{i}", "tuple": lambda i: (i, "t")}[kind]
+    for n in (6, 22, 100, 5462, 20000):
+        table = {}
+        for i in range(n):  # (grown one insertion at a time, as NetworkX's node dict)
+            table[label(i)] = {"attr": i}
+        keys = list(table)
+        before = [sys.getrefcount(k) for k in keys]
+        values = (np.arange(n) % 5).astype(np.int64)
+        d = _capi._parallel_clone(fns, table, values, _capi.INTS, False)
+        assert list(d) == keys and all(a is b for a, b in zip(d, keys, strict=True))
+        assert list(d.values()) == values.tolist() and all(
+            d[k] == v for k, v in zip(keys, values.tolist(), strict=True)
+        )
+        assert gc.is_tracked(d) == (kind == "tuple")
+        floats = np.linspace(0.0, 1.0, n)
+        e = _capi._parallel_clone(fns, table, floats.view(np.int64), _capi.FLOATS, True)
+        assert [(type(v), v) for v in e.values()] == [
+            (int, 0) if x == 0 else (float, x) for x in floats.tolist()
+        ]
+        for i in range(3 * n):  # grows the table
+            d[("new", i)] = i
+        for k in keys[::3]:
+            del d[k]
+        assert len(d) == 4 * n - len(keys[::3]) and all(
+            d[k] == v for k, v in zip(keys[1::3], values[1::3].tolist(), strict=True)
+        )
+        del d, e, k
+        assert [sys.getrefcount(k) for k in keys] == before
+    grown = {}
+    for i in range(21):  # a full table of 32 slots: sizing for 21 entries gives 64
+        grown[label(i)] = i
+    assert _capi._parallel_clone(fns, grown, np.zeros(21, np.int64), _capi.INTS, False) is None
+    assert _capi.values_for_keys(fns, grown, np.ones(21)) == dict.fromkeys(grown, 1.0)
 
 
 @needs_api
