@@ -554,6 +554,11 @@ def main(argv: list[str] | None = None) -> int:
     for flag in ("repeat", "cold_repeat", "nx_repeat", "convert_repeat"):
         if getattr(args, flag) < 1:
             ap.error(f"--{flag.replace('_', '-')} must be at least 1")
+    if args.profile:  # a path that cannot be written fails now, not after the first timings
+        try:
+            open(args.profile, "a").close()
+        except OSError as exc:
+            ap.error(f"--profile {args.profile}: {exc.strerror}")
     names = args.algorithms or [n for n in CASES if n in FUNCTIONS]
     unknown = sorted(set(names) - set(CASES))
     if unknown:

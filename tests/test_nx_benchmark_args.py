@@ -218,3 +218,11 @@ def test_profile_of_first_calls_is_written_untimed(tmp_path, monkeypatch):
     assert body and all(float(own) <= float(cum) + 1e-3 and int(calls) >= 1
                         for own, cum, calls, _ in body)  # fmt: skip
     assert not g["U"].__networkx_cache__
+
+
+def test_profile_path_that_cannot_be_written_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        nx_backend.main(
+            ["--profile", str(tmp_path / "no" / "such" / "dir.txt"), "--graphs", "grid:4"]
+        )
+    assert exc.value.code == 2 and "--profile" in capsys.readouterr().err

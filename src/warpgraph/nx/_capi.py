@@ -629,44 +629,57 @@ def _value_slots(d, n):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _values_into(fns, d, values, kind, zero_int, blank):  # pragma: no cover - compiled
-    """Replace the value of entry ``j`` of the fresh dict ``d`` by a new object for
-    ``values[j]``; equal consecutive values share one object, given all its references at
-    once. The old values are the dict's own references: to ``blank`` each (its references
-    then released together) or, with ``blank`` 0, to any objects (released one by one).
-    Returns 0; -1 when the table is not one compact combined table of ``values.shape[0]``
-    entries (nothing changed); -2 on an allocation error (cleared; the dict is still
-    consistent, part old values, part new)."""
+def _value_objects(fns, values, kind, zero_int, objs):  # pragma: no cover - compiled
+    """``objs[j]`` = a new object for ``values[j]`` (equal consecutive values share one, which
+    is given one reference per entry). Returns 0; -2 on an allocation error (cleared, every
+    reference made released)."""
     n = values.shape[0]
-    entry, size = _value_slots(d, n)
-    if size == 0:
-        return -1
-    last = 0  # the value object of the previous entry (one reference owned), its bits, and
-    last_bits = np.int64(0)  # the entries given it so far (their references not yet added)
+    last = 0
+    last_bits = np.int64(0)
     uses = 0
     for j in range(n):
-        if blank == 0 and j + 8 < n:  # the old value's header, released below (scattered)
-            _prefetch(_i64(entry + (j + 8) * size))
         bits = values[j]
         if last == 0 or bits != last_bits:
             if last != 0:
-                _add_refs(last, uses - 1)  # (the owned reference is the last entry's)
+                _add_refs(last, uses - 1)
             last = _value(fns, kind, bits, zero_int)
             last_bits = bits
             uses = 0
             if last == 0:
                 _call0(fns[CLEAR])
-                if blank != 0:
-                    _add_refs(blank, -j)
+                for i in range(j):
+                    _decref(fns[DECREF], objs[i])
                 return -2
-        at = entry + j * size
-        old = _i64(at)
-        _store_i64(at, last)
+        objs[j] = last
         uses += 1
-        if blank == 0:
-            _decref(fns[DECREF], old)
     if last != 0:
         _add_refs(last, uses - 1)
+    return 0
+
+
+@nb.njit(cache=True)
+def _values_into(fns, d, values, kind, zero_int, blank):  # pragma: no cover - compiled
+    """Replace the value of entry ``j`` of the fresh dict ``d`` by a new object for
+    ``values[j]`` (:func:`_value_objects`). The old values are the dict's own references: to
+    ``blank`` each (its references then released together) or, with ``blank`` 0, to any
+    objects (released one by one). Returns 0; -1 when the table is not one compact combined
+    table of ``values.shape[0]`` entries, -2 on an allocation error (cleared); nothing changed
+    then."""
+    n = values.shape[0]
+    entry, size = _value_slots(d, n)
+    if size == 0:
+        return -1
+    objs = np.empty(n, dtype=np.int64)
+    if _value_objects(fns, values, kind, zero_int, objs):
+        return -2
+    for j in range(n):
+        if blank == 0 and j + 8 < n:  # the old value's header, released below (scattered)
+            _prefetch(_i64(entry + (j + 8) * size))
+        at = entry + j * size
+        old = _i64(at)
+        _store_i64(at, objs[j])
+        if blank == 0:
+            _decref(fns[DECREF], old)
     if blank != 0:
         _add_refs(blank, -n)
     return 0
@@ -728,35 +741,6 @@ def _fits(src, d, n):  # pragma: no cover - compiled
     )  # fmt: skip
 
 
-@nb.njit(cache=True)
-def _value_objects(fns, values, kind, zero_int, objs):  # pragma: no cover - compiled
-    """``objs[j]`` = a new object for ``values[j]`` (equal consecutive values share one, which
-    is given one reference per entry). Returns 0; -2 on an allocation error (cleared, every
-    reference made released)."""
-    n = values.shape[0]
-    last = 0
-    last_bits = np.int64(0)
-    uses = 0
-    for j in range(n):
-        bits = values[j]
-        if last == 0 or bits != last_bits:
-            if last != 0:
-                _add_refs(last, uses - 1)
-            last = _value(fns, kind, bits, zero_int)
-            last_bits = bits
-            uses = 0
-            if last == 0:
-                _call0(fns[CLEAR])
-                for i in range(j):
-                    _decref(fns[DECREF], objs[i])
-                return -2
-        objs[j] = last
-        uses += 1
-    if last != 0:
-        _add_refs(last, uses - 1)
-    return 0
-
-
 @nb.njit(parallel=True, cache=True)
 def _fill_clone(src, d, objs, int_type, str_type, float_type):  # pragma: no cover - compiled
     """Entry ``j`` of the empty dict ``d`` (checked by :func:`_fits`) = (hash, key) of entry
@@ -802,8 +786,6 @@ def _parallel_clone(fns: np.ndarray, keys_of: dict, bits: np.ndarray, kind: int,
     """``{key: value}`` with the keys of ``keys_of`` in order (see :func:`values_for_keys`):
     an empty table of the same size from :func:`_sized_like`, its entries and index table
     written in parallel (:func:`_fill_clone`); None when the tables do not fit."""
-    if not DIRECT_REFCOUNTS:
-        return None
     d = _sized_like(keys_of)
     if d is None:
         return None
@@ -864,7 +846,7 @@ def values_for_keys(fns: np.ndarray, keys_of: dict, values: np.ndarray, *, zero_
     MemoryError
         When CPython could not allocate a value.
     """
-    if type(keys_of) is not dict:
+    if type(keys_of) is not dict or not DIRECT_REFCOUNTS:
         return None
     kind = FLOATS if values.dtype.kind == "f" else INTS
     bits = values.astype(np.float64 if kind == FLOATS else np.int64, copy=False)
