@@ -181,3 +181,49 @@ def test_gpu_orientation_fallback():
     empty = wg.Graph.from_edges([], [], num_vertices=5, directed=False).to("gpu")
     assert gpu.orient_fast(empty) is None
     assert triangle_count(empty, device="gpu") == 0
+
+
+def _unsorted_rows(G):
+    """``G`` (no repeated neighbour in a row) with every row shuffled: the NetworkX layer's
+    rows in dict order."""
+    rng = np.random.default_rng(5)
+    indptr, indices = np.asarray(G.indptr), np.asarray(G.indices).copy()
+    for u in range(G.num_vertices):
+        rng.shuffle(indices[indptr[u] : indptr[u + 1]])
+    return wg.Graph(indptr, indices, None, directed=False, validate=False)
+
+
+def _simple_with_loops():
+    H = nx.gnm_random_graph(400, 5000, seed=4)
+    H.add_edges_from((v, v) for v in range(0, 400, 7))  # self-loops: dropped either way
+    s, d = (np.array(x) for x in zip(*H.edges(), strict=True))
+    return wg.Graph.from_edges(s, d, num_vertices=400, directed=False)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_rows_in_any_order_without_repeats(device):
+    """Unsorted rows that never repeat a neighbour (as the NetworkX layer hands over) give the
+    sorted graph's orientation and results."""
+    from warpgraph.algorithms.triangles import prep
+
+    G = _simple_with_loops()
+    U = _unsorted_rows(G)
+    assert not np.array_equal(np.asarray(U.indices), np.asarray(G.indices))
+    want, got = prep.orient(G.indptr, G.indices), prep.orient(U.indptr, U.indices)
+    for field in ("indptr", "indices", "src", "rank", "degree"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(want, field), field)
+    for f in (triangles, clustering):
+        np.testing.assert_array_equal(host(f(U, device=device)), host(f(G, device="cpu")))
+    assert transitivity(U, device=device) == transitivity(G, device="cpu")
+
+
+@pytest.mark.gpu
+def test_gpu_orientations_of_rows_in_any_order():
+    from warpgraph.algorithms.triangles import gpu, prep
+
+    G = _simple_with_loops()
+    want = prep.orient(G.indptr, G.indices)
+    Ug = _unsorted_rows(G).to("gpu")
+    for o in (gpu.orient_fast(Ug), gpu.orient_sorted(Ug)):
+        for field in ("indptr", "indices", "src", "rank", "degree"):
+            np.testing.assert_array_equal(host(getattr(o, field)), getattr(want, field), field)

@@ -261,9 +261,11 @@ def node_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
             return _small_sets(W, members, bounds)
         big = int(np.argmax(sizes))
         lo, hi = int(bounds[big]), int(bounds[big + 1])
-        outside = np.ones(len(W), dtype=bool)
-        outside[members[lo:hi]] = False
-        most = _most_nodes(W, np.flatnonzero(outside))
+        inside = None  # (all of them)
+        if hi - lo < len(W):
+            inside = np.zeros(len(W), dtype=bool)
+            inside[members[lo:hi]] = True
+        most = _most_nodes(W, inside)
         if most is None:
             return _small_sets(W, members, bounds)
         rest = np.concatenate([members[:lo], members[hi:]])
@@ -306,9 +308,10 @@ def label_sets(W, labels: np.ndarray, count: int) -> list[set]:
     big = int(np.argmax(sizes)) if count else -1
     with gc_paused():
         if count and labels.size >= NATIVE_MIN and 2 * int(sizes[big]) > len(W):
-            others = np.flatnonzero(labels != big)
-            most = _most_nodes(W, others)
+            inside = labels == big
+            most = _most_nodes(W, inside)
             if most is not None:
+                others = np.flatnonzero(~inside)
                 rest = labels[others]
                 rest -= rest > big  # 0..count-2
                 members, bounds = _grouped(rest, count - 1)
@@ -330,17 +333,26 @@ def _grouped(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     return members, bounds
 
 
-def _most_nodes(W, others: np.ndarray) -> set | None:
-    """The labels of every node but the ids ``others`` (a minority) as ``set(G._node)`` less
-    the labels of ``others``: a set made from a dict reuses the dict's stored hashes and is
-    sized once (501k nodes: 5.5 vs 7.7 ms for the compiled loop, 2 cores), and only the
-    minority is hashed. None when the source graph is gone or its node dict is not a plain
-    one of ``len(W)`` nodes."""
-    G = W.source
-    node = getattr(G, "_node", None)
+def _most_nodes(W, inside: np.ndarray | None) -> set | None:
+    """The labels of the ids flagged in ``inside`` (most nodes; None: all), as a set built
+    from the keys of the source's ``_node`` dict: in parallel where its table allows
+    (:func:`._keyset.key_set`; 2 cores, 131k int keys: 2.0 -> 0.55 ms), otherwise
+    ``set(G._node)`` less the labels of the other nodes. Either reuses the dict's stored
+    hashes and hashes only the minority, if anything (501k nodes: 5.5 vs 7.7 ms for the
+    compiled loop of :func:`._capi.node_sets`, 2 cores). None when the source graph is gone
+    or its node dict is not a plain one of ``len(W)`` nodes."""
+    own = _source_node_table(W)
+    if own is not None:
+        from ._keyset import key_set
+
+        built = key_set(own, inside)
+        if built is not None:
+            return built
+    node = getattr(W.source, "_node", None)
     if type(node) is not dict or len(node) != len(W):
         return None
     most = set(node)
+    others = np.flatnonzero(~inside) if inside is not None else np.empty(0, dtype=np.int64)
     if others.size:
         most.difference_update(W.label_list(others))
     return most

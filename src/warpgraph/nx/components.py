@@ -32,17 +32,21 @@ __all__ = [
 
 
 def _components(G, connection: str = "weak", *, labels: bool = True) -> tuple[int, Any]:
-    """Number of components and a label per dense id (on the host; None without
-    ``labels``: a count alone copies nothing back from the GPU), from warpgraph's kernels."""
+    """Number of components and a label per dense id (on the host), from warpgraph's
+    kernels. The labels are None without ``labels`` and when there is one component (every
+    node's label is then 0): nothing is copied back from the GPU."""
     from ..algorithms.components import connected_components as _cc
 
     dev = backend_device()
     count, found = _cc(G.on(dev, any_order=True), connection=connection, device=dev)
-    return int(count), host(found) if labels else None
+    count = int(count)
+    return count, host(found) if labels and count > 1 else None
 
 
-def _labels(G, connection: str = "weak") -> np.ndarray:
-    return _components(G, connection)[1]
+def _every_node(G) -> set:
+    """The set of all of ``G``'s node labels: the one component of a connected graph."""
+    n = len(G)
+    return node_sets(G, np.arange(n), np.array([0, n]))[0]
 
 
 def _count(G, connection: str) -> int:
@@ -51,7 +55,10 @@ def _count(G, connection: str) -> int:
 
 def _component_sets(G) -> Iterator[set]:
     count, labels = _components(G, "weak")
-    sets = label_sets(G, labels, count)  # labels are canonical: NetworkX's component order
+    if labels is None:
+        sets = [_every_node(G)] if count else []
+    else:
+        sets = label_sets(G, labels, count)  # labels are canonical: NetworkX's component order
     yield from sets
 
 
@@ -87,7 +94,9 @@ def node_connected_component(G, n: Any) -> set:
     """The set of nodes in ``n``'s component (``KeyError`` for a missing node, as NetworkX)."""
     if n not in G:
         raise KeyError(n)
-    labels = _labels(G, "weak")
+    labels = _components(G, "weak")[1]
+    if labels is None:  # connected
+        return _every_node(G)
     ids = np.flatnonzero(labels == labels[G.find(n)])
     return node_sets(G, ids, [0, ids.size])[0]
 

@@ -142,7 +142,8 @@ def orient_arcs(s, d, deg, n: int, codes=None) -> OrientedGPU:
 
 def orient_fast(G: Graph, cap: int = SORT_CAP) -> OrientedGPU | None:
     """Rank-space oriented graph by the linear passes of ``tc_prep.cu``, or ``None`` where they
-    do not apply (int64 ids, no arcs, an oriented row longer than ``cap``)."""
+    do not apply (int64 ids, no arcs, an oriented row longer than ``cap``). As
+    :func:`..prep.orient`, rows need not be sorted where none repeats a neighbour."""
     cp = cupy()
     n, m = G.num_vertices, G.num_arcs
     indptr, indices = G.indptr, G.indices

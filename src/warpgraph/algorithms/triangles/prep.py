@@ -171,7 +171,9 @@ def _fill_up(indptr, indices, rank, oindptr, oindices, osrc):
 def orient(indptr: np.ndarray, indices: np.ndarray, degree: np.ndarray | None = None) -> Oriented:
     """Rank-space oriented graph of an undirected CSR with sorted rows (both arcs stored).
 
-    Self-loops and parallel edges of the input are dropped here.
+    Self-loops and parallel edges of the input are dropped here (a parallel edge is found as
+    a repeat of the entry before it). Rows in any order are fine where no row repeats a
+    neighbour (the NetworkX layer's unsorted rows): the oriented rows are sorted here.
     """
     n = indptr.shape[0] - 1
     deg = simple_degrees(indptr, indices) if degree is None else degree

@@ -1,0 +1,183 @@
+"""A ``set`` of a dict's keys built in parallel: NetworkX's largest component, from ``G._node``.
+
+``set(G._node)`` inserts one key at a time on one thread (H200 host: 1.9 ms for urand:17's
+131k nodes, 6.0 ms for grid:708's 501k), and a component of most nodes is then that set less
+the others. Here the set's table is allocated with ``PyMem_Malloc`` (which ``set``'s dealloc
+frees), cleared and filled by parallel workers, each key put where CPython's own insertion
+probe (``set_add_entry``: ``LINEAR_PROBES`` slots from ``hash & mask``, then a perturbed
+jump) would reach a free slot, claimed by an atomic compare-and-swap on the slot's key. A
+lookup follows the same probe and passes only occupied slots, so it finds every key whatever
+order the workers claimed them in. The table is then attached to a new empty set. The keys
+come from the dict's table with their stored hashes (a str-keyed table: the str's cached
+hash): no key's ``__hash__`` or ``__eq__`` runs, and they are distinct.
+
+The layouts read and written are CPython 3.11-3.13's (with the GIL; checked at import by
+:mod:`._cpython` and by a self-test here). ``PySetObject``: ``fill`` 16, ``used`` 24, ``mask``
+32, ``table`` 40; a ``setentry`` is (key, hash), 16 bytes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from ._capi import DIRECT_REFCOUNTS, _add_refs, _store_i64, _value_slots
+from ._cpython import _i64, _u8
+
+__all__ = ["key_set"]
+
+#: CPython's set probing (``Objects/setobject.c``, 3.11-3.13).
+LINEAR_PROBES = 9
+PERTURB_SHIFT = 5
+_LOW_59 = (1 << 59) - 1  # an unsigned shift right by 5 of an int64, as a mask after >>
+
+_SET_FILL, _SET_USED, _SET_MASK, _SET_TABLE = 16, 24, 32, 40
+
+
+@intrinsic
+def _claim(typingctx, addr, value):
+    """Atomically ``*(int64_t *)addr = value`` if it is 0; whether it was."""
+    if not (isinstance(addr, types.Integer) and isinstance(value, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        ptr = builder.inttoptr(args[0], i64.as_pointer())
+        pair = builder.cmpxchg(ptr, ir.Constant(i64, 0), args[1], "monotonic", "monotonic")
+        return builder.extract_value(pair, 1)
+
+    return types.boolean(addr, value), codegen
+
+
+@nb.njit(parallel=True, cache=True)
+def _fill_set_table(src, n, table, mask, keep, keep_all):  # pragma: no cover - compiled
+    """Clear the set table at ``table`` (``mask + 1`` entries) and insert the key of entry
+    ``j`` of the dict ``src`` (one compact combined table of ``n`` entries: checked by the
+    caller) for each ``j`` with ``keep[j]`` (every ``j`` with ``keep_all``), a reference
+    added to each. Returns how many were inserted."""
+    for w in nb.prange(2 * (mask + 1)):  # (in parallel: the first touch of fresh pages)
+        _store_i64(table + 8 * w, 0)
+    sk = _i64(src + 32)
+    general = _u8(sk + 10) == 0
+    size = 24 if general else 16
+    key_at = 8 if general else 0
+    entries = sk + 32 + (np.int64(1) << _u8(sk + 9))
+    count = 0
+    for j in nb.prange(n):
+        if keep_all or keep[j]:
+            at = entries + j * size
+            key = _i64(at + key_at)
+            h = _i64(at) if general else _i64(key + 24)  # (a str caches its hash)
+            _add_refs(key, 1)
+            count += 1
+            i = h & mask
+            perturb = h
+            placed = False
+            while not placed:
+                probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
+                for e in range(i, i + probes + 1):
+                    if _claim(table + 16 * e, key):
+                        _store_i64(table + 16 * e + 8, h)
+                        placed = True
+                        break
+                perturb = (perturb >> PERTURB_SHIFT) & _LOW_59
+                i = (i * 5 + 1 + perturb) & mask
+    return count
+
+
+_MALLOC = ctypes.pythonapi.PyMem_Malloc
+_MALLOC.restype = ctypes.c_void_p
+_MALLOC.argtypes = [ctypes.c_size_t]
+
+
+def _table_slots(count: int) -> int:
+    """Slots of the table CPython gives ``set(d)`` for a dict of ``count`` keys: the least
+    power of two above ``2 * count`` (under half full: the next insertion does not resize)."""
+    return 1 << max(3, (2 * count).bit_length())
+
+
+def key_set(keys_of: dict, keep: np.ndarray | None = None) -> set | None:
+    """``{key for j, key in enumerate(keys_of) if keep[j]}`` (every key when ``keep`` is None),
+    its table written in parallel. None where the dict's table is not one compact combined
+    table of ``len(keys_of)`` entries, or the C API is not usable (the caller then builds the
+    set itself).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = key_set({"a": 1, "b": 2, "c": 3}, np.array([True, False, True]))
+    >>> s is None or s == {"a", "c"}
+    True
+
+    Raises
+    ------
+    MemoryError
+        When the table could not be allocated.
+    """
+    from . import _cpython as raw
+
+    n = len(keys_of) if type(keys_of) is dict else -1
+    if n <= 0 or not DIRECT_REFCOUNTS or not raw.available() or not _self_tested():
+        return None
+    if keep is not None:
+        keep = np.ascontiguousarray(keep, dtype=np.bool_)
+        if keep.shape != (n,):
+            raise ValueError(f"keep must hold one flag per key ({n}), got shape {keep.shape}")
+    if _value_slots_size(id(keys_of), n) == 0:
+        return None
+    return _build(keys_of, n, keep)
+
+
+def _build(keys_of: dict, n: int, keep: np.ndarray | None) -> set:
+    """:func:`key_set` once its checks passed."""
+    count = n if keep is None else int(np.count_nonzero(keep))
+    slots = _table_slots(count)
+    out: set = set()
+    table = _MALLOC(16 * slots)
+    if not table:
+        raise MemoryError(f"could not allocate a set table of {slots} slots")
+    flags = np.zeros(1, dtype=np.bool_) if keep is None else keep
+    made = _fill_set_table(id(keys_of), n, table, slots - 1, flags, keep is None)
+    header = id(out)
+    for offset, value in ((_SET_FILL, made), (_SET_USED, made), (_SET_MASK, slots - 1)):
+        ctypes.c_ssize_t.from_address(header + offset).value = value
+    ctypes.c_void_p.from_address(header + _SET_TABLE).value = table  # (set's dealloc frees it)
+    return out
+
+
+@nb.njit(cache=True)
+def _value_slots_size(d, n):  # pragma: no cover - compiled
+    return _value_slots(d, n)[1]
+
+
+_TESTED: dict[str, bool] = {}
+
+
+def _self_tested() -> bool:
+    """Self-test, once: sets built here of int, str and tuple keys (negative hashes) equal
+    CPython's, find each key, and take further additions and removals."""
+    if "ok" not in _TESTED:
+        _TESTED["ok"] = False  # (a failure part-way leaves it off)
+        ok = True
+        for keys in (
+            list(range(-40, 60)),
+            [f"k{i}" for i in range(70)],
+            [(i, -i) for i in range(50)],
+        ):
+            source = dict.fromkeys(keys)
+            keep = np.arange(len(keys)) % 3 != 1
+            fits = _value_slots_size(id(source), len(keys)) != 0
+            built = _build(source, len(keys), keep) if fits else None
+            expected = {k for k, kept in zip(keys, keep, strict=True) if kept}
+            ok = ok and built == expected and all(k in built for k in expected)
+            if ok:
+                built.add("extra")
+                built.discard(keys[0])
+                ok = "extra" in built and keys[0] not in built and len(built) == len(expected)
+        _TESTED["ok"] = ok
+    return _TESTED["ok"]
