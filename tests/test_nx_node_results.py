@@ -541,3 +541,21 @@ def test_label_sets_refuses_bad_labels():
         _common.label_sets(W, np.array([0, 1, 1]), 2)
     with pytest.raises(ValueError, match="one label >= 0 per node"):
         _common.label_sets(W, np.array([0, -1, 1, 1]), 2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n", [5, 300, 5000])
+def test_values_may_still_be_on_the_device(n):
+    """A CuPy array of values (read once the dict's table is allocated) gives the dict a NumPy
+    one gives: every node in order, and a selection of ids."""
+    import cupy as cp
+
+    G = nx.path_graph([f"v{i}" for i in range(n)]) if n < 300 else nx.path_graph(n)
+    W = backend_interface.convert_from_nx(G)
+    for host_values in (np.arange(n) % 7, np.linspace(0.0, 1.0, n)):
+        on_device = cp.asarray(host_values)
+        assert _common.node_dict(W, None, on_device) == _common.node_dict(W, None, host_values)
+        ids = np.arange(n)[::-2]
+        got = _common.node_dict(W, ids, on_device[ids])
+        assert got == _common.node_dict(W, ids, host_values[ids])
+        assert list(got) == [W.nodes[i] for i in ids]

@@ -153,8 +153,9 @@ def try_node_dict(
     """``{label of ids[j]: values[j]}`` in the order of ``ids`` (None: every node in order),
     built in compiled code, or None where it cannot be (see :func:`node_dict`). Every node in
     order is built from the keys of the source's ``_node`` dict
-    (:func:`._capi.values_for_keys`)."""
-    values = np.asarray(values)
+    (:func:`._capi.values_for_keys`; ``values`` may still be on the device, read once the
+    dict's table is allocated)."""
+    values = values if hasattr(values, "__cuda_array_interface__") else np.asarray(values)
     kind = values.dtype.kind
     if values.size < NATIVE_MIN or not (kind in "if" or (kind == "u" and values.itemsize < 8)):
         return None
@@ -170,6 +171,7 @@ def try_node_dict(
                 return d
         ids = np.arange(len(W))
     ids = np.asarray(ids)
+    values = host(values)
     found = _native_labels(W)
     if found is None:
         return None
@@ -199,13 +201,14 @@ def _scattered(ids: np.ndarray, n: int) -> bool:
 def node_dict(
     W,
     ids: np.ndarray | None,
-    values: np.ndarray,
+    values: Any,
     *,
     zero_int: bool = False,
     first_int: bool = False,
 ) -> dict:
     """``{label of ids[j]: values[j]}`` for the dense ids ``ids`` (None: every node, in
-    NetworkX's order), in their order: NetworkX's per-node results.
+    NetworkX's order), in their order: NetworkX's per-node results. ``values``: a NumPy or
+    CuPy array (read as late as possible: a device still computing it overlaps the work).
 
     Integer values become ``int`` objects, floats ``float`` ones; ``zero_int``: a zero float
     is the ``int`` 0 (NetworkX's clustering); ``first_int``: the first value is the ``int`` 0
@@ -228,7 +231,7 @@ def node_dict(
         return found
     if ids is None:
         ids = np.arange(len(W))
-    values = np.asarray(values).tolist()
+    values = host(values).tolist()
     if zero_int:
         values = [0 if x == 0 else x for x in values]
     if first_int and values:

@@ -39,7 +39,7 @@ def _per_node(G, found: np.ndarray, nodes: Any, zero_int: bool = False):
     value; ``zero_int``: a zero is the ``int`` 0 (NetworkX's clustering)."""
     if nodes is None:
         return node_dict(G, None, found, zero_int=zero_int)
-    values = found.tolist()
+    values = host(found).tolist()
     if zero_int:
         values = [0 if x == 0 else x for x in values]
     single, chosen = _node_selection(G, nodes)
@@ -53,7 +53,7 @@ def _per_node(G, found: np.ndarray, nodes: Any, zero_int: bool = False):
 def triangles(G, nodes: Any = None):
     """Triangles at each node: ``{node: int}``, or an ``int`` when ``nodes`` is one node."""
     dev = backend_device()
-    return _per_node(G, host(_triangles(G.on(dev, any_order=True), device=dev)), nodes)
+    return _per_node(G, _triangles(G.on(dev, any_order=True), device=dev), nodes)
 
 
 def transitivity(G) -> float | int:
@@ -67,9 +67,7 @@ def transitivity(G) -> float | int:
 def clustering(G, nodes: Any = None, weight: str | None = None):
     """Local clustering of each node (unweighted, undirected); ``0`` (int) without triangles."""
     dev = backend_device()
-    return _per_node(
-        G, host(_clustering(G.on(dev, any_order=True), device=dev)), nodes, zero_int=True
-    )
+    return _per_node(G, _clustering(G.on(dev, any_order=True), device=dev), nodes, zero_int=True)
 
 
 #: CPython's ``sum`` of floats compensates its rounding (Neumaier) from Python 3.12 on.

@@ -36,17 +36,21 @@ def _refuse_self_loops(G) -> None:
         raise nx.NetworkXNotImplemented(_SELF_LOOPS)
 
 
-def _cores(G) -> np.ndarray:
+def _cores_where_computed(G) -> Any:
+    """Core numbers by dense id, a NumPy or (GPU) CuPy array, maybe still being computed."""
     _refuse_self_loops(G)
     dev = backend_device()
-    return host(_core_number(G.on(dev, any_order=True), device=dev))
+    return _core_number(G.on(dev, any_order=True), device=dev)
+
+
+def _cores(G) -> np.ndarray:
+    return host(_cores_where_computed(G))
 
 
 @gc_paused()
 def core_number(G) -> dict:
     """Core number of each node (``{node: int}``); self-loops are refused as in NetworkX."""
-    cores = _cores(G)
-    return node_dict(G, None, cores)
+    return node_dict(G, None, _cores_where_computed(G))
 
 
 def _core_subgraph(G, keep: Callable, k: Any, core: Any, default_k: Callable):
