@@ -24,7 +24,8 @@ relabelled ``"v0"``, ``"v1"``...) are timed first and recorded per graph, with t
 every adjacency entry read once in parallel compiled code (``input_floor_s``) and the
 dispatcher's own cost (``dispatch_floor_s``). Each row also records the floor of returning its
 result (``result_floor_s``: CPython's own copy of every container of it) and NetworkX's time
-over that floor plus the dispatcher's (``ceiling_x``): no backend's first call does better.
+over that floor plus the dispatcher's (``ceiling_x``): no backend whose first call builds the
+result on one thread, as CPython's copy does, does better (parallel builders can).
 Undirected functions use the graph with an int ``weight`` (1..100) on every edge, self-loops
 removed; directed ones the same edges as arcs, oriented as generated.
 
@@ -446,7 +447,7 @@ def _run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict
         row["result_floor_s"] = result_floor_s(made)
         floor = row["result_floor_s"] + g["info"]["dispatch_floor_s"]
         if row["networkx_s"] is not None:
-            row["ceiling_x"] = row["networkx_s"] / floor  # no backend's first call does better
+            row["ceiling_x"] = row["networkx_s"] / floor  # (for a one-thread result build)
         del made
         rows.append(row)
         print_row(row, devices)
