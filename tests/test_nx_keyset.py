@@ -184,6 +184,9 @@ def test_a_connected_graph_copies_no_labels(directed, monkeypatch):
         one = nx.node_connected_component(G, "n5", backend="warpgraph")
         assert one == theirs[0] and one is not ours[0]
     assert ours == theirs and len(ours) == 1 and copied == []
+    small = nx.path_graph(10)  # under NATIVE_MIN: the set is built by the other builders
+    assert list(nx.connected_components(small, backend="warpgraph")) == [set(range(10))]
+    assert copied == []
     G.add_node("alone")  # two components: labels are needed now
     assert list(nx.connected_components(G.to_undirected(), backend="warpgraph")) == list(
         nx.connected_components(G.to_undirected())

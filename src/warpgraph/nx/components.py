@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._common import backend_device, gc_paused, host, label_sets, node_sets
+from ._common import backend_device, every_node_set, gc_paused, host, label_sets, node_sets
 
 __all__ = [
     "connected_components",
@@ -43,12 +43,6 @@ def _components(G, connection: str = "weak", *, labels: bool = True) -> tuple[in
     return count, host(found) if labels and count > 1 else None
 
 
-def _every_node(G) -> set:
-    """The set of all of ``G``'s node labels: the one component of a connected graph."""
-    n = len(G)
-    return node_sets(G, np.arange(n), np.array([0, n]))[0]
-
-
 def _count(G, connection: str) -> int:
     return _components(G, connection, labels=False)[0]
 
@@ -56,7 +50,7 @@ def _count(G, connection: str) -> int:
 def _component_sets(G) -> Iterator[set]:
     count, labels = _components(G, "weak")
     if labels is None:
-        sets = [_every_node(G)] if count else []
+        sets = [every_node_set(G)] if count else []
     else:
         sets = label_sets(G, labels, count)  # labels are canonical: NetworkX's component order
     yield from sets
@@ -96,7 +90,7 @@ def node_connected_component(G, n: Any) -> set:
         raise KeyError(n)
     labels = _components(G, "weak")[1]
     if labels is None:  # connected
-        return _every_node(G)
+        return every_node_set(G)
     ids = np.flatnonzero(labels == labels[G.find(n)])
     return node_sets(G, ids, [0, ids.size])[0]
 
