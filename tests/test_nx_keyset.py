@@ -127,11 +127,20 @@ def test_a_bad_mask_raises():
         _keyset.key_set(dict.fromkeys(range(10)), np.ones(9, dtype=bool))
 
 
+@usable
 def test_table_sizes_are_cpythons():
-    """The least power of two above twice the count, as ``set(d)`` sizes it (at least 8)."""
-    for count in (0, 1, 3, 4, 5, 1000, 131072):
-        assert _keyset._table_slots(count) == max(8, 1 << (2 * count).bit_length())
-        assert 2 * count < _keyset._table_slots(count)
+    """The table ``set(d)`` gets from CPython for a dict of ``count`` keys (its mask read from
+    the set), and the built set's own."""
+    import ctypes
+
+    def slots(s: set) -> int:
+        return ctypes.c_ssize_t.from_address(id(s) + 32).value + 1  # PySetObject.mask
+
+    for count in [*range(0, 40), 1000, 4097, 131072]:
+        source = dict.fromkeys(range(count))
+        assert _keyset._table_slots(count) == slots(set(source)), count
+        if count:
+            assert slots(_keyset.key_set(source)) == slots(set(source)), count
 
 
 @usable

@@ -96,9 +96,11 @@ _MALLOC.argtypes = [ctypes.c_size_t]
 
 
 def _table_slots(count: int) -> int:
-    """Slots of the table CPython gives ``set(d)`` for a dict of ``count`` keys: the least
-    power of two above ``2 * count`` (under half full: the next insertion does not resize)."""
-    return 1 << max(3, (2 * count).bit_length())
+    """Slots of the table CPython gives ``set(d)`` for a dict of ``count`` keys: the 8 slots
+    of the set's own small table while ``count * 5 < 7 * 3``, else the least power of two
+    above ``2 * count`` (``set_update_internal``'s resize; under 3/5 full either way, so the
+    next insertion does not resize)."""
+    return 8 if count * 5 < 21 else 1 << (2 * count).bit_length()
 
 
 def key_set(keys_of: dict, keep: np.ndarray | None = None) -> set | None:
