@@ -200,6 +200,19 @@ def test_convert_args_errors(args, match):
         wlaunch.convert_args(args, kernel_params(SRC, "k1<int, 0>"))
 
 
+def test_convert_args_bounds_at_the_edges():
+    """Python ints fit exactly their declared C width (the bounds are cached per dtype)."""
+    ps = kernel_params(SRC, "k1<int, 0>")  # (int* a, long long n, int* b, int c)
+    for c in (2**31 - 1, -(2**31), 0):
+        assert wlaunch.convert_args((None, 2**63 - 1, None, c), ps)[3] == c
+    for c in (2**31, -(2**31) - 1):
+        with pytest.raises(InvalidArgumentError, match=r"argument 3 .*does not fit int32"):
+            wlaunch.convert_args((None, 1, None, c), ps)
+    with pytest.raises(InvalidArgumentError, match="does not fit int64"):
+        wlaunch.convert_args((None, 2**63, None, 1), ps)
+    assert type(wlaunch.convert_args((None, True, None, np.int16(4)), ps)[1]) is np.int64
+
+
 def test_convert_args_without_signature_needs_typed_scalars():
     assert type(wlaunch.convert_args((np.int32(3),))[0]) is np.int32
     with pytest.raises(InvalidArgumentError, match="explicitly typed"):
