@@ -18,9 +18,13 @@ import importlib
 __version__ = "0.1.0"
 
 from . import errors
+from ._alloc import raise_mmap_threshold as _raise_mmap_threshold
 from .device import info
 from .graph import Graph
 from .stats import stats  # binds the function over the submodule name on purpose
+
+# Multi-MB arrays from the heap rather than fresh pages faulted in on every use (see _alloc).
+_raise_mmap_threshold()
 
 # Public algorithm names -> the module that defines them. Imported on first use, so
 # `import warpgraph` stays fast and never compiles a Numba function or imports CuPy.

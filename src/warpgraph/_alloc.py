@@ -1,0 +1,62 @@
+"""Large host arrays from the heap, not from fresh pages: glibc's mmap threshold raised once.
+
+glibc's ``malloc`` serves a block above its *mmap threshold* (128 KiB in a fresh process) with
+a new ``mmap``, and ``free`` returns it with ``munmap``. Every page of such an array is then
+faulted in and zeroed by the kernel on first touch, each time an array is made: a conversion
+of a NetworkX graph makes a few dozen arrays of 1-10 MB, and in a virtual machine a page fault
+costs microseconds. glibc raises the threshold by itself when an mmapped block is freed (to
+that block's size, up to 32 MiB), after which blocks below it come from the heap and reuse
+pages already mapped. A process that has done some large NumPy work has crossed that
+already; a fresh one that only built a NetworkX graph has not. Measured on 2 cores (grid:708,
+501k nodes, 1M edges): ``convert_from_nx`` 73.8 ms in a fresh process, 20.0 ms once the
+threshold was raised (``docs/PERFORMANCE.md``, session 17).
+
+:func:`raise_mmap_threshold` frees one untouched 32 MiB block to trigger that rule; it costs
+one ``mmap``/``munmap`` pair (no page is touched). It changes nothing where the threshold was
+set explicitly (``mallopt`` or ``MALLOC_MMAP_THRESHOLD_``: glibc then keeps it fixed), nor
+outside glibc. Its cost to memory is glibc's usual one: up to 64 MiB of freed heap kept for
+reuse instead of returned at once (the trim threshold follows at twice the mmap threshold).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+__all__ = ["raise_mmap_threshold"]
+
+#: glibc's ``DEFAULT_MMAP_THRESHOLD_MAX`` on 64-bit systems: the most its dynamic rule gives.
+MMAP_THRESHOLD_MAX = 32 * 2**20
+
+_DONE: list[bool] = []
+
+
+def _glibc() -> bool:
+    try:
+        return os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc")
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def raise_mmap_threshold() -> bool:
+    """Once per process, on Linux with glibc: allocate and free an untouched block just under
+    :data:`MMAP_THRESHOLD_MAX`, so that glibc serves later blocks up to that size from the
+    heap. Returns whether it ran now (False: done before, or not glibc).
+
+    Examples
+    --------
+    >>> raise_mmap_threshold() in (True, False)
+    True
+    >>> raise_mmap_threshold()  # once only
+    False
+    """
+    if _DONE:
+        return False
+    _DONE.append(True)
+    if not sys.platform.startswith("linux") or not _glibc():
+        return False
+    block = np.empty(MMAP_THRESHOLD_MAX - 2**16, dtype=np.uint8)  # (chunk header included)
+    del block
+    return True
