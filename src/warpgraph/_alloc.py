@@ -5,9 +5,12 @@ a new ``mmap``, and ``free`` returns it with ``munmap``. Every page of such an a
 faulted in and zeroed by the kernel on first touch, each time an array is made: a conversion
 of a NetworkX graph makes a few dozen arrays of 1-10 MB, and in a virtual machine a page fault
 costs microseconds. glibc raises the threshold by itself when an mmapped block is freed (to
-that block's size, up to 32 MiB), after which blocks below it come from the heap and reuse
-pages already mapped. A process that has done some large NumPy work has crossed that
-already; a fresh one that only built a NetworkX graph has not. Measured on 2 cores (grid:708,
+that block's size, up to 32 MiB, and its trim threshold to twice that), after which blocks
+below it come from the heap and reuse pages already mapped. The trim threshold matters as
+much: a conversion's own frees raise the mmap threshold only to the size of its arrays (a few
+MB), and the heap top it frees at the end (tens of MB) is then returned to the kernel and
+faulted in again by the next call. A process that has freed a block near 32 MiB has crossed
+both already; a fresh one that only built a NetworkX graph has not. Measured on 2 cores (grid:708,
 501k nodes, 1M edges): ``convert_from_nx`` 73.8 ms in a fresh process, 20.0 ms once the
 threshold was raised (``docs/PERFORMANCE.md``, session 17).
 
