@@ -56,10 +56,20 @@ def main(argv: list[str] | None = None) -> int:
     import networkx as nx
     import nx_backend
 
+    G = nx_backend.build(args.graph)["U"]
+    config = nx.config.backends.warpgraph
+    earlier, config.device = config.device, args.device
+    try:
+        out = _measure(nx, G, args)
+    finally:
+        config.device = earlier
+    print(json.dumps(out))
+    return 0
+
+
+def _measure(nx, G, args) -> dict:
     from warpgraph.nx.interface import backend_interface
 
-    G = nx_backend.build(args.graph)["U"]
-    nx.config.backends.warpgraph.device = args.device
     out: dict = {"label": args.label, "graph": args.graph, "device": args.device}
     for name in args.functions:  # first: what a process did before changes what comes after
         f = getattr(nx, name)
@@ -74,8 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         backend_interface.convert_from_nx(G)
         times.append(time.perf_counter() - t)
     out["convert_from_nx_ms"] = round(statistics.median(times) * 1e3, 2)
-    print(json.dumps(out))
-    return 0
+    return out
 
 
 if __name__ == "__main__":

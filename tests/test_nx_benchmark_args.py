@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import nx_ab  # noqa: E402
 import nx_backend  # noqa: E402
 import nx_build  # noqa: E402
+import nx_fresh_process  # noqa: E402
 import nx_stall_probe  # noqa: E402
 
 
@@ -23,6 +24,7 @@ import nx_stall_probe  # noqa: E402
         (nx_build.main, ["urand:10", "--repeat", "0"], "--repeat"),
         (nx_backend.main, ["--cold-repeat", "0"], "--cold-repeat"),
         (nx_stall_probe.main, ["--calls", "0"], "--calls"),
+        (nx_fresh_process.main, ["--cold-repeat", "0"], "--cold-repeat"),
     ],
 )
 def test_repeat_below_one_refused(main, argv, flag, capsys):
@@ -226,3 +228,16 @@ def test_profile_path_that_cannot_be_written_is_refused(tmp_path, capsys):
             ["--profile", str(tmp_path / "no" / "such" / "dir.txt"), "--graphs", "grid:4"]
         )
     assert exc.value.code == 2 and "--profile" in capsys.readouterr().err
+
+
+def test_fresh_process_script_reports_each_function(capsys):
+    """One JSON line: the median first call of each function and of the conversion, in ms."""
+    import json
+
+    argv = ["--graph", "grid:12", "--cold-repeat", "1", "--label", "x", "--functions",
+            "number_connected_components", "connected_components"]  # fmt: skip
+    assert nx_fresh_process.main(argv) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["label"] == "x" and out["graph"] == "grid:12"
+    for key in ("number_connected_components_ms", "connected_components_ms", "convert_from_nx_ms"):
+        assert out[key] > 0
