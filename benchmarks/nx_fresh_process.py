@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     import networkx as nx
     import nx_backend
 
+    unknown = [f for f in args.functions if not callable(getattr(nx, f, None))]
+    if unknown:
+        p.error(f"--functions: not NetworkX functions: {', '.join(unknown)}")
     G = nx_backend.build(args.graph)["U"]
     config = nx.config.backends.warpgraph
     earlier, config.device = config.device, args.device

@@ -241,3 +241,10 @@ def test_fresh_process_script_reports_each_function(capsys):
     assert out["label"] == "x" and out["graph"] == "grid:12"
     for key in ("number_connected_components_ms", "connected_components_ms", "convert_from_nx_ms"):
         assert out[key] > 0
+
+
+def test_fresh_process_script_refuses_unknown_functions(capsys):
+    with pytest.raises(SystemExit) as exc:
+        nx_fresh_process.main(["--graph", "grid:4", "--functions", "triangles", "no_such_fn"])
+    assert exc.value.code == 2
+    assert "not NetworkX functions: no_such_fn" in capsys.readouterr().err
