@@ -92,7 +92,7 @@ def _table(d):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _prefetch_rows_ahead(dicts, i, rows):  # pragma: no cover - compiled
+def _prefetch_rows_ahead(dicts, i, rows, dict_type=0):  # pragma: no cover - compiled
     """Rows lie scattered: fetch the dict of row ``i + 48``, the key table header of row
     ``i + 24`` and the entries of row ``i + 12`` (located from its header, fetched 12 rows
     before; at most 8 cache lines): without the last, each row's entries cost serialized
@@ -100,12 +100,14 @@ def _prefetch_rows_ahead(dicts, i, rows):  # pragma: no cover - compiled
     rows ahead): 2 threads, three processes each, urand:17 17-19 -> 8-10.5 ms, grid:708
     22 -> 13.4-17 ms; H200 host, 16 threads, urand:17 2.51 -> 2.04 ms, grid:708 5.37 ->
     5.06 ms. Shorter distances (entries 2-4 rows ahead) made the grid (4 entries a row)
-    slower on 2 cores: the loads of that row's header had not arrived."""
+    slower on 2 cores: the loads of that row's header had not arrived. ``dict_type``: the
+    rows were not checked yet, so a row's table is located only once its object is of this
+    type (reading past the header of another object could leave it); 0: they were."""
     if i + 48 < rows:
         _prefetch(dicts[i + 48])
-    if i + 24 < rows:
+    if i + 24 < rows and (dict_type == 0 or _i64(dicts[i + 24] + 8) == dict_type):
         _prefetch(_i64(dicts[i + 24] + 32))
-    if i + 12 < rows:
+    if i + 12 < rows and (dict_type == 0 or _i64(dicts[i + 12] + 8) == dict_type):
         keys = _i64(dicts[i + 12] + 32)
         entries = keys + 32 + (np.int64(1) << _u8(keys + 9))
         span = min(_i64(keys + 24) * 24, 512)  # dk_nentries entries of at most 24 bytes

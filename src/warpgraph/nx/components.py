@@ -1,10 +1,12 @@
 """Connected components of NetworkX, with NetworkX's result types and order.
 
 NetworkX yields connected (and weakly connected) components by their first node in node order;
-here the labels come from warpgraph's components kernel and the sets are yielded in the same
-order. Strongly connected components come in the order of NetworkX's own DFS (Tarjan with
-Nuutila's changes; the order a component completes), which one sequential Numba pass over the
-NetworkX-ordered adjacency reproduces exactly; their number alone comes from the parallel kernel.
+here the labels come from warpgraph's components kernel, or, on a graph not converted yet, from
+a union-find run while its dicts are read (:mod:`._dict_components`), and the sets are yielded
+in the same order. Strongly connected components come in the order of NetworkX's own DFS
+(Tarjan with Nuutila's changes; the order a component completes), which one sequential Numba
+pass over the NetworkX-ordered adjacency reproduces exactly; their number alone comes from the
+parallel kernel.
 """
 
 from __future__ import annotations
@@ -31,10 +33,33 @@ __all__ = [
 ]
 
 
-def _components(G, connection: str = "weak", *, labels: bool = True) -> tuple[int, Any]:
-    """Number of components and a label per dense id (on the host), from warpgraph's
-    kernels. The labels are None without ``labels`` and when there is one component (every
-    node's label is then 0): nothing is copied back from the GPU."""
+def _read_in_place(G, labels: bool):
+    """Weak components of a graph not converted yet, read from its NetworkX dicts
+    (:func:`._dict_components.weak_components`; the labels adopted when asked for), or None
+    when it was converted or its dicts cannot be read so."""
+    P = G.pending
+    if P is None:
+        return None
+    from ._dict_components import weak_components
+
+    found = weak_components(P, labels)
+    if found is not None and labels:
+        G.adopt_labels(found.identity, found.node_hashes)
+    return found
+
+
+def _components(
+    G, connection: str = "weak", *, labels: bool = True, in_place: bool = True
+) -> tuple[int, Any]:
+    """Number of components and a label per dense id (on the host). The labels are None
+    without ``labels`` and when there is one component (every node's label is then 0):
+    nothing is copied back from the GPU. Weak components of a graph not converted yet are
+    read from its dicts in place (``in_place``; :func:`_read_in_place`), otherwise they come
+    from warpgraph's kernels on the backend's device."""
+    if connection == "weak" and in_place:
+        found = _read_in_place(G, labels)
+        if found is not None:
+            return found.count, found.labels
     from ..algorithms.components import connected_components as _cc
 
     dev = backend_device()
@@ -45,6 +70,20 @@ def _components(G, connection: str = "weak", *, labels: bool = True) -> tuple[in
 
 def _count(G, connection: str) -> int:
     return _components(G, connection, labels=False)[0]
+
+
+def _is_weakly_connected(G) -> bool:
+    """One weak component (NetworkX's error for the null graph). A graph not converted yet
+    is read in place; where it cannot be, a node without neighbours among two or more answers
+    False before the conversion."""
+    if len(G) == 0:
+        raise _pointless()
+    found = _read_in_place(G, False)
+    if found is not None:
+        return found.count == 1
+    if len(G) > 1 and G.pending is not None and _isolated_node(G.pending):
+        return False
+    return _components(G, "weak", labels=False, in_place=False)[0] == 1
 
 
 def _component_sets(G) -> Iterator[set]:
@@ -74,19 +113,15 @@ def number_connected_components(G) -> int:
 
 
 def is_connected(G) -> bool:
-    """Whether the graph is connected (NetworkX's error for the null graph). The conversion
-    is deferred: a node without neighbours among two or more answers False unconverted."""
-    if len(G) == 0:
-        raise _pointless()
-    if len(G) > 1 and G.pending is not None and _isolated_node(G.pending):
-        return False
-    return _count(G, "weak") == 1
+    """Whether the graph is connected (NetworkX's error for the null graph)."""
+    return _is_weakly_connected(G)
 
 
 @gc_paused()
 def node_connected_component(G, n: Any) -> set:
     """The set of nodes in ``n``'s component (``KeyError`` for a missing node, as NetworkX)."""
-    if n not in G:
+    P = G.pending  # (a membership test of the conversion would convert now)
+    if not (n in G if P is None else n in P):
         raise KeyError(n)
     labels = _components(G, "weak")[1]
     if labels is None:  # connected
@@ -107,13 +142,8 @@ def number_weakly_connected_components(G) -> int:
 
 
 def is_weakly_connected(G) -> bool:
-    """Whether the directed graph is weakly connected (deferred conversion, as
-    :func:`is_connected`)."""
-    if len(G) == 0:
-        raise _pointless()
-    if len(G) > 1 and G.pending is not None and _isolated_node(G.pending):
-        return False
-    return _count(G, "weak") == 1
+    """Whether the directed graph is weakly connected (NetworkX's error for the null graph)."""
+    return _is_weakly_connected(G)
 
 
 @njit(cache=True, nogil=True)
@@ -197,9 +227,99 @@ def strongly_connected_components(G) -> Iterator[set]:
     yield from sets
 
 
+#: Arcs a depth-first search may follow looking for a cycle before in-degree peeling decides
+#: (:func:`_acyclic`): a graph with a large strong component shows a cycle within a few
+#: hundred arcs.
+CYCLE_SEARCH_ARCS = 1 << 14
+
+
+@njit(cache=True, nogil=True)
+def _cycle_found(indptr, heads, n, budget):  # pragma: no cover - compiled
+    """Whether a depth-first search from node 0 on, following at most ``budget`` arcs, meets an
+    arc back to a node on its path (self-loops aside): then the graph has a cycle."""
+    state = np.zeros(n, dtype=np.uint8)  # 0 unseen, 1 on the path, 2 done
+    stack = np.empty(n, dtype=np.int64)
+    cursor = np.empty(n, dtype=np.int64)
+    for s in range(n):
+        if state[s]:
+            continue
+        top = 0
+        stack[0] = s
+        cursor[0] = indptr[s]
+        state[s] = 1
+        while top >= 0:
+            v = stack[top]
+            p = cursor[top]
+            if p == indptr[v + 1]:
+                state[v] = 2
+                top -= 1
+                continue
+            budget -= 1
+            if budget < 0:
+                return False
+            cursor[top] = p + 1
+            w = heads[p]
+            if w == v:
+                continue
+            if state[w] == 1:
+                return True
+            if state[w] == 0:
+                top += 1
+                stack[top] = w
+                cursor[top] = indptr[w]
+                state[w] = 1
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _peels_away(indptr, heads, n):  # pragma: no cover - compiled
+    """Whether removing nodes without in-arcs (self-loops aside), again and again, removes
+    every node (Kahn's order): then no cycle joins two nodes."""
+    indeg = np.zeros(n, dtype=np.int64)
+    for v in range(n):
+        for p in range(indptr[v], indptr[v + 1]):
+            w = heads[p]
+            indeg[w] += 1 if w != v else 0
+    stack = np.empty(n, dtype=np.int64)
+    top = 0
+    for v in range(n):
+        if indeg[v] == 0:
+            stack[top] = v
+            top += 1
+    removed = 0
+    while top:
+        top -= 1
+        v = stack[top]
+        removed += 1
+        for p in range(indptr[v], indptr[v + 1]):
+            w = heads[p]
+            if w != v:
+                indeg[w] -= 1
+                if indeg[w] == 0:
+                    stack[top] = w
+                    top += 1
+    return removed == n
+
+
+def _acyclic(G) -> bool:
+    """Whether no cycle joins two nodes of the converted directed graph ``G`` (self-loops
+    allowed): then every node is its own strong component. A bounded depth-first search
+    rejects most cyclic graphs after a few arcs; in-degree peeling decides the rest in one
+    sequential pass (grid:708 oriented low to high, 501k nodes: 4.3 ms on 2 cores, against
+    ~50 ms for the strong components themselves)."""
+    g = G.any_order
+    indptr, heads, n = host(g.indptr), host(g.indices), len(G)
+    if n == 0 or _cycle_found(indptr, heads, n, CYCLE_SEARCH_ARCS):
+        return n == 0
+    return bool(_peels_away(indptr, heads, n))
+
+
 def number_strongly_connected_components(G) -> int:
-    """Number of strongly connected components (the Numba pass on the CPU, the parallel SCC
-    kernel on the GPU)."""
+    """Number of strongly connected components: ``len(G)`` for a graph with no cycle
+    (:func:`_acyclic`, on the host: the GPU's parallel rounds take as many steps as the graph
+    is deep), else the Numba pass on the CPU and the parallel SCC kernel on the GPU."""
+    if _acyclic(G):
+        return len(G)
     if backend_device() == "cpu":  # one sequential pass beats the parallel kernel on a CPU
         return int(_scc_order(G)[1].size - 1)
     return _count(G, "strong")

@@ -153,6 +153,23 @@ class WarpgraphGraph:
         W.weight = None
         return W
 
+    def adopt_labels(self, identity: bool, node_hashes: np.ndarray | None) -> None:
+        """On a deferred conversion: take the node labels as a read of the source's dicts
+        found them (``identity``: the ints ``0..n-1`` in order; else their distinct hashes by
+        dense id, or None), so that results made of labels (sets, dicts) are built without
+        converting the structure. Nothing happens once the structure was converted."""
+        G = self.pending
+        if G is None or "_n" in self.__dict__:
+            return
+        n = len(G)
+        self._nodes = range(n) if identity else list(G)
+        self._n = n
+        self.identity = identity
+        self._node_hashes = None if identity else node_hashes
+        self._index = None
+        self._labels = None
+        self._lookups = 0
+
     @property
     def pending(self) -> Any:
         """The NetworkX graph not read yet (a deferred conversion), else None."""
@@ -335,9 +352,20 @@ _PLAIN = ("Graph", "DiGraph")
 #: well under 1 ms): ``is_strongly_connected`` (a node without an out- or an in-arc),
 #: ``is_connected`` and ``is_weakly_connected`` (a node without any arc).
 #: ``descendants_at_distance``: a short search runs on the NetworkX dicts themselves
-#: (:func:`.traversal.descendants_at_distance`).
+#: (:func:`.traversal.descendants_at_distance`). The weak component functions count while
+#: they read the dicts, with no conversion (:mod:`._dict_components`).
 DEFERRED = frozenset(
-    {"is_strongly_connected", "is_connected", "is_weakly_connected", "descendants_at_distance"}
+    {
+        "is_strongly_connected",
+        "is_connected",
+        "is_weakly_connected",
+        "descendants_at_distance",
+        "connected_components",
+        "number_connected_components",
+        "node_connected_component",
+        "weakly_connected_components",
+        "number_weakly_connected_components",
+    }
 )
 
 

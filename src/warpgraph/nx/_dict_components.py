@@ -1,0 +1,162 @@
+"""Weak components straight from a NetworkX graph's dict tables: one parallel pass that joins
+each row's node with its neighbours in a shared union-find while the row is read.
+
+A first call of a component function used to convert the graph (row lengths, neighbour ids of
+every arc, a CSR, a copy to the device) and then count. For these functions the count is cheap
+beside reading the dicts: the conversion's passes and the copy were most of the call (grid:708
+on an H100 host: 4.3 ms of conversion for a 0.5-1 ms count). Here the rows are read once, as
+:func:`._cpython.adjacency` reads them, and each arc is a ``union`` instead of a store: no row
+offsets, no arc array, nothing copied anywhere. The union-find is the lock-free one of
+:mod:`warpgraph.algorithms.components.cpu` (hook the larger root under the smaller by
+compare-and-swap), so every component's root is its smallest id: the labels numbered by root
+are NetworkX's component order (by first node).
+
+It runs on the host on both backends: there is no device work worth starting for a pass that
+ends when the reading ends. It applies only to a graph not converted yet (a cached conversion
+is counted on its device) of plain ``Graph``/``DiGraph`` dicts that :mod:`._cpython` can read;
+anything else returns None and the caller converts as before.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+from numba import prange
+
+from ..algorithms.components.cpu import _union, canonical_labels
+from . import _cpython as raw
+from ._cpython import _entry, _hash_table, _i64, _prefetch_rows_ahead, _slot, _table
+
+__all__ = ["DictComponents", "weak_components"]
+
+#: Fewer nodes than this are converted as before (the tables are then read by one thread).
+MIN_NODES = 4096
+
+
+@nb.njit(parallel=True, cache=True)
+def _union_rows(
+    dicts, dict_type, direct, n, keys, ids, bits, lower_only, comp
+):  # pragma: no cover - compiled
+    """Join row ``i``'s node with the node of each key of the dict at ``dicts[i]`` in ``comp``
+    (a key's node: its hash for ``direct``, else its hash's position through the table
+    ``keys``/``ids``); with ``lower_only`` only neighbours of smaller id (an undirected graph
+    holds each edge in both rows). Returns how many rows could not be read so: not a plain
+    combined dict, live entries other than its length, or a key hash that is no node's."""
+    bad = 0
+    rows = dicts.shape[0]
+    mask = (np.int64(1) << bits) - 1
+    shift = np.uint64(64 - bits)
+    for r in prange(rows):
+        i = np.int64(r)  # (prange indices may be unsigned: keep the arithmetic signed)
+        _prefetch_rows_ahead(dicts, i, rows, dict_type)
+        d = dicts[i]
+        if _i64(d + 8) != dict_type or _i64(d + 40) != 0:
+            bad += 1
+            continue
+        entries, size, kind, count = _table(d)
+        ok = size != 0
+        live = 0
+        for e in range(count if ok else 0):
+            v, h = _entry(entries + size * e, kind)
+            if v == 0:  # deleted entry
+                continue
+            live += 1
+            if h == -1:
+                ok = False
+                break
+            if direct:
+                if not 0 <= h < n:
+                    ok = False
+                    break
+                j = h
+            else:
+                at = _slot(h, shift)
+                j = -1
+                while ids[at] != -1:
+                    if keys[at] == h:
+                        j = np.int64(ids[at])
+                        break
+                    at = (at + 1) & mask
+                if j < 0:
+                    ok = False
+                    break
+            if j == i or (lower_only and j > i):
+                continue
+            _union(comp, i, j)
+        bad += 0 if ok and live == _i64(d + 16) else 1
+    return bad
+
+
+@nb.njit(parallel=True, cache=True)
+def _count_roots(comp):  # pragma: no cover - compiled
+    roots = 0
+    for v in prange(comp.shape[0]):
+        roots += 1 if comp[v] == v else 0
+    return roots
+
+
+class DictComponents(NamedTuple):
+    """What :func:`weak_components` found: the number of weak components, their labels by
+    dense id (components numbered in NetworkX's order; None unless asked for and there are
+    two or more), whether the node labels are the ints ``0..n-1`` in order (``identity``; None
+    unless labels were asked for) and the distinct node hashes by dense id (None for
+    ``identity``, or when not asked for)."""
+
+    count: int
+    labels: np.ndarray | None
+    identity: bool | None
+    node_hashes: np.ndarray | None
+
+
+def weak_components(G, labels: bool = True) -> DictComponents | None:
+    """Weak components of the NetworkX ``Graph``/``DiGraph`` ``G``, read from its dicts in
+    place (module docstring). Dense id ``i`` is ``G``'s ``i``-th node. None where the tables
+    cannot be read so (fewer than :data:`MIN_NODES` nodes, not a plain graph, the reader
+    unavailable, node hashes not distinct, ``_node`` and ``_adj`` not in the same order when
+    ``labels`` are asked for): the caller then converts ``G``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.disjoint_union(nx.path_graph(5000), nx.path_graph(3000))
+    >>> found = weak_components(G)
+    >>> found is None or (found.count, found.labels[4999], found.labels[5000])
+    True
+    """
+    import networkx as nx
+
+    n = len(G)
+    if n < MIN_NODES or type(G) not in (nx.Graph, nx.DiGraph) or not raw.available():
+        return None
+    found_adj = raw._dict_entries(G._adj)
+    if found_adj is None:
+        return None
+    adj_hashes, rows = found_adj
+    if adj_hashes.size != n:
+        return None
+    direct = raw.identity_hashes(adj_hashes)
+    identity = node_hashes = None
+    if labels:  # dense ids are _node's order: the order of the labels the sets are made of
+        identity = direct and raw.int_range_keys(G._node)
+        if not identity:
+            found_node = raw._dict_entries(G._node)
+            if found_node is None or raw._hash_mismatches(found_node[0], adj_hashes, True)[1]:
+                return None
+            node_hashes = adj_hashes
+    if direct:
+        bits, keys, ids = 4, np.zeros(1, np.int64), np.full(1, -1, np.int32)
+    else:
+        bits = max(4, int(2 * n).bit_length())  # load factor <= 1/2
+        keys, ids, distinct = _hash_table(adj_hashes, bits)
+        if not distinct:
+            return None
+    comp = np.arange(n, dtype=np.int32)
+    lower_only = not G.is_directed()  # (an undirected graph's rows hold each edge twice)
+    if _union_rows(rows, id(dict), direct, n, keys, ids, bits, lower_only, comp):
+        return None
+    if not labels:
+        return DictComponents(int(_count_roots(comp)), None, None, None)
+    count, canonical = canonical_labels(comp)
+    return DictComponents(count, canonical if count > 1 else None, bool(identity), node_hashes)

@@ -1,0 +1,217 @@
+"""Weak components counted while a NetworkX graph's dicts are read (``nx/_dict_components``):
+the union-find over the tables read in place against NetworkX and SciPy, the dispatched
+functions that use it on a graph not converted yet, and every case that falls back to the
+conversion."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import _cpython as raw  # noqa: E402
+from warpgraph.nx._dict_components import MIN_NODES, weak_components  # noqa: E402
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends:
+    pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
+needs_reader = pytest.mark.skipif(
+    not raw.available(), reason="the dict tables cannot be read in place on this Python"
+)
+
+
+def _cached(G):
+    (W,) = G.__networkx_cache__["backends"][BACKEND].values()
+    return W
+
+
+def _expected_labels(G) -> tuple[int, np.ndarray]:
+    """NetworkX's components, numbered in the order it yields them, per node position."""
+    weak = nx.weakly_connected_components if G.is_directed() else nx.connected_components
+    comps = list(weak(G))
+    where = {v: i for i, v in enumerate(G)}
+    labels = np.empty(len(G), dtype=np.int64)
+    for c, members in enumerate(comps):
+        labels[[where[v] for v in members]] = c
+    return len(comps), labels
+
+
+def _pieces(n: int, seed: int, directed: bool = False):
+    """Random forest-ish graph of ``n`` int nodes with many components, isolated nodes and
+    self-loops, nodes inserted in shuffled order (so the labels are not 0..n-1 in order)."""
+    rng = np.random.default_rng(seed)
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(rng.permutation(n).tolist())
+    m = n  # about one edge per node: many components of many sizes
+    s, d = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = np.abs(s - d) < n // 50 + 2  # local edges: components stay apart
+    G.add_edges_from(zip(s[keep].tolist(), d[keep].tolist(), strict=True))
+    G.add_edges_from((v, v) for v in range(0, n, 97))
+    return G
+
+
+def _relabelled(G, how: str):
+    if how == "int":
+        return G
+    if how == "str":
+        return nx.relabel_nodes(G, {v: f"v{v}" for v in G})
+    return nx.relabel_nodes(G, {v: (v % 7, str(v)) for v in G})  # tuple labels
+
+
+@needs_reader
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("labels", ["int", "str", "tuple"])
+@pytest.mark.parametrize("ordered", [True, False])
+def test_labels_are_networkx_components_in_networkx_order(directed, labels, ordered):
+    G = _pieces(20000, seed=len(labels) + directed, directed=directed)
+    if ordered:  # nodes 0..n-1 in order: the node hashes are the ids
+        H = G.__class__()
+        H.add_nodes_from(range(len(G)))
+        H.add_edges_from(G.edges)
+        G = H
+    G = _relabelled(G, labels)
+    found = weak_components(G)
+    assert found is not None
+    count, expected = _expected_labels(G)
+    assert found.count == count > 1
+    np.testing.assert_array_equal(found.labels, expected)
+    assert found.identity == (ordered and labels == "int")
+    assert weak_components(G, labels=False).count == count
+
+
+@needs_reader
+def test_count_against_scipy_on_a_large_random_graph():
+    """An independent oracle (SciPy's csgraph) on 200k nodes, the union-find under contention
+    from every thread."""
+    sp = pytest.importorskip("scipy.sparse")
+    csgraph = pytest.importorskip("scipy.sparse.csgraph")
+    n, m = 200000, 190000
+    rng = np.random.default_rng(11)
+    s, d = rng.integers(0, n, m), rng.integers(0, n, m)
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(zip(s.tolist(), d.tolist(), strict=True))
+    A = sp.coo_matrix((np.ones(m), (s, d)), shape=(n, n)).tocsr()
+    count, labels = csgraph.connected_components(A, directed=False)
+    found = weak_components(G)
+    assert found.count == count
+    _, first = np.unique(labels, return_index=True)  # NetworkX's order: by first node
+    rank = np.empty(count, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(count)
+    np.testing.assert_array_equal(found.labels, rank[labels])
+
+
+@needs_reader
+@pytest.mark.parametrize("shape", ["path", "grid", "star", "cycle"])
+def test_one_component_shapes(shape):
+    """Long chains (a path, a lattice) and one hub: one component, no labels returned."""
+    G = {
+        "path": lambda: nx.path_graph(60000),
+        "grid": lambda: nx.convert_node_labels_to_integers(nx.grid_2d_graph(150, 150)),
+        "star": lambda: nx.star_graph(30000),
+        "cycle": lambda: nx.cycle_graph(50000, create_using=nx.DiGraph),
+    }[shape]()
+    found = weak_components(G)
+    assert found.count == 1 and found.labels is None
+
+
+@needs_reader
+def test_deleted_entries_and_removed_nodes():
+    """Rows and node tables with deleted entries (removed edges and nodes) are read right."""
+    G = nx.path_graph(30000)
+    G.remove_edges_from([(v, v + 1) for v in range(0, 30000, 1000)])
+    G.remove_nodes_from(range(5, 30000, 4999))
+    count, expected = _expected_labels(G)
+    found = weak_components(G)
+    assert found.count == count
+    np.testing.assert_array_equal(found.labels, expected)
+
+
+@needs_reader
+def test_cases_read_elsewhere_return_none():
+    small = nx.path_graph(MIN_NODES - 1)
+    assert weak_components(small) is None
+
+    class MyGraph(nx.Graph):
+        pass
+
+    assert weak_components(MyGraph(nx.path_graph(MIN_NODES))) is None
+    shared = nx.path_graph(MIN_NODES)
+    shared.add_edge(-1, -2)  # hash(-1) == hash(-2): the hashes do not name the nodes
+    assert weak_components(shared) is None
+    odd_row = nx.path_graph(MIN_NODES)
+
+    class Row(dict):
+        pass
+
+    odd_row._adj[7] = Row(odd_row._adj[7])  # a row that is not a plain dict
+    assert weak_components(odd_row) is None
+    assert weak_components(odd_row, labels=False) is None
+
+
+@needs_reader
+def test_node_dict_in_another_order_than_the_rows():
+    """The sets are made of ``_node``'s labels: rows listed in another order are refused for
+    labels (the count alone is still read)."""
+    G = nx.path_graph(MIN_NODES * 2)
+    G.add_edge("x", 0)
+    G._adj = dict(reversed(list(G._adj.items())))  # same rows, other order
+    assert weak_components(G) is None
+    assert weak_components(G, labels=False).count == 1
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("labels", ["int", "str"])
+def test_dispatched_functions_equal_networkx_and_do_not_convert(directed, labels, device):
+    """On either backend: the dicts are read on the host, whatever the device."""
+    before = nx.config.backends.warpgraph.device
+    nx.config.backends.warpgraph.device = device
+    try:
+        _dispatched_equal(directed, labels)
+    finally:
+        nx.config.backends.warpgraph.device = before
+
+
+def _dispatched_equal(directed: bool, labels: str) -> None:
+    G = _relabelled(_pieces(12000, seed=5, directed=directed), labels)
+    some = next(iter(G))
+    if directed:
+        calls = {
+            "weakly_connected_components": lambda g, **k: list(
+                nx.weakly_connected_components(g, **k)
+            ),
+            "number_weakly_connected_components": nx.number_weakly_connected_components,
+            "is_weakly_connected": nx.is_weakly_connected,
+        }
+    else:
+        calls = {
+            "connected_components": lambda g, **k: list(nx.connected_components(g, **k)),
+            "number_connected_components": nx.number_connected_components,
+            "is_connected": nx.is_connected,
+            "node_connected_component": lambda g, **k: nx.node_connected_component(g, some, **k),
+        }
+    for name, call in calls.items():
+        G.__networkx_cache__.clear()
+        assert call(G, backend=BACKEND) == call(G), name
+        if raw.available():
+            assert _cached(G).pending is G, name  # counted in place: never converted
+
+
+def test_node_connected_component_missing_node_and_later_conversion():
+    G = nx.disjoint_union(nx.path_graph(6000), nx.cycle_graph(3000))
+    with pytest.raises(KeyError):
+        nx.node_connected_component(G, "absent", backend=BACKEND)
+    assert nx.node_connected_component(G, 6001, backend=BACKEND) == set(range(6000, 9000))
+    # the same cached (deferred) graph then converts for a function that needs the structure
+    assert nx.core_number(G, backend=BACKEND) == nx.core_number(G)
+    assert nx.node_connected_component(G, 3, backend=BACKEND) == set(range(6000))
+    assert list(nx.connected_components(G, backend=BACKEND)) == list(nx.connected_components(G))
+
+
+def test_connected_graph_gives_every_node():
+    G = nx.relabel_nodes(nx.grid_2d_graph(80, 80), lambda v: f"{v[0]}-{v[1]}")
+    (only,) = nx.connected_components(G, backend=BACKEND)
+    assert only == set(G)
+    assert nx.is_connected(G, backend=BACKEND) is True
+    assert nx.number_connected_components(G, backend=BACKEND) == 1
