@@ -215,3 +215,30 @@ def test_connected_graph_gives_every_node():
     assert only == set(G)
     assert nx.is_connected(G, backend=BACKEND) is True
     assert nx.number_connected_components(G, backend=BACKEND) == 1
+
+
+def test_second_call_reuses_the_components_until_the_graph_changes(monkeypatch):
+    from warpgraph.nx import _dict_components
+
+    calls = []
+    real = _dict_components.weak_components
+    monkeypatch.setattr(
+        _dict_components,
+        "weak_components",
+        lambda G, labels=True: calls.append(labels) or real(G, labels),
+    )
+    G = nx.disjoint_union(nx.path_graph(6000), nx.path_graph(3000))
+    assert nx.number_connected_components(G, backend=BACKEND) == 2
+    assert nx.number_connected_components(G, backend=BACKEND) == 2  # kept: the count alone
+    first = list(nx.connected_components(G, backend=BACKEND))  # labels now needed: read again
+    assert (
+        first
+        == list(nx.connected_components(G, backend=BACKEND))
+        == list(nx.connected_components(G))
+    )
+    assert nx.is_connected(G, backend=BACKEND) is False
+    expected = [False, True] if raw.available() else []
+    assert calls == expected
+    G.add_edge(5999, 6000)  # NetworkX clears the cached conversion, and the components with it
+    assert nx.is_connected(G, backend=BACKEND) is True
+    assert list(nx.connected_components(G, backend=BACKEND)) == [set(G)]

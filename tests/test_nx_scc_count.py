@@ -33,6 +33,17 @@ def _random_dag(n: int, m: int, seed: int) -> nx.DiGraph:
     return D
 
 
+def _down_dag(n: int, m: int, seed: int) -> nx.DiGraph:
+    """Arcs from each node to random older (lower) ones, as a growing network's."""
+    rng = np.random.default_rng(seed)
+    tails = rng.integers(1, n, m)
+    heads = (rng.random(m) * tails).astype(np.int64)
+    D = nx.DiGraph()
+    D.add_nodes_from(range(n))
+    D.add_edges_from(zip(tails.tolist(), heads.tolist(), strict=True))
+    return D
+
+
 def _grid_dag(side: int) -> nx.DiGraph:
     return nx.DiGraph((u, v) for u, v in nx.grid_2d_graph(side, side).edges)  # low -> high
 
@@ -55,6 +66,8 @@ CASES = {
     "early cycle": lambda: nx.gnm_random_graph(20000, 100000, seed=3, directed=True),
     "dag plus one back arc": lambda: nx.DiGraph([*_grid_dag(120).edges, ((119, 119), (0, 0))]),
     "no arcs": lambda: nx.empty_graph(5000, create_using=nx.DiGraph),
+    "growing network (arcs to older nodes)": lambda: _down_dag(20000, 60000, seed=4),
+    "long path (arcs to newer nodes)": lambda: nx.path_graph(50000, create_using=nx.DiGraph),
 }
 
 
@@ -89,3 +102,21 @@ def test_bounded_search_gives_up_and_peeling_decides(monkeypatch):
     assert components._cycle_found(indptr, heads, len(W), 10**9)
     assert not components._peels_away(indptr, heads, len(W))
     assert not components._acyclic(W)
+
+
+def test_one_way_arcs_in_node_order():
+    """Arcs all to lower ids, or all to higher ids: acyclic by the one-pass check; a random
+    DAG (ranks shuffled) is not one way but still acyclic (by peeling)."""
+
+    def one_way(D):
+        g = backend_interface.convert_from_nx(D).any_order
+        return bool(components._arcs_one_way(np.asarray(g.indptr), np.asarray(g.indices)))
+
+    down = _down_dag(5000, 15000, seed=5)
+    assert one_way(down) and one_way(down.reverse(copy=True))
+    looped = down.copy()
+    looped.add_edges_from((v, v) for v in range(0, 5000, 7))  # self-loops do not count
+    assert one_way(looped)
+    shuffled = _random_dag(5000, 20000, seed=6)
+    assert not one_way(shuffled)
+    assert components._acyclic(backend_interface.convert_from_nx(shuffled))
