@@ -254,14 +254,7 @@ def _scan_ids(
             pos += 1
         if ok and not direct:
             for p in range(start, pos):
-                h = scratch[p]
-                j = _slot(h, shift)
-                found = -1
-                while ids[j] != -1:
-                    if keys[j] == h:
-                        found = ids[j]
-                        break
-                    j = (j + 1) & mask
+                found = _position(scratch[p], keys, ids, mask, shift)
                 if found < 0:
                     ok = False
                     break
@@ -442,6 +435,28 @@ def _hash_table(node_hashes, bits):  # pragma: no cover - compiled
     return keys, ids, True
 
 
+@nb.njit(cache=True, inline="always")
+def _position(h, keys, ids, mask, shift):  # pragma: no cover - compiled
+    """Node position of hash ``h`` in the table of :func:`_hash_table`, or -1 (no node's)."""
+    j = _slot(h, shift)
+    while ids[j] != -1:
+        if keys[j] == h:
+            return np.int64(ids[j])
+        j = (j + 1) & mask
+    return np.int64(-1)
+
+
+def hash_lookup(node_hashes: np.ndarray, direct: bool) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """``(bits, keys, ids)``: the open-addressing table from node hash to position that the
+    scans probe (a placeholder when ``direct``: the hashes are the positions ``0..n-1``); None
+    when two nodes share a hash."""
+    if direct:
+        return 4, np.zeros(1, np.int64), np.full(1, -1, np.int32)
+    bits = max(4, int(2 * node_hashes.size).bit_length())  # load factor <= 1/2
+    keys, ids, distinct = _hash_table(node_hashes, bits)
+    return (bits, keys, ids) if distinct else None
+
+
 @nb.njit(parallel=True, cache=True)
 def _ids_by_hash(hashes, keys, ids, bits, out):  # pragma: no cover - compiled
     """``out[a]`` = the node position of hash ``hashes[a]``; returns how many are no node's."""
@@ -449,14 +464,7 @@ def _ids_by_hash(hashes, keys, ids, bits, out):  # pragma: no cover - compiled
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
     for a in prange(hashes.shape[0]):
-        h = hashes[a]
-        j = _slot(h, shift)
-        found = -1
-        while ids[j] != -1:
-            if keys[j] == h:
-                found = ids[j]
-                break
-            j = (j + 1) & mask
+        found = _position(hashes[a], keys, ids, mask, shift)
         out[a] = found if found >= 0 else 0
         bad += 0 if found >= 0 else 1
     return bad
@@ -949,13 +957,10 @@ def adjacency(
         return None
     arcs = int(indptr[-1])
     direct = identity_hashes(node_hashes) if identity is None else identity
-    if direct:
-        bits, keys, ids = 4, np.zeros(1, np.int64), np.full(1, -1, np.int32)
-    else:
-        bits = max(4, int(2 * n).bit_length())  # load factor <= 1/2
-        keys, ids, distinct = _hash_table(node_hashes, bits)
-        if not distinct:
-            return None
+    lookup = hash_lookup(node_hashes, direct)
+    if lookup is None:
+        return None
+    bits, keys, ids = lookup
     out = np.empty(arcs, dtype=np.int32)
     want = want_addresses or attribute is not None
     values = np.empty(arcs if want else 0, dtype=np.int64)
@@ -1154,10 +1159,10 @@ def ids_from_hashes(node_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray |
     out = np.empty(hashes.size, dtype=np.int32)
     if identity_hashes(node_hashes):
         return None if _ids_direct(hashes, n, out) else out
-    bits = max(4, int(2 * n).bit_length())  # load factor <= 1/2
-    keys, ids, distinct = _hash_table(node_hashes, bits)
-    if not distinct:
+    lookup = hash_lookup(node_hashes, False)
+    if lookup is None:
         return None
+    bits, keys, ids = lookup
     return None if _ids_by_hash(hashes, keys, ids, bits, out) else out
 
 

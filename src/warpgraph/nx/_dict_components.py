@@ -27,7 +27,7 @@ from numba import prange
 
 from ..algorithms.components.cpu import _union, canonical_labels
 from . import _cpython as raw
-from ._cpython import _entry, _hash_table, _i64, _prefetch_rows_ahead, _slot, _table
+from ._cpython import _entry, _i64, _position, _prefetch_rows_ahead, _table
 
 __all__ = ["DictComponents", "weak_components"]
 
@@ -72,13 +72,7 @@ def _union_rows(
                     break
                 j = h
             else:
-                at = _slot(h, shift)
-                j = -1
-                while ids[at] != -1:
-                    if keys[at] == h:
-                        j = np.int64(ids[at])
-                        break
-                    at = (at + 1) & mask
+                j = _position(h, keys, ids, mask, shift)
                 if j < 0:
                     ok = False
                     break
@@ -145,13 +139,10 @@ def weak_components(G, labels: bool = True) -> DictComponents | None:
             if found_node is None or raw._hash_mismatches(found_node[0], adj_hashes, True)[1]:
                 return None
             node_hashes = adj_hashes
-    if direct:
-        bits, keys, ids = 4, np.zeros(1, np.int64), np.full(1, -1, np.int32)
-    else:
-        bits = max(4, int(2 * n).bit_length())  # load factor <= 1/2
-        keys, ids, distinct = _hash_table(adj_hashes, bits)
-        if not distinct:
-            return None
+    lookup = raw.hash_lookup(adj_hashes, direct)
+    if lookup is None:
+        return None
+    bits, keys, ids = lookup
     comp = np.arange(n, dtype=np.int32)
     lower_only = not G.is_directed()  # (an undirected graph's rows hold each edge twice)
     if _union_rows(rows, id(dict), direct, n, keys, ids, bits, lower_only, comp):
