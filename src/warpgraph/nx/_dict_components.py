@@ -107,9 +107,9 @@ class DictComponents(NamedTuple):
 def weak_components(G, labels: bool = True) -> DictComponents | None:
     """Weak components of the NetworkX ``Graph``/``DiGraph`` ``G``, read from its dicts in
     place (module docstring). Dense id ``i`` is ``G``'s ``i``-th node. None where the tables
-    cannot be read so (fewer than :data:`MIN_NODES` nodes, not a plain graph, the reader
-    unavailable, node hashes not distinct, ``_node`` and ``_adj`` not in the same order when
-    ``labels`` are asked for): the caller then converts ``G``.
+    cannot be read so (fewer than :data:`MIN_NODES` nodes or 2**31 or more, not a plain
+    graph, the reader unavailable, node hashes not distinct, ``_node`` and ``_adj`` not in
+    the same order when ``labels`` are asked for): the caller then converts ``G``.
 
     Examples
     --------
@@ -122,7 +122,9 @@ def weak_components(G, labels: bool = True) -> DictComponents | None:
     import networkx as nx
 
     n = len(G)
-    if n < MIN_NODES or type(G) not in (nx.Graph, nx.DiGraph) or not raw.available():
+    if not MIN_NODES <= n < 2**31 - 1 or type(G) not in (nx.Graph, nx.DiGraph):
+        return None  # (int32 labels; the conversion refuses 2**31 nodes with its own message)
+    if not raw.available():
         return None
     found_adj = raw._dict_entries(G._adj)
     if found_adj is None:
