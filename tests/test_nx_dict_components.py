@@ -242,3 +242,21 @@ def test_second_call_reuses_the_components_until_the_graph_changes(monkeypatch):
     G.add_edge(5999, 6000)  # NetworkX clears the cached conversion, and the components with it
     assert nx.is_connected(G, backend=BACKEND) is True
     assert list(nx.connected_components(G, backend=BACKEND)) == [set(G)]
+
+
+def test_wrong_input_is_refused_with_the_reason():
+    from warpgraph.nx._cpython import hash_lookup
+    from warpgraph.nx.interface import WarpgraphGraph
+
+    with pytest.raises(TypeError, match="NetworkX Graph or DiGraph"):
+        weak_components({0: {1: {}}, 1: {0: {}}})
+    with pytest.raises(TypeError, match="1-D int64"):
+        hash_lookup(np.arange(5, dtype=np.int32), False)
+    with pytest.raises(TypeError, match="1-D int64"):
+        hash_lookup([0, 1, 2], False)
+    W = WarpgraphGraph.deferred(nx.path_graph(10))
+    with pytest.raises(ValueError, match="one node hash per node"):
+        W.adopt_labels(False, np.arange(3, dtype=np.int64))
+    assert W.pending is not None and "_n" not in W.__dict__  # nothing adopted
+    W.adopt_labels(False, np.arange(10, dtype=np.int64))  # (the hashes of 0..9)
+    assert W.find(3) == 3 and W.find(99) == -1

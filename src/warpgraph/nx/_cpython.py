@@ -449,7 +449,21 @@ def _position(h, keys, ids, mask, shift):  # pragma: no cover - compiled
 def hash_lookup(node_hashes: np.ndarray, direct: bool) -> tuple[int, np.ndarray, np.ndarray] | None:
     """``(bits, keys, ids)``: the open-addressing table from node hash to position that the
     scans probe (a placeholder when ``direct``: the hashes are the positions ``0..n-1``); None
-    when two nodes share a hash."""
+    when two nodes share a hash.
+
+    Raises
+    ------
+    TypeError
+        Unless ``node_hashes`` is a one-dimensional int64 array.
+    """
+    if (
+        not isinstance(node_hashes, np.ndarray)
+        or node_hashes.dtype != np.int64
+        or node_hashes.ndim != 1
+    ):
+        raise TypeError(
+            f"hash_lookup reads a 1-D int64 array of node hashes, got {node_hashes!r:.80}"
+        )
     if direct:
         return 4, np.zeros(1, np.int64), np.full(1, -1, np.int32)
     bits = max(4, int(2 * node_hashes.size).bit_length())  # load factor <= 1/2

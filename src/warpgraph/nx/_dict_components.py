@@ -118,9 +118,18 @@ def weak_components(G, labels: bool = True) -> DictComponents | None:
     >>> found = weak_components(G)
     >>> found is None or (found.count, found.labels[4999], found.labels[5000]) == (2, 0, 1)
     True
+
+    Raises
+    ------
+    TypeError
+        When ``G`` is not a NetworkX graph (subclasses are read elsewhere: None).
     """
     import networkx as nx
 
+    if not isinstance(G, nx.Graph):
+        raise TypeError(
+            f"weak_components reads a NetworkX Graph or DiGraph, got {type(G).__name__}"
+        )
     n = len(G)
     if not MIN_NODES <= n < 2**31 - 1 or type(G) not in (nx.Graph, nx.DiGraph):
         return None  # (int32 labels; the conversion refuses 2**31 nodes with its own message)

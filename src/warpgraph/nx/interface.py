@@ -157,11 +157,20 @@ class WarpgraphGraph:
         """On a deferred conversion: take the node labels as a read of the source's dicts
         found them (``identity``: the ints ``0..n-1`` in order; else their distinct hashes by
         dense id, or None), so that results made of labels (sets, dicts) are built without
-        converting the structure. Nothing happens once the structure was converted."""
+        converting the structure. Nothing happens once the structure was converted.
+
+        Raises
+        ------
+        ValueError
+            When ``node_hashes`` is not one hash per node (and the labels are not ``0..n-1``).
+        """
         G = self.pending
         if G is None or "_n" in self.__dict__:
             return
         n = len(G)
+        shape = np.shape(node_hashes)
+        if not identity and node_hashes is not None and shape != (n,):
+            raise ValueError(f"adopt_labels takes one node hash per node ({n}), got shape {shape}")
         self._nodes = range(n) if identity else list(G)
         self._n = n
         self.identity = identity
