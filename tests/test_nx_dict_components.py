@@ -153,12 +153,30 @@ def test_cases_read_elsewhere_return_none():
 @needs_reader
 def test_node_dict_in_another_order_than_the_rows():
     """The sets are made of ``_node``'s labels: rows listed in another order are refused for
-    labels (the count alone is still read)."""
+    labels (the count alone is still read). A connected graph needs no labels (all 0)."""
     G = nx.path_graph(MIN_NODES * 2)
-    G.add_edge("x", 0)
+    G.add_edge("x", "y")  # two components
     G._adj = dict(reversed(list(G._adj.items())))  # same rows, other order
     assert weak_components(G) is None
-    assert weak_components(G, labels=False).count == 1
+    assert weak_components(G, labels=False).count == 2
+    G.add_edge("x", 0)
+    assert weak_components(G) == (1, None, None, None)
+
+
+@needs_reader
+def test_connected_graph_is_answered_without_reading_the_labels(monkeypatch):
+    """One component: every node's set comes from ``_node``'s keys, whatever their order;
+    the node labels are neither checked nor adopted (the deferred graph keeps none)."""
+    G = nx.cycle_graph(MIN_NODES * 2)
+    G._node = dict(reversed(list(G._node.items())))  # not the rows' order: no labels could be
+    calls = []
+    monkeypatch.setattr(raw, "int_range_keys", lambda d: calls.append(d) or True)
+    (only,) = nx.connected_components(G, backend=BACKEND)
+    assert only == set(G) and len(only) == len(G)
+    assert nx.node_connected_component(G, 5, backend=BACKEND) == set(G)
+    assert not calls
+    W = _cached(G)
+    assert W.pending is G and "_n" not in W.__dict__
 
 
 @pytest.mark.parametrize("directed", [False, True])

@@ -282,7 +282,9 @@ def node_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
 def every_node_set(W) -> set:
     """The set of every node's label, new: a connected graph's one component. Built from the
     source's ``_node`` table (:func:`_most_nodes`) without listing the ids (an ``arange`` of
-    501k ids costs ~0.2 ms, its fresh pages more), else as :func:`node_sets` builds one.
+    501k ids costs ~0.2 ms, its fresh pages more), else as :func:`node_sets` builds one. A
+    deferred conversion whose labels were not read takes the keys of the pending graph's
+    ``_node`` as they are: a set needs no order.
 
     Examples
     --------
@@ -292,12 +294,27 @@ def every_node_set(W) -> set:
     True
     """
     n = len(W)
+    pending = getattr(W, "pending", None)
+    if pending is not None and "_n" not in W.__dict__:  # (labels not read: nothing in order)
+        return _all_keys(pending._node)
     if n >= NATIVE_MIN:
         with gc_paused():
             most = _most_nodes(W, None)
         if most is not None:
             return most
     return node_sets(W, np.arange(n), np.array([0, n]))[0]
+
+
+def _all_keys(table: dict) -> set:
+    """``set(table)``, built in parallel where it can be (:func:`._keyset.key_set`)."""
+    if len(table) >= NATIVE_MIN:
+        from ._keyset import key_set
+
+        with gc_paused():
+            built = key_set(table)
+        if built is not None:
+            return built
+    return set(table)
 
 
 def label_sets(W, labels: np.ndarray, count: int) -> list[set]:

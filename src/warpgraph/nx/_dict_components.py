@@ -95,8 +95,8 @@ class DictComponents(NamedTuple):
     """What :func:`weak_components` found: the number of weak components, their labels by
     dense id (components numbered in NetworkX's order; None unless asked for and there are
     two or more), whether the node labels are the ints ``0..n-1`` in order (``identity``; None
-    unless labels were asked for) and the distinct node hashes by dense id (None for
-    ``identity``, or when not asked for)."""
+    unless the labels are given) and the distinct node hashes by dense id (None for
+    ``identity``, or when the labels are not given)."""
 
     count: int
     labels: np.ndarray | None
@@ -109,7 +109,8 @@ def weak_components(G, labels: bool = True) -> DictComponents | None:
     place (module docstring). Dense id ``i`` is ``G``'s ``i``-th node. None where the tables
     cannot be read so (fewer than :data:`MIN_NODES` nodes or 2**31 or more, not a plain
     graph, the reader unavailable, node hashes not distinct, ``_node`` and ``_adj`` not in
-    the same order when ``labels`` are asked for): the caller then converts ``G``.
+    the same order when ``labels`` are asked for and there are two or more components):
+    the caller then converts ``G``. A connected graph's labels are not given: all 0.
 
     Examples
     --------
@@ -142,14 +143,6 @@ def weak_components(G, labels: bool = True) -> DictComponents | None:
     if adj_hashes.size != n:
         return None
     direct = raw.identity_hashes(adj_hashes)
-    identity = node_hashes = None
-    if labels:  # dense ids are _node's order: the order of the labels the sets are made of
-        identity = direct and raw.int_range_keys(G._node)
-        if not identity:
-            found_node = raw._dict_entries(G._node)
-            if found_node is None or raw._hash_mismatches(found_node[0], adj_hashes, True)[1]:
-                return None
-            node_hashes = adj_hashes
     lookup = raw.hash_lookup(adj_hashes, direct)
     if lookup is None:
         return None
@@ -158,7 +151,16 @@ def weak_components(G, labels: bool = True) -> DictComponents | None:
     lower_only = not G.is_directed()  # (an undirected graph's rows hold each edge twice)
     if _union_rows(rows, id(dict), direct, n, keys, ids, bits, lower_only, comp):
         return None
-    if not labels:
-        return DictComponents(int(_count_roots(comp)), None, None, None)
+    count = int(_count_roots(comp))
+    if not labels or count == 1:  # (one component: every node's label is 0, in any order)
+        return DictComponents(count, None, None, None)
+    # dense ids must be _node's order: the order of the labels the sets are made of
+    identity = direct and raw.int_range_keys(G._node)
+    node_hashes = None
+    if not identity:
+        found_node = raw._dict_entries(G._node)
+        if found_node is None or raw._hash_mismatches(found_node[0], adj_hashes, True)[1]:
+            return None
+        node_hashes = adj_hashes
     count, canonical = canonical_labels(comp)
-    return DictComponents(count, canonical if count > 1 else None, bool(identity), node_hashes)
+    return DictComponents(count, canonical, bool(identity), node_hashes)

@@ -36,15 +36,15 @@ __all__ = [
 
 def _read_in_place(G, labels: bool):
     """Weak components of a graph not converted yet, read from its NetworkX dicts
-    (:func:`._dict_components.weak_components`; the labels adopted when asked for), or None
-    when it was converted or its dicts cannot be read so."""
+    (:func:`._dict_components.weak_components`; the labels adopted where there are two or
+    more components), or None when it was converted or its dicts cannot be read so."""
     P = G.pending
     if P is None:
         return None
     from ._dict_components import weak_components
 
     found = weak_components(P, labels)
-    if found is not None and labels:
+    if found is not None and found.labels is not None:
         G.adopt_labels(found.identity, found.node_hashes)
     return found
 
