@@ -63,3 +63,48 @@ def test_large_arrays_come_from_the_heap_afterwards():
         capture_output=True, text=True, check=True, env=env,
     )  # fmt: skip
     assert out.stdout.split() == ["True", "True", "True"], out.stdout + out.stderr
+
+
+def _fresh(script: str, **env: str) -> list[str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")} | env
+    environ.pop("GLIBC_TUNABLES", None)
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script), _alloc.__file__],
+        capture_output=True, text=True, check=True, env=environ,
+    )  # fmt: skip
+    return out.stdout.split()
+
+
+_TRIM_SCRIPT = """
+    import ctypes, importlib.util, sys
+    import numpy as np
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(f, ctypes.c_size_t) for f in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+            "uordblks", "fordblks", "keepcost")]
+
+    libc = ctypes.CDLL(None)
+    libc.mallinfo2.restype = MallInfo2
+    spec = importlib.util.spec_from_file_location("alloc", sys.argv[1])
+    alloc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(alloc)
+    alloc.raise_mmap_threshold()
+    print(alloc.raise_trim_threshold(), alloc.raise_trim_threshold())
+    blocks = [np.ones(2**17) for _ in range(160)]  # 160 x 1 MiB from the heap
+    del blocks  # freed at the heap's top
+    print(libc.mallinfo2().arena >= 150 * 2**20)  # kept mapped, not trimmed
+"""
+
+
+@pytest.mark.skipif(not _mallinfo2_available(), reason="needs glibc with mallinfo2")
+def test_freed_heap_top_is_kept_after_raise_trim_threshold():
+    """In a fresh process: 160 MiB freed at the top of the heap stay mapped (the dynamic rule
+    alone trims above 64 MiB)."""
+    assert _fresh(_TRIM_SCRIPT) == ["True", "False", "True"]
+
+
+@pytest.mark.skipif(not _mallinfo2_available(), reason="needs glibc with mallinfo2")
+def test_trim_threshold_set_by_the_user_is_left_alone():
+    words = _fresh(_TRIM_SCRIPT, MALLOC_TRIM_THRESHOLD_=str(2**20))
+    assert words == ["False", "False", "False"]  # not set, and the user's 1 MiB trims

@@ -574,6 +574,11 @@ def _weight_attribute(edge_attrs: Any) -> tuple[str | None, Any]:
     return None, 1
 
 
+#: Whether :func:`._arenas.keep_object_arenas` ran, with :func:`.._alloc.raise_trim_threshold`
+#: (both at the first conversion).
+_ARENAS: list[bool] = []
+
+
 class BackendInterface:
     """NetworkX's view of warpgraph: conversions, ``can_run``/``should_run`` and functions."""
 
@@ -597,6 +602,12 @@ class BackendInterface:
         """
         if isinstance(G, WarpgraphGraph):
             return G
+        if not _ARENAS:  # results of many Python objects to come: their memory kept, once
+            from .._alloc import raise_trim_threshold
+            from ._arenas import keep_object_arenas
+
+            _ARENAS.append(keep_object_arenas())
+            raise_trim_threshold()
         if G.is_multigraph():
             import networkx as nx
 
