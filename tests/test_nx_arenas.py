@@ -124,3 +124,17 @@ def test_the_first_conversion_installs_it():
         """
     )
     assert words == ["0", "1", "1"]
+
+
+def test_public_names_do_not_load_numba_before_use():
+    script = textwrap.dedent(
+        """
+        import sys
+        import warpgraph.nx as wnx
+        print("numba" in sys.modules, wnx.arena_stats()["installed"], "numba" in sys.modules)
+        from warpgraph.nx import _arenas
+        print(wnx.release_object_arenas is _arenas.release_object_arenas)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "0", "True", "True"], out.stdout + out.stderr

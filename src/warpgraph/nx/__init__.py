@@ -15,7 +15,18 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
-__all__ = ["FUNCTIONS", "get_info"]
+__all__ = ["FUNCTIONS", "arena_stats", "get_info", "keep_object_arenas", "release_object_arenas"]
+
+#: Names served from :mod:`warpgraph.nx._arenas` on first use (it imports Numba).
+_ARENA_NAMES = ("arena_stats", "keep_object_arenas", "release_object_arenas")
+
+
+def __getattr__(name: str):
+    if name in _ARENA_NAMES:
+        from . import _arenas
+
+        return getattr(_arenas, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _ORDER = "Results in exactly NetworkX's order."
 _BFS = (
