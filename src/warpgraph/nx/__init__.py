@@ -28,6 +28,7 @@ def __getattr__(name: str):
         return getattr(_arenas, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 _ORDER = "Results in exactly NetworkX's order."
 _BFS = (
     "In exactly NetworkX's (BFS discovery) order; not with sort_neighbors or reverse on digraphs."
