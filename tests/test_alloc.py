@@ -24,24 +24,44 @@ def test_runs_once_per_process():
     assert _alloc.raise_mmap_threshold() is False
 
 
+#: A fresh process's start: glibc's ``mallinfo2`` and this module loaded as ``alloc`` (not
+#: through the warpgraph package, whose import runs :func:`raise_mmap_threshold`).
+_PREAMBLE = """
+import ctypes, importlib.util, sys
+import numpy as np
+
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_size_t) for f in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+        "uordblks", "fordblks", "keepcost")]
+
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = MallInfo2
+spec = importlib.util.spec_from_file_location("alloc", sys.argv[1])
+alloc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(alloc)
+"""
+
+
+def _fresh(body: str, **env: str) -> list[str]:
+    """The words ``body`` prints in a fresh process after :data:`_PREAMBLE`, without the
+    user's glibc settings (but those in ``env``)."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")} | env
+    environ.pop("GLIBC_TUNABLES", None)
+    out = subprocess.run(
+        [sys.executable, "-c", _PREAMBLE + textwrap.dedent(body), _alloc.__file__],
+        capture_output=True, text=True, check=True, env=environ,
+    )  # fmt: skip
+    return out.stdout.split()
+
+
 @pytest.mark.skipif(not _mallinfo2_available(), reason="needs glibc with mallinfo2")
 def test_large_arrays_come_from_the_heap_afterwards():
     """In a fresh process (NumPy alone, no warpgraph): an 8 MiB array is mmapped before, and
     served from the heap after :func:`raise_mmap_threshold` (mallinfo2's ``hblkhd``, the bytes
     in mmapped blocks, does not grow)."""
-    script = textwrap.dedent(
+    words = _fresh(
         """
-        import ctypes, importlib.util, sys
-        import numpy as np
-
-        class MallInfo2(ctypes.Structure):
-            _fields_ = [(f, ctypes.c_size_t) for f in (
-                "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
-                "uordblks", "fordblks", "keepcost")]
-
-        libc = ctypes.CDLL(None)
-        libc.mallinfo2.restype = MallInfo2
-
         kept = []
 
         def mapped_growth():  # (the array is kept: freeing an mmapped block raises the threshold)
@@ -49,46 +69,15 @@ def test_large_arrays_come_from_the_heap_afterwards():
             kept.append(np.ones(2**20))  # 8 MiB
             return libc.mallinfo2().hblkhd - before
 
-        spec = importlib.util.spec_from_file_location("alloc", sys.argv[1])
-        alloc = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(alloc)  # (not through the warpgraph package: it runs at import)
         first = mapped_growth()
         ran = alloc.raise_mmap_threshold()
         print(first >= 2**23, ran, mapped_growth() == 0)
         """
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
-    out = subprocess.run(
-        [sys.executable, "-c", script, _alloc.__file__],
-        capture_output=True, text=True, check=True, env=env,
-    )  # fmt: skip
-    assert out.stdout.split() == ["True", "True", "True"], out.stdout + out.stderr
+    assert words == ["True", "True", "True"]
 
 
-def _fresh(script: str, **env: str) -> list[str]:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")} | env
-    environ.pop("GLIBC_TUNABLES", None)
-    out = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(script), _alloc.__file__],
-        capture_output=True, text=True, check=True, env=environ,
-    )  # fmt: skip
-    return out.stdout.split()
-
-
-_TRIM_SCRIPT = """
-    import ctypes, importlib.util, sys
-    import numpy as np
-
-    class MallInfo2(ctypes.Structure):
-        _fields_ = [(f, ctypes.c_size_t) for f in (
-            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
-            "uordblks", "fordblks", "keepcost")]
-
-    libc = ctypes.CDLL(None)
-    libc.mallinfo2.restype = MallInfo2
-    spec = importlib.util.spec_from_file_location("alloc", sys.argv[1])
-    alloc = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(alloc)
+_TRIM_BODY = """
     alloc.raise_mmap_threshold()
     print(alloc.raise_trim_threshold(), alloc.raise_trim_threshold())
     blocks = [np.ones(2**17) for _ in range(160)]  # 160 x 1 MiB from the heap
@@ -101,10 +90,10 @@ _TRIM_SCRIPT = """
 def test_freed_heap_top_is_kept_after_raise_trim_threshold():
     """In a fresh process: 160 MiB freed at the top of the heap stay mapped (the dynamic rule
     alone trims above 64 MiB)."""
-    assert _fresh(_TRIM_SCRIPT) == ["True", "False", "True"]
+    assert _fresh(_TRIM_BODY) == ["True", "False", "True"]
 
 
 @pytest.mark.skipif(not _mallinfo2_available(), reason="needs glibc with mallinfo2")
 def test_trim_threshold_set_by_the_user_is_left_alone():
-    words = _fresh(_TRIM_SCRIPT, MALLOC_TRIM_THRESHOLD_=str(2**20))
+    words = _fresh(_TRIM_BODY, MALLOC_TRIM_THRESHOLD_=str(2**20))
     assert words == ["False", "False", "False"]  # not set, and the user's 1 MiB trims
