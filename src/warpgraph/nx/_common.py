@@ -294,9 +294,8 @@ def every_node_set(W) -> set:
     True
     """
     n = len(W)
-    pending = getattr(W, "pending", None)
-    if pending is not None and "_n" not in W.__dict__:  # (labels not read: nothing in order)
-        return _all_keys(pending._node)
+    if getattr(W, "labels_unread", False):  # (nothing in order yet: a set needs none)
+        return _all_keys(W.pending._node)
     if n >= NATIVE_MIN:
         with gc_paused():
             most = _most_nodes(W, None)

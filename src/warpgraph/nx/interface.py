@@ -165,7 +165,7 @@ class WarpgraphGraph:
             When ``node_hashes`` is not one hash per node (and the labels are not ``0..n-1``).
         """
         G = self.pending
-        if G is None or "_n" in self.__dict__:
+        if not self.labels_unread:
             return
         n = len(G)
         shape = np.shape(node_hashes)
@@ -178,6 +178,12 @@ class WarpgraphGraph:
         self._index = None
         self._labels = None
         self._lookups = 0
+
+    @property
+    def labels_unread(self) -> bool:
+        """A deferred conversion whose node labels were neither adopted
+        (:meth:`adopt_labels`) nor converted: nothing is known of their order yet."""
+        return self.pending is not None and "_n" not in self.__dict__
 
     @property
     def pending(self) -> Any:
