@@ -505,6 +505,11 @@ def build_graph(
         info[:, LABEL] = labels
     try:
         directed = H.is_directed()
+        # H's (empty) tables replaced by ones sized for the kept nodes: no resize while they fill
+        H._node, H._adj = empty_dict_for(visit.size), empty_dict_for(visit.size)
+        if directed:
+            H._pred = empty_dict_for(visit.size)
+            H._succ = H._adj  # (NetworkX's descriptors also keep them one object)
         done = _nodes(fns, id(H._node), visit, node_data, info)
         if done == 0:
             copy_at = np.zeros(start[-1], dtype=np.int64)
@@ -512,7 +517,16 @@ def build_graph(
                 deg, kept, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
                                                  start, directed)  # fmt: skip
                 done = _copies(fns, *_by_address(arcs, found), copy_at)
-                if done == 0:
+                if done == 0 and not directed and DIRECT_REFCOUNTS:
+                    from ._parallel_rows import fill_rows
+
+                    column = info.T.copy()  # (each contiguous)
+                    done = fill_rows(fns, H._adj, visit, column[POS], heads, kept, deg, copy_at,
+                                     start, indptr, column[LABEL], column[HASH])  # fmt: skip
+                    if done == 1:  # no table template: one row at a time
+                        done = _rows(fns, id(H._adj), 0, visit, info, indptr, heads, copy_at,
+                                     start, deg, kept, first, directed)  # fmt: skip
+                elif done == 0:
                     pred = id(H._pred) if directed else 0
                     done = _rows(fns, id(H._adj), pred, visit, info, indptr, heads, copy_at,
                                  start, deg, kept, first, directed)  # fmt: skip
@@ -718,15 +732,21 @@ def _sized_like(keys_of: dict) -> dict | None:
     whose entry count reads ``len(keys_of)`` while the call runs: ``fromkeys`` of a dict
     sizes the table for that count at once (``_PyDict_NewPresized`` stops at 2**17 slots)
     and then finds no entry to insert."""
+    d = empty_dict_for(len(keys_of))
+    return d if _fits(id(keys_of), id(d), len(keys_of)) else None
+
+
+def empty_dict_for(count: int) -> dict:
+    """An empty dict whose (general) table CPython sized for ``count`` entries at once, with
+    no size cap (``_PyDict_NewPresized`` stops at 2**17 slots; see :func:`_sized_like`)."""
     empty = {0: None}
     del empty[0]  # a general table (an int key was inserted) with no live entry
     used = ctypes.c_ssize_t.from_address(id(empty) + 16)  # ma_used
-    used.value = len(keys_of)
+    used.value = count
     try:
-        d = dict.fromkeys(empty)
+        return dict.fromkeys(empty)
     finally:
         used.value = 0
-    return d if _fits(id(keys_of), id(d), len(keys_of)) else None
 
 
 @nb.njit(cache=True)

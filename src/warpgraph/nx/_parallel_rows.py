@@ -1,0 +1,423 @@
+"""An undirected result graph's adjacency dicts written by parallel workers.
+
+:func:`._capi.build_graph` made each row of ``H._adj`` by ``_PyDict_NewPresized`` and one
+``_PyDict_SetItem_KnownHash`` per entry, on one thread. Each call takes a reference to a key
+(a node label, scattered over the heap) and a value (a data dict copy): on urand:17's main core
+(114k rows, 1.78M entries, 2 cores) that was 265 of 514 ms. Here the work is split:
+
+1. :func:`_place` lists each row's entries in the result's order (integers only): the
+   neighbours visited before it in visiting order, then its own arcs in ``G[u]``'s order. From
+   :data:`PARALLEL_PLACE_THREADS` threads each row is placed by its own worker, finding the
+   copy an earlier neighbour made through the reverse arc; below, :func:`_place_serial` hands
+   each copy on to the later row in one pass;
+2. :func:`_allocate` (one thread, holding the GIL) makes each row as a copy of a *template*:
+   a dict whose table CPython sized for the row (``PyDict_Copy`` clones it in one block) and
+   that the collector tracks (its value is a dict), so each copy is tracked as CPython's own
+   insertion of a dict value would have made it;
+3. :func:`_fill` (parallel, no object allocated and no Python code run) writes each row's
+   entries ``(hash, key, value)`` and its index table as CPython's insertion would: the slot
+   from ``hash & mask``, then ``i = 5 i + perturb + 1`` with ``perturb >>= 5``. A worker owns
+   its rows; the one reference a data dict copy gains for its second row is added by the
+   worker of the row that made it; each label gains its references in a pass by node.
+4. The references each copy took to its template's keys and values are given back in one
+   step per template, and the rows are put into ``H._adj`` in visiting order.
+
+Used only for undirected graphs, where reference counts may be written directly
+(:data:`._capi.DIRECT_REFCOUNTS`) and the dict layout is CPython 3.11-3.13's (GIL build, checked
+by :func:`._cpython.available`). ``PyDictObject``: ``ma_used`` 16, ``ma_keys`` 32,
+``ma_values`` 40. ``PyDictKeysObject``: ``dk_log2_size`` 8, ``dk_log2_index_bytes`` 9,
+``dk_kind`` 10 (0: general), ``dk_usable`` 16, ``dk_nentries`` 24, indices from 32 (1, 2, 4 or
+8 bytes each, -1 empty), then the entries (hash, key, value), 24 bytes each.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numba as nb
+import numpy as np
+from numba import types
+
+from ..cpu.prefetch import prefetch_item as _prefetch_item
+from ._capi import COPY, DECREF, PRESIZED, _add_refs, _call1, _decref, _fail, _put, _store_i64
+from ._cpython import _i64, _loader, _u8
+
+__all__ = ["ROW_TABLE_CLASSES", "fill_rows"]
+
+_i8 = _loader(types.int8)
+_i16 = _loader(types.int16)
+_i32 = _loader(types.int32)
+
+#: CPython's dict probing (``Objects/dictobject.c``, 3.11-3.13).
+PERTURB_SHIFT = 5
+_LOW_59 = (1 << 59) - 1  # an unsigned shift right by 5 of an int64, as a mask after >>
+#: Table sizes ``2**s`` whose template ``_PyDict_NewPresized`` makes (it stops at ``2**17``);
+#: a larger row's template is a ``dict.fromkeys`` of as many keys as the row has.
+PRESIZED_CLASSES = 17
+ROW_TABLE_CLASSES = 48
+
+
+def _usable(log2_size: int) -> int:
+    """Entries a table of ``2**log2_size`` slots takes (CPython's ``USABLE_FRACTION``)."""
+    return (2 << log2_size) // 3
+
+
+@nb.njit(cache=True)
+def table_class(sizes):  # pragma: no cover - compiled
+    """For each row size, the least ``s >= 3`` whose ``2**s``-slot table takes it."""
+    out = np.empty(sizes.shape[0], dtype=np.int64)
+    for p in range(sizes.shape[0]):
+        s = 3
+        while (2 << s) // 3 < sizes[p]:
+            s += 1
+        out[p] = s
+    return out
+
+
+# --------------------------------------------------------------------------- 1. placement
+#: Threads from which the rows are placed in parallel. The parallel placement does about twice
+#: the serial one's work (a reverse arc looked up per handed entry; urand:17's main core, 2
+#: cores: 137 ms on one thread, 97 on two, against 64-76 ms serial; grid:708: 20 vs 25 ms).
+PARALLEL_PLACE_THREADS = 4
+#: Rows up to this many kept arcs are searched entry by entry for a reverse arc; longer ones
+#: through a copy of their heads sorted (a hub's row would otherwise be scanned once per
+#: neighbour).
+SCAN_ROW = 32
+
+
+@nb.njit(parallel=True, cache=True)
+def _sorted_long_rows(arcs, deg, long_rows):  # pragma: no cover - compiled
+    """For each row in ``long_rows``, its arcs (rows of ``arcs``: head, visiting position,
+    copy) sorted by head, at the row's own positions ``deg[p]..deg[p + 1]`` (other rows'
+    positions unset)."""
+    by_head = np.empty_like(arcs)
+    for i in nb.prange(long_rows.shape[0]):
+        p = long_rows[i]
+        lo, hi = deg[p], deg[p + 1]
+        order = np.argsort(arcs[lo:hi, 0])
+        for j in range(hi - lo):
+            by_head[lo + j] = arcs[lo + order[j]]
+    return by_head
+
+
+@nb.njit(inline="always")
+def _reverse_copy(arcs, deg, by_head, q, u):  # pragma: no cover - compiled
+    """The copy on the arc from the row visited ``q``-th to ``u``; 0 if that row has none."""
+    lo, hi = deg[q], deg[q + 1]
+    if hi - lo <= SCAN_ROW:
+        for j in range(lo, hi):
+            if arcs[j, 0] == u:
+                return arcs[j, 2]
+        return np.int64(0)
+    j = lo + np.searchsorted(by_head[lo:hi, 0], u)
+    return by_head[j, 2] if j < hi and by_head[j, 0] == u else np.int64(0)
+
+
+@nb.njit(parallel=True, cache=True)
+def _place(visit, pos, heads, kept, deg, copy_at, start, indptr):  # pragma: no cover
+    """:func:`_place_serial`'s result, each row placed by its own worker: the entry a row is
+    handed by an earlier neighbour ``v`` is found from the row's own arc to ``v`` through the
+    reverse arc (in ``v``'s row, which made the copy). The last value returned is whether
+    every entry was placed that way: False when a reverse arc is missing or the kept arcs are
+    not symmetric (then use :func:`_place_serial`)."""
+    k = visit.shape[0]
+    given = np.zeros(k, dtype=np.int64)
+    own = np.zeros(k, dtype=np.int64)
+    hands = np.zeros(k, dtype=np.int64)
+    long = np.zeros(k, dtype=np.bool_)
+    arcs = np.empty((kept.shape[0], 3), dtype=np.int64)  # per kept arc: head, position, copy
+    for p in nb.prange(k):
+        g = o = h = 0
+        shift = start[p] - indptr[visit[p]]  # arc a of the row is visited arc a + shift
+        for j in range(deg[p], deg[p + 1]):
+            a = kept[j]
+            q = pos[heads[a]]
+            arcs[j, 0] = heads[a]
+            arcs[j, 1] = q
+            arcs[j, 2] = copy_at[a + shift] if q >= p else 0
+            if q < p:
+                g += 1
+            else:
+                o += 1
+                if q > p:
+                    h += 1
+        given[p] = g
+        own[p] = o
+        hands[p] = h
+        long[p] = deg[p + 1] - deg[p] > SCAN_ROW
+    off = np.zeros(k + 1, dtype=np.int64)
+    off[1:] = np.cumsum(given + own)
+    node = np.empty(off[k], dtype=np.int64)
+    value = np.empty(off[k], dtype=np.int64)
+    if given.sum() != hands.sum():  # not symmetric: rows were handed what they do not keep
+        return off, node, value, given, False
+    by_head = _sorted_long_rows(arcs, deg, np.flatnonzero(long))
+    found = np.ones(k, dtype=np.bool_)
+    order = np.empty(off[k], dtype=np.int64)  # the handed entries' visiting positions
+    flat = arcs.reshape(-1)
+    for p in nb.prange(k):
+        u = visit[p]
+        lo = off[p]
+        r_given = lo
+        r_own = lo + given[p]
+        end = deg[p + 1]
+        for j in range(deg[p], end):
+            if j + 6 < end and arcs[j + 6, 1] < p:  # two steps ahead: the row, its arcs
+                _prefetch_item(deg, arcs[j + 6, 1])
+            if j + 3 < end and arcs[j + 3, 1] < p:
+                _prefetch_item(flat, 3 * deg[arcs[j + 3, 1]])
+            h, q = arcs[j, 0], arcs[j, 1]
+            if q >= p:
+                node[r_own] = h
+                value[r_own] = arcs[j, 2]
+                r_own += 1
+                continue
+            c = _reverse_copy(arcs, deg, by_head, q, u)
+            if c == 0:
+                found[p] = False
+                break
+            # into the handed entries, kept in visiting order of their rows (few: insertion)
+            i = r_given
+            while i > lo and given[p] <= SCAN_ROW and order[i - 1] > q:
+                node[i] = node[i - 1]
+                value[i] = value[i - 1]
+                order[i] = order[i - 1]
+                i -= 1
+            node[i] = h
+            value[i] = c
+            order[i] = q
+            r_given += 1
+        if given[p] > SCAN_ROW:  # many: sorted once
+            by = np.argsort(order[lo:r_given], kind="mergesort")
+            node[lo:r_given] = node[lo:r_given][by]
+            value[lo:r_given] = value[lo:r_given][by]
+    return off, node, value, given, found.all()
+
+
+@nb.njit(cache=True)
+def _place_serial(visit, pos, heads, kept, deg, copy_at, start, indptr):  # pragma: no cover
+    """Each row's entries in the result's order: ``node[off[p]:off[p + 1]]`` the neighbours'
+    dense ids, ``value`` their data dict copies, ``given[p]`` how many come first (the
+    neighbours visited before, in visiting order, each handed over by that neighbour's row).
+    ``pos``: each dense id's visiting position (-1: not kept); ``kept``/``deg``: each row's
+    kept arcs (as :func:`._capi._plan` gives them); ``copy_at``: the edges' data dict copies by
+    visited arc number (see :func:`._capi._plan`)."""
+    k = visit.shape[0]
+    given = np.zeros(k, dtype=np.int64)
+    own = np.zeros(k, dtype=np.int64)
+    for p in range(k):
+        for j in range(deg[p], deg[p + 1]):
+            q = pos[heads[kept[j]]]
+            if q >= p:
+                own[p] += 1
+            if q > p:
+                given[q] += 1
+    off = np.zeros(k + 1, dtype=np.int64)
+    for p in range(k):
+        off[p + 1] = off[p] + given[p] + own[p]
+    node = np.empty(off[k], dtype=np.int64)
+    value = np.empty(off[k], dtype=np.int64)
+    cursor = off[:k].copy()
+    m = kept.shape[0]
+    for p in range(k):
+        u = visit[p]
+        r = off[p] + given[p]
+        shift = start[p] - indptr[u]  # arc a of row u is visited arc a + shift
+        for j in range(deg[p], deg[p + 1]):
+            if j + 8 < m:
+                _prefetch_item(pos, heads[kept[j + 8]])
+            a = kept[j]
+            h = heads[a]
+            q = pos[h]
+            if q < p:
+                continue  # its entry was handed over by row q
+            copy = copy_at[a + shift]
+            node[r] = h
+            value[r] = copy
+            r += 1
+            if q > p:
+                at = cursor[q]
+                node[at] = u
+                value[at] = copy
+                cursor[q] = at + 1
+    return off, node, value, given
+
+
+# --------------------------------------------------------------------------- 2. allocation
+@nb.njit(cache=True)
+def _allocate(fns, templates, classes, sizes, rows):  # pragma: no cover - compiled
+    """``rows[p]`` = a copy of ``templates[classes[p]]`` (an empty dict for a size of 0).
+    Returns 0, or -1 after an allocation error (every row made released, the error cleared)."""
+    for p in range(rows.shape[0]):
+        if sizes[p] == 0:
+            d = _call1(fns[PRESIZED], 0)  # PyDict_New(): no table, untracked, as CPython's
+        else:
+            d = _call1(fns[COPY], templates[classes[p]])
+        if d == 0:
+            for j in range(p):
+                _decref(fns[DECREF], rows[j])
+                rows[j] = 0
+            return _fail(fns, 0)
+        rows[p] = d
+    return 0
+
+
+# --------------------------------------------------------------------------- 3. the fill
+@nb.njit(inline="always")
+def _index_at(base, width, i):  # pragma: no cover - compiled
+    if width == 1:
+        return np.int64(_i8(base + i))
+    if width == 2:
+        return np.int64(_i16(base + 2 * i))
+    if width == 4:
+        return np.int64(_i32(base + 4 * i))
+    return _i64(base + 8 * i)
+
+
+@nb.njit(inline="always")
+def _set_index(base, width, i, ix):  # pragma: no cover - compiled
+    """Index slot ``i`` = ``ix``, written as the aligned int64 word holding it (the table is
+    the worker's own, so read-modify-write is safe)."""
+    at = base + width * i
+    word = at & ~np.int64(7)
+    shift = 8 * (at - word)
+    mask = (np.int64(1) << (8 * width)) - 1 if width < 8 else np.int64(-1)
+    old = _i64(word)
+    _store_i64(word, (old & ~(mask << shift)) | ((ix & mask) << shift))
+
+
+@nb.njit(parallel=True, cache=True)
+def _fill(rows, off, node, value, given, visit, pos, key_of):  # pragma: no cover
+    """Write each row's entries and index table (see the module's notes); then add to each
+    node's label one reference per entry it keys (its row's size: the graph is undirected).
+    ``key_of``: each dense id's label address and hash, side by side (one cache line)."""
+    k = rows.shape[0]
+    for p in nb.prange(k):
+        n = off[p + 1] - off[p]
+        if n == 0:
+            continue
+        d = rows[p]
+        keys = _i64(d + 32)
+        log2 = np.int64(_u8(keys + 8))
+        index_bytes = np.int64(1) << _u8(keys + 9)
+        width = index_bytes >> log2
+        mask = (np.int64(1) << log2) - 1
+        usable = _i64(keys + 16) + _i64(keys + 24)  # the template's entries are overwritten
+        old = _i64(keys + 24)
+        base = keys + 32
+        for w in range(index_bytes // 8):
+            _store_i64(base + 8 * w, -1)
+        entries = base + index_bytes
+        first = off[p]
+        for j in range(n):
+            v = node[first + j]
+            h = key_of[v, 1]
+            at = entries + 24 * j
+            _store_i64(at, h)
+            _store_i64(at + 8, key_of[v, 0])
+            copy = value[first + j]
+            _store_i64(at + 16, copy)
+            if j >= given[p] and pos[v] != p:
+                _add_refs(copy, 1)  # its second row's, handed over (this row made it)
+            i = h & mask
+            perturb = h
+            while _index_at(base, width, i) != -1:
+                perturb = (perturb >> PERTURB_SHIFT) & _LOW_59
+                i = (i * 5 + perturb + 1) & mask
+            _set_index(base, width, i, j)
+        for j in range(n, old):  # a large template's surplus entries: not the row's
+            for f in range(3):
+                _store_i64(entries + 24 * j + 8 * f, 0)
+        _store_i64(keys + 16, usable - n)  # dk_usable
+        _store_i64(keys + 24, n)  # dk_nentries
+        _store_i64(d + 16, n)  # ma_used
+    for p in nb.prange(k):
+        n = off[p + 1] - off[p]
+        if n != 0:
+            _add_refs(key_of[visit[p], 0], n)
+
+
+@nb.njit(cache=True)
+def _return_template_refs(template, copies):  # pragma: no cover - compiled
+    """Give back the references ``copies`` copies of the dict ``template`` took to its keys
+    and values (the copies' entries were overwritten without releasing them)."""
+    keys = _i64(template + 32)
+    entries = keys + 32 + (np.int64(1) << _u8(keys + 9))
+    for j in range(_i64(keys + 24)):
+        _add_refs(_i64(entries + 24 * j + 8), -copies)
+        _add_refs(_i64(entries + 24 * j + 16), -copies)
+
+
+# --------------------------------------------------------------------------- the driver
+_PRESIZED_NEW = ctypes.pythonapi._PyDict_NewPresized
+_PRESIZED_NEW.restype = ctypes.py_object
+_PRESIZED_NEW.argtypes = [ctypes.c_ssize_t]
+
+
+def _template(log2_size: int, largest: int, value: dict) -> dict | None:
+    """A dict tracked by the collector (its values are ``value``) whose general table takes
+    ``largest`` entries: a presized one with one entry, or ``dict.fromkeys`` of ``largest``
+    keys beyond :data:`PRESIZED_CLASSES`. None when CPython made it otherwise."""
+    if log2_size <= PRESIZED_CLASSES:
+        d = _PRESIZED_NEW(_usable(log2_size))
+        d[0] = value
+    else:
+        d = dict.fromkeys(range(largest), value)
+    keys = ctypes.c_int64.from_address(id(d) + 32).value
+    kind = ctypes.c_uint8.from_address(keys + 10).value
+    no_values = ctypes.c_int64.from_address(id(d) + 40).value == 0
+    entries = ctypes.c_int64.from_address(keys + 24).value
+    room = ctypes.c_int64.from_address(keys + 16).value + entries
+    compact = entries == len(d)
+    return d if kind == 0 and no_values and compact and room >= largest else None
+
+
+def fill_rows(fns: np.ndarray, adj_out: dict, visit, pos, heads, kept, deg, copy_at, start,
+              indptr, labels: np.ndarray, hashes: np.ndarray) -> int:  # fmt: skip
+    """Make the rows of an undirected result graph and put them into ``adj_out`` (``H._adj``,
+    empty) in visiting order; the arguments are :func:`._capi.build_graph`'s. The copies in
+    ``copy_at`` pass to the rows (``copy_at`` is zeroed). Returns 0; -1 after an allocation
+    error (the error cleared, ``copy_at`` unchanged or zeroed with the copies owned by rows
+    already freed); 1 when a template could not be made (nothing done: build the rows another
+    way)."""
+    placed = False
+    if nb.get_num_threads() >= PARALLEL_PLACE_THREADS:
+        off, node, value, given, placed = _place(visit, pos, heads, kept, deg, copy_at, start,
+                                                 indptr)  # fmt: skip
+    if not placed:
+        off, node, value, given = _place_serial(visit, pos, heads, kept, deg, copy_at, start,
+                                                indptr)  # fmt: skip
+    sizes = np.diff(off)
+    classes = table_class(sizes)
+    shared_value: dict = {}
+    templates: dict[int, dict] = {}
+    for c in np.unique(classes[sizes > 0]).tolist():
+        t = _template(c, int(sizes[classes == c].max()), shared_value)
+        if t is None:
+            return 1
+        templates[c] = t
+    table = np.zeros(ROW_TABLE_CLASSES, dtype=np.int64)
+    for c, t in templates.items():
+        table[c] = id(t)
+    rows = np.zeros(visit.shape[0], dtype=np.int64)
+    if _allocate(fns, table, classes, sizes, rows):
+        return -1
+    _fill(rows, off, node, value, given, visit, pos, np.stack((labels, hashes), axis=1))
+    copy_at[:] = 0  # (every copy is now held by its rows)
+    made = np.bincount(classes[sizes > 0], minlength=ROW_TABLE_CLASSES)
+    for c, t in templates.items():
+        _return_template_refs(id(t), int(made[c]))
+    return _put_rows(fns, id(adj_out), rows, visit, labels, hashes)
+
+
+@nb.njit(cache=True)
+def _put_rows(fns, adj_out, rows, visit, labels, hashes):  # pragma: no cover - compiled
+    """``adj_out[label] = rows[p]`` in visiting order, each row's reference passed; 0, or -1
+    after an error (the rows not put released)."""
+    for p in range(rows.shape[0]):
+        u = visit[p]
+        if _put(fns, adj_out, labels[u], rows[p], hashes[u]):
+            for j in range(p + 1, rows.shape[0]):
+                _decref(fns[DECREF], rows[j])
+            return _fail(fns, 0)
+    return 0

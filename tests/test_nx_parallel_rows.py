@@ -1,0 +1,241 @@
+"""An undirected result graph's rows written by parallel workers
+(:mod:`warpgraph.nx._parallel_rows`).
+
+The rows must be what CPython's own insertions make: equal to NetworkX's result in every order,
+each edge's data dict shared by its two entries, every lookup finding its key (the index tables
+are written by hand), working dicts after additions, removals and resizes, tracked by the
+collector exactly when CPython would track them, and every reference balanced (labels, data
+dicts, the templates' keys and values). Both placements are checked, the parallel one (from
+``PARALLEL_PLACE_THREADS`` threads) and the serial one, and each against the other.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import _capi, _parallel_rows, _results  # noqa: E402
+from warpgraph.nx.interface import backend_interface  # noqa: E402
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends:
+    pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
+usable = pytest.mark.skipif(
+    _capi.api() is None or not _capi.DIRECT_REFCOUNTS,
+    reason="CPython's dict layout or reference counts are not usable here",
+)
+pytestmark = usable
+
+
+@pytest.fixture(params=["parallel", "serial"])
+def placement(request, monkeypatch):
+    """Rows placed in parallel or by the serial pass; yields the calls made of each."""
+    threads = 1 if request.param == "parallel" else 10**9
+    monkeypatch.setattr(_parallel_rows, "PARALLEL_PLACE_THREADS", threads)
+    calls = {"fill_rows": [], "_place": [], "_place_serial": []}
+    for name in calls:
+        real = getattr(_parallel_rows, name)
+
+        def spy(*args, _real=real, _name=name):
+            result = _real(*args)
+            calls[_name].append(result)
+            return result
+
+        monkeypatch.setattr(_parallel_rows, name, spy)
+    calls["kind"] = request.param
+    return calls
+
+
+def _assert_used(calls) -> None:
+    assert calls["fill_rows"] and all(r == 0 for r in calls["fill_rows"])
+    if calls["kind"] == "parallel":
+        assert calls["_place"] and all(r[4] for r in calls["_place"]) and not calls["_place_serial"]
+    else:
+        assert calls["_place_serial"] and not calls["_place"]
+
+
+def _labels(kind: str, n: int, rng: random.Random) -> list:
+    ids = list(range(n))
+    rng.shuffle(ids)
+    if kind == "int":
+        return list(range(n))
+    if kind == "big_int":  # not the small ints: reference counts can be compared exactly
+        return [10**6 + i for i in ids]
+    if kind == "str":
+        return [f"v{i}" for i in ids]
+    return [(i % 5, f"t{i}") if i % 3 else -(i + 1) * 7919 for i in ids]  # tuples, negative
+
+
+def _graph(seed: int, kind: str, n: int, hubs: int = 2, selfloops: bool = False):
+    """A random attributed graph with a few hubs (rows longer than ``SCAN_ROW``, handed more
+    than ``SCAN_ROW`` entries) and isolated nodes."""
+    rng = random.Random(seed)
+    labels = _labels(kind, n, rng)
+    G = nx.Graph(name=f"g{seed}")
+    for v in labels:
+        G.add_node(v, **({"color": rng.choice("rgb")} if rng.random() < 0.6 else {}))
+    for _ in range(4 * n):
+        u, v = rng.choice(labels), rng.choice(labels)
+        if u != v:
+            G.add_edge(u, v, **({"w": 10**7 + rng.randrange(9)} if rng.random() < 0.8 else {}))
+    for h in labels[-hubs:]:  # late in node order: handed many entries
+        for v in rng.sample(labels, min(n - 1, 5 * _parallel_rows.SCAN_ROW)):
+            if v != h:
+                G.add_edge(h, v, w=1)
+    if selfloops:
+        G.add_edges_from((v, v) for v in labels[:: max(1, n // 7)])
+    return G
+
+
+def _assert_equal(H, K) -> None:
+    assert type(H) is type(K) and H.graph == K.graph
+    assert list(H.nodes(data=True)) == list(K.nodes(data=True))
+    assert list(H._adj) == list(K._adj)
+    for v in K:
+        row = H._adj[v]
+        assert list(row.items()) == list(K._adj[v].items()), v
+        assert all(w in row and row[w] is H._adj[w][v] for w in K._adj[v])  # probes, sharing
+        assert gc.is_tracked(row) == gc.is_tracked(K._adj[v])
+    assert nx.utils.graphs_equal(H, K)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["int", "big_int", "str", "mixed"])
+def test_rows_equal_networkx(seed, kind, placement):
+    G = _graph(seed, kind, n=[300, 1500, 5000][seed])
+    for func, args in (("k_core", ()), ("k_core", (2,)), ("k_shell", (3,)), ("k_crust", ())):
+        _assert_equal(getattr(nx, func)(G, *args, backend=BACKEND), getattr(nx, func)(G, *args))
+    _assert_equal(nx.k_truss(G, 3, backend=BACKEND), nx.k_truss(G, 3))
+    _assert_used(placement)
+
+
+@pytest.mark.parametrize("kind", ["big_int", "str"])
+def test_self_loops_and_a_whole_copy(kind, placement):
+    """A self-loop is one entry, its data dict held once; every node kept (``induced=None``)."""
+    G = _graph(4, kind, n=700, selfloops=True)
+    W = backend_interface.convert_from_nx(G)
+    H = _results.subgraph_copy(W, np.ones(len(W), dtype=bool))
+    _assert_equal(H, G.copy())
+    loops = [v for v in H if v in H._adj[v]]
+    assert loops and all(sys.getrefcount(H._adj[v][v]) == 2 for v in loops)
+    _assert_used(placement)
+
+
+def test_placements_agree():
+    """The parallel placement gives the serial one's arrays; asymmetric kept arcs (an entry
+    handed that its row does not keep) are refused by it."""
+    G = _graph(5, "str", n=2000)
+    W = backend_interface.convert_from_nx(G)
+    seen = {}
+    real = _parallel_rows.fill_rows
+
+    def capture(fns, adj, visit, pos, heads, kept, deg, copy_at, start, indptr, *rest):
+        seen["args"] = [np.array(x) for x in (visit, pos, heads, kept, deg, copy_at, start, indptr)]
+        return real(fns, adj, visit, pos, heads, kept, deg, copy_at, start, indptr, *rest)
+
+    _parallel_rows.fill_rows = capture
+    try:
+        _results.subgraph_copy(W, np.ones(len(W), dtype=bool))
+    finally:
+        _parallel_rows.fill_rows = real
+    args = seen["args"]
+    args[5] = np.arange(1, args[5].size + 1)  # stand-in copies: each arc its own number
+    *parallel, placed = _parallel_rows._place(*args)
+    serial = _parallel_rows._place_serial(*args)
+    assert placed and all(np.array_equal(a, b) for a, b in zip(parallel, serial, strict=True))
+    # drop one arc from one row only: the rows no longer mirror each other
+    visit, pos, heads, kept, deg = args[:5]
+    p = int(np.argmax(np.diff(deg)))
+    lopsided = args.copy()
+    lopsided[3] = np.delete(kept, deg[p])
+    lopsided[4] = deg - (np.arange(deg.size) > p)
+    assert not _parallel_rows._place(*lopsided)[4]
+
+
+@pytest.mark.parametrize("kind", ["big_int", "str"])
+def test_references_balanced(kind, placement, monkeypatch):
+    """Labels, edge attribute values and the templates' shared value keep the references they
+    had once a result is dropped; a data dict is held by its two entries only, a row and an
+    attribute dict by their graph only."""
+    G = _graph(6, kind, n=1200)
+    values = []
+    real = _parallel_rows._template
+
+    def template(c, largest, value):
+        values.append(value)
+        return real(c, largest, value)
+
+    monkeypatch.setattr(_parallel_rows, "_template", template)
+    objects = [*G, *(d["w"] for _, _, d in G.edges(data=True) if "w" in d)]
+    nx.core_number(G, backend=BACKEND)  # the conversion, cached (it holds the labels)
+    before = [sys.getrefcount(x) for x in objects]
+    for _ in range(3):
+        H = nx.k_core(G, 2, backend=BACKEND)
+        wrong = [
+            (u, v)
+            for u in H._adj
+            for v in H._adj[u]
+            if sys.getrefcount(H._adj[u][v]) != (2 if u == v else 3)
+        ]
+        wrong += [u for u in H if sys.getrefcount(H._adj[u]) != 2]
+        wrong += [u for u in H if sys.getrefcount(H._node[u]) != 2]
+        assert not wrong
+        shared = values[0]  # one value for every template of a call
+        assert all(v is shared for v in values)
+        assert sys.getrefcount(shared) == len(values) + 2  # the list's, the name's, argument
+        del shared
+        values.clear()
+        del H
+    assert [sys.getrefcount(x) for x in objects] == before
+    _assert_used(placement)
+
+
+def test_rows_work_as_dicts_after_changes(placement):
+    """Rows with hand-written tables take lookups, insertions (up to resizes), deletions and
+    copies as NetworkX's own rows do."""
+    G = _graph(7, "mixed", n=900)
+    H, K = nx.k_core(G, 2, backend=BACKEND), nx.k_core(G, 2)
+    _assert_equal(H, K)
+    rng = random.Random(7)
+    nodes = list(K)
+    dropped = list(K.edges)[::5][:400]
+    for M in (H, K):
+        r = random.Random(1)
+        for _ in range(3000):  # rows grow past their tables, so CPython resizes them
+            M.add_edge(r.choice(nodes), ("new", r.randrange(400)), w=2)
+        M.remove_edges_from(dropped)
+        M.remove_nodes_from(nodes[::11])
+    _assert_equal(H, K)
+    for v in rng.sample(list(K), 200):
+        assert dict(H._adj[v]) == K._adj[v] and H._adj[v].copy() == K._adj[v]
+    _assert_equal(H.copy(), K.copy())
+    _assert_used(placement)
+
+
+def test_a_row_beyond_the_presized_tables(placement):
+    """A hub of over 2**17 * 2 / 3 neighbours: its template is a ``dict.fromkeys`` of as many
+    keys, the surplus entries not the row's."""
+    n = _parallel_rows._usable(_parallel_rows.PRESIZED_CLASSES) + 2000
+    G = nx.star_graph(n)
+    G.add_edges_from((1, v) for v in range(2, 1502))  # a second hub, smaller
+    H, K = nx.k_core(G, 1, backend=BACKEND), nx.k_core(G, 1)  # everything
+    assert len(K._adj[0]) > _parallel_rows._usable(_parallel_rows.PRESIZED_CLASSES)
+    _assert_equal(H, K)
+    assert all(sys.getrefcount(H._adj[0][v]) == 3 for v in (1, 2, n))
+    _assert_used(placement)
+
+
+def test_table_classes_and_templates():
+    sizes = np.array([0, 1, 5, 6, 10, 11, 21, 22, 87381, 87382], dtype=np.int64)
+    assert _parallel_rows.table_class(sizes).tolist() == [3, 3, 3, 4, 4, 5, 5, 6, 17, 18]
+    value: dict = {}
+    for c, largest in ((3, 5), (4, 10), (9, 341), (17, 87381), (18, 90000)):
+        t = _parallel_rows._template(c, largest, value)
+        assert t is not None and gc.is_tracked(t)
+        assert all(v is value for v in t.values())
