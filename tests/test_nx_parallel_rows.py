@@ -38,6 +38,7 @@ def placement(request, monkeypatch):
     """Rows placed in parallel or by the serial pass; yields the calls made of each."""
     threads = 1 if request.param == "parallel" else 10**9
     monkeypatch.setattr(_parallel_rows, "PARALLEL_PLACE_THREADS", threads)
+    monkeypatch.setattr(_parallel_rows, "ENTRIES_PER_ROW", 0)  # short rows here too
     calls = {"fill_rows": [], "_place": [], "_place_serial": []}
     for name in calls:
         real = getattr(_parallel_rows, name)
@@ -150,7 +151,7 @@ def test_placements_agree():
     serial = _parallel_rows._place_serial(*args)
     assert placed and all(np.array_equal(a, b) for a, b in zip(parallel, serial, strict=True))
     # drop one arc from one row only: the rows no longer mirror each other
-    visit, pos, heads, kept, deg = args[:5]
+    kept, deg = args[3], args[4]
     p = int(np.argmax(np.diff(deg)))
     lopsided = args.copy()
     lopsided[3] = np.delete(kept, deg[p])
@@ -229,6 +230,20 @@ def test_a_row_beyond_the_presized_tables(placement):
     _assert_equal(H, K)
     assert all(sys.getrefcount(H._adj[0][v]) == 3 for v in (1, 2, n))
     _assert_used(placement)
+
+
+def test_short_rows_made_one_at_a_time(monkeypatch):
+    """Rows shorter than ``ENTRIES_PER_ROW`` on average are filled one at a time, to the same
+    result; longer ones by the workers."""
+    made = []
+    real = _parallel_rows.fill_rows
+    monkeypatch.setattr(_parallel_rows, "fill_rows", lambda *a: made.append(1) or real(*a))
+    grid = nx.grid_2d_graph(60, 60)  # 4 entries a row at most
+    _assert_equal(nx.k_core(grid, backend=BACKEND), nx.k_core(grid))
+    assert not made
+    dense = _graph(8, "str", n=1500)  # about 8 a row, and hubs
+    _assert_equal(nx.k_core(dense, 3, backend=BACKEND), nx.k_core(dense, 3))
+    assert made
 
 
 def test_table_classes_and_templates():

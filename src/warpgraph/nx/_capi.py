@@ -456,6 +456,15 @@ def _rows(
     return 0
 
 
+def _rows_worth_workers(deg: np.ndarray) -> bool:
+    """Whether the rows (kept arcs per row: ``deg``, cumulative) are long enough on average
+    for :mod:`._parallel_rows` (see its ``ENTRIES_PER_ROW``)."""
+    from . import _parallel_rows
+
+    rows = deg.size - 1
+    return rows > 0 and deg[-1] >= _parallel_rows.ENTRIES_PER_ROW * rows
+
+
 def build_graph(
     H,
     fns: np.ndarray,
@@ -517,7 +526,7 @@ def build_graph(
                 deg, kept, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
                                                  start, directed)  # fmt: skip
                 done = _copies(fns, *_by_address(arcs, found), copy_at)
-                if done == 0 and not directed and DIRECT_REFCOUNTS:
+                if done == 0 and not directed and DIRECT_REFCOUNTS and _rows_worth_workers(deg):
                     from ._parallel_rows import fill_rows
 
                     column = info.T.copy()  # (each contiguous)

@@ -74,6 +74,13 @@ def table_class(sizes):  # pragma: no cover - compiled
     return out
 
 
+#: Rows this long on average, or longer, are made here; shorter ones one at a time by
+#: :func:`._capi._rows`, which fills each row while it is in cache. H200 host, 16 threads,
+#: ``k_core`` (session 20): urand:17's main core (15.6 entries a row) 539 -> 283 ms on the CPU
+#: backend, 547 -> 336 on the GPU one; grid:708 (4 a row) 320 -> 363 and 245 -> 310 ms, so the
+#: grid keeps the one-at-a-time rows.
+ENTRIES_PER_ROW = 8
+
 # --------------------------------------------------------------------------- 1. placement
 #: Threads from which the rows are placed in parallel. The parallel placement does about twice
 #: the serial one's work (a reverse arc looked up per handed entry; urand:17's main core, 2
