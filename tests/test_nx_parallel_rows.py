@@ -11,6 +11,7 @@ dicts, the templates' keys and values). Both placements are checked, the paralle
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import random
 import sys
@@ -173,7 +174,8 @@ def test_references_balanced(kind, placement, monkeypatch):
         return real(c, largest, value)
 
     monkeypatch.setattr(_parallel_rows, "_template", template)
-    objects = [*G, *(d["w"] for _, _, d in G.edges(data=True) if "w" in d)]
+    big = [d["w"] for _, _, d in G.edges(data=True) if d.get("w", 0) > 1000]  # not shared
+    objects = [*G, *big]
     nx.core_number(G, backend=BACKEND)  # the conversion, cached (it holds the labels)
     before = [sys.getrefcount(x) for x in objects]
     for _ in range(3):
@@ -254,3 +256,53 @@ def test_table_classes_and_templates():
         t = _parallel_rows._template(c, largest, value)
         assert t is not None and gc.is_tracked(t)
         assert all(v is value for v in t.values())
+
+
+@pytest.mark.parametrize("fail_in", ["copies", "rows"])
+def test_allocation_failure_leaves_nothing_behind(fail_in, placement, monkeypatch):
+    """A ``PyDict_Copy`` that fails part-way (among the data dict copies, or among the rows'
+    template copies) raises ``MemoryError``; everything made so far is released, the source
+    graph's objects keep their references and the next call builds the result."""
+    G = _graph(9, "big_int", n=600)
+    real_api = _capi.api()
+    copy = ctypes.pythonapi.PyDict_Copy
+    copy.restype, copy.argtypes = ctypes.c_void_p, [ctypes.c_void_p]
+    calls = [0]
+    limit = [10**9]
+
+    @ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)
+    def failing_copy(d):
+        calls[0] += 1
+        return None if calls[0] > limit[0] else copy(d)
+
+    fns = real_api.fns.copy()
+    fns[_capi.COPY] = ctypes.cast(failing_copy, ctypes.c_void_p).value
+    monkeypatch.setattr(_capi, "api", lambda: _capi.Api(fns))
+    big = [d["w"] for _, _, d in G.edges(data=True) if d.get("w", 0) > 1000]  # not shared
+    objects = [*G, *big]
+    nx.core_number(G, backend=BACKEND)  # the conversion, cached
+    K = nx.k_core(G, 2)
+    H = nx.k_core(G, 2, backend=BACKEND)  # counts the copies: nodes, data dicts, rows
+    _assert_equal(H, K)
+    del H
+    total, rows = calls[0], len(K)
+    before = [sys.getrefcount(x) for x in objects]
+    limit[0] = total - rows // 2 if fail_in == "rows" else total - rows - K.number_of_edges() // 2
+    calls[0] = 0
+    values = []
+    real_template = _parallel_rows._template
+    monkeypatch.setattr(
+        _parallel_rows, "_template", lambda c, n, v: values.append(v) or real_template(c, n, v)
+    )
+    with pytest.raises(MemoryError):
+        nx.k_core(G, 2, backend=BACKEND)
+    gc.collect()
+    assert [sys.getrefcount(x) for x in objects] == before
+    if fail_in == "rows":  # the rows made before the failure were freed, and their references
+        shared = values[0]  # to the templates' value with them
+        assert sys.getrefcount(shared) == len(values) + 2
+        del shared
+    else:
+        assert not values  # it failed before the rows
+    limit[0], calls[0] = 10**9, 0
+    _assert_equal(nx.k_core(G, 2, backend=BACKEND), K)
