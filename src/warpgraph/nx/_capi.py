@@ -487,6 +487,10 @@ def build_graph(
     ``node_data``: each node's attribute dict; ``labels``: each node's label object (None: the
     labels are ``0..n-1``, made here); ``hashes``: the labels' hashes, distinct. Every object
     at those addresses must stay alive during the call (the caller holds the source graph).
+    ``H``'s node and adjacency dicts are replaced by ones sized for ``visit``. An undirected
+    graph's rows averaging ``_parallel_rows.ENTRIES_PER_ROW`` entries or more are written by
+    parallel workers (:func:`._parallel_rows.fill_rows`); the others one at a time. The caller
+    pauses the collector (:class:`._common.gc_paused`).
 
     Returns
     -------
