@@ -306,3 +306,16 @@ def test_allocation_failure_leaves_nothing_behind(fail_in, placement, monkeypatc
         assert not values  # it failed before the rows
     limit[0], calls[0] = 10**9, 0
     _assert_equal(nx.k_core(G, 2, backend=BACKEND), K)
+
+
+def test_empty_dict_for_sizes_and_refusals():
+    from warpgraph.errors import InvalidArgumentError
+
+    for count in (0, 5, 1000, np.int64(70_000)):
+        d = _capi.empty_dict_for(count)
+        assert d == {} and type(d) is dict
+        d.update((i, i) for i in range(int(count)))  # room for them all
+        assert len(d) == count and all(d[i] == i for i in range(int(count)))
+    for bad in (-1, 2.0, "3", True, None):
+        with pytest.raises(InvalidArgumentError, match="non-negative int"):
+            _capi.empty_dict_for(bad)

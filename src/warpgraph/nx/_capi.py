@@ -530,16 +530,14 @@ def build_graph(
                 deg, kept, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
                                                  start, directed)  # fmt: skip
                 done = _copies(fns, *_by_address(arcs, found), copy_at)
-                if done == 0 and not directed and DIRECT_REFCOUNTS and _rows_worth_workers(deg):
+                one_at_a_time = done == 0
+                if one_at_a_time and not directed and DIRECT_REFCOUNTS and _rows_worth_workers(deg):
                     from ._parallel_rows import fill_rows
 
-                    column = info.T.copy()  # (each contiguous)
-                    done = fill_rows(fns, H._adj, visit, column[POS], heads, kept, deg, copy_at,
-                                     start, indptr, column[LABEL], column[HASH])  # fmt: skip
-                    if done == 1:  # no table template: one row at a time
-                        done = _rows(fns, id(H._adj), 0, visit, info, indptr, heads, copy_at,
-                                     start, deg, kept, first, directed)  # fmt: skip
-                elif done == 0:
+                    done = fill_rows(fns, H._adj, visit, info[:, POS].copy(), heads, kept, deg,
+                                     copy_at, start, indptr, info[:, [LABEL, HASH]])  # fmt: skip
+                    one_at_a_time = done == 1  # no table template: one row at a time
+                if one_at_a_time:
                     pred = id(H._pred) if directed else 0
                     done = _rows(fns, id(H._adj), pred, visit, info, indptr, heads, copy_at,
                                  start, deg, kept, first, directed)  # fmt: skip
@@ -751,7 +749,21 @@ def _sized_like(keys_of: dict) -> dict | None:
 
 def empty_dict_for(count: int) -> dict:
     """An empty dict whose (general) table CPython sized for ``count`` entries at once, with
-    no size cap (``_PyDict_NewPresized`` stops at 2**17 slots; see :func:`_sized_like`)."""
+    no size cap (``_PyDict_NewPresized`` stops at 2**17 slots; see :func:`_sized_like`).
+
+    Examples
+    --------
+    >>> d = empty_dict_for(1000)
+    >>> d == {} and type(d) is dict
+    True
+
+    Raises
+    ------
+    InvalidArgumentError
+        When ``count`` is not a non-negative int.
+    """
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
+        raise InvalidArgumentError(f"count must be a non-negative int, not {count!r}")
     empty = {0: None}
     del empty[0]  # a general table (an int key was inserted) with no live entry
     used = ctypes.c_ssize_t.from_address(id(empty) + 16)  # ma_used

@@ -39,18 +39,28 @@ import numpy as np
 from numba import types
 
 from ..cpu.prefetch import prefetch_item as _prefetch_item
-from ._capi import COPY, DECREF, PRESIZED, _add_refs, _call1, _decref, _fail, _put, _store_i64
+from ._capi import (
+    COPY,
+    DECREF,
+    PRESIZED,
+    _add_refs,
+    _call1,
+    _decref,
+    _fail,
+    _new_dict,
+    _put,
+    _store_i64,
+    api,
+)
 from ._cpython import _i64, _loader, _u8
+from ._keyset import _LOW_59, PERTURB_SHIFT  # (a dict's probe perturbs as a set's does)
 
-__all__ = ["ROW_TABLE_CLASSES", "fill_rows"]
+__all__ = ["fill_rows"]
 
 _i8 = _loader(types.int8)
 _i16 = _loader(types.int16)
 _i32 = _loader(types.int32)
 
-#: CPython's dict probing (``Objects/dictobject.c``, 3.11-3.13).
-PERTURB_SHIFT = 5
-_LOW_59 = (1 << 59) - 1  # an unsigned shift right by 5 of an int64, as a mask after >>
 #: Table sizes ``2**s`` whose template ``_PyDict_NewPresized`` makes (it stops at ``2**17``);
 #: a larger row's template is a ``dict.fromkeys`` of as many keys as the row has.
 PRESIZED_CLASSES = 17
@@ -297,7 +307,7 @@ def _set_index(base, width, i, ix):  # pragma: no cover - compiled
 def _fill(rows, off, node, value, given, visit, pos, key_of):  # pragma: no cover
     """Write each row's entries and index table (see the module's notes); then add to each
     node's label one reference per entry it keys (its row's size: the graph is undirected).
-    ``key_of``: each dense id's label address and hash, side by side (one cache line)."""
+    ``key_of``: as :func:`fill_rows` takes it."""
     k = rows.shape[0]
     for p in nb.prange(k):
         n = off[p + 1] - off[p]
@@ -356,17 +366,12 @@ def _return_template_refs(template, copies):  # pragma: no cover - compiled
 
 
 # --------------------------------------------------------------------------- the driver
-_PRESIZED_NEW = ctypes.pythonapi._PyDict_NewPresized
-_PRESIZED_NEW.restype = ctypes.py_object
-_PRESIZED_NEW.argtypes = [ctypes.c_ssize_t]
-
-
 def _template(log2_size: int, largest: int, value: dict) -> dict | None:
     """A dict tracked by the collector (its values are ``value``) whose general table takes
     ``largest`` entries: a presized one with one entry, or ``dict.fromkeys`` of ``largest``
     keys beyond :data:`PRESIZED_CLASSES`. None when CPython made it otherwise."""
     if log2_size <= PRESIZED_CLASSES:
-        d = _PRESIZED_NEW(_usable(log2_size))
+        d = _new_dict(api().fns, _usable(log2_size))
         d[0] = value
     else:
         d = dict.fromkeys(range(largest), value)
@@ -380,9 +385,10 @@ def _template(log2_size: int, largest: int, value: dict) -> dict | None:
 
 
 def fill_rows(fns: np.ndarray, adj_out: dict, visit, pos, heads, kept, deg, copy_at, start,
-              indptr, labels: np.ndarray, hashes: np.ndarray) -> int:  # fmt: skip
+              indptr, key_of: np.ndarray) -> int:  # fmt: skip
     """Make the rows of an undirected result graph and put them into ``adj_out`` (``H._adj``,
-    empty) in visiting order; the arguments are :func:`._capi.build_graph`'s. The copies in
+    empty) in visiting order; the arguments are :func:`._capi.build_graph`'s, ``key_of`` each
+    dense id's label address and hash side by side (one cache line). The copies in
     ``copy_at`` pass to the rows (``copy_at`` is zeroed). Returns 0; -1 after an allocation
     error (the error cleared, ``copy_at`` unchanged or zeroed with the copies owned by rows
     already freed); 1 when a template could not be made (nothing done: build the rows another
@@ -409,21 +415,21 @@ def fill_rows(fns: np.ndarray, adj_out: dict, visit, pos, heads, kept, deg, copy
     rows = np.zeros(visit.shape[0], dtype=np.int64)
     if _allocate(fns, table, classes, sizes, rows):
         return -1
-    _fill(rows, off, node, value, given, visit, pos, np.stack((labels, hashes), axis=1))
+    _fill(rows, off, node, value, given, visit, pos, key_of)
     copy_at[:] = 0  # (every copy is now held by its rows)
     made = np.bincount(classes[sizes > 0], minlength=ROW_TABLE_CLASSES)
     for c, t in templates.items():
         _return_template_refs(id(t), int(made[c]))
-    return _put_rows(fns, id(adj_out), rows, visit, labels, hashes)
+    return _put_rows(fns, id(adj_out), rows, visit, key_of)
 
 
 @nb.njit(cache=True)
-def _put_rows(fns, adj_out, rows, visit, labels, hashes):  # pragma: no cover - compiled
+def _put_rows(fns, adj_out, rows, visit, key_of):  # pragma: no cover - compiled
     """``adj_out[label] = rows[p]`` in visiting order, each row's reference passed; 0, or -1
     after an error (the rows not put released)."""
     for p in range(rows.shape[0]):
         u = visit[p]
-        if _put(fns, adj_out, labels[u], rows[p], hashes[u]):
+        if _put(fns, adj_out, key_of[u, 0], rows[p], key_of[u, 1]):
             for j in range(p + 1, rows.shape[0]):
                 _decref(fns[DECREF], rows[j])
             return _fail(fns, 0)
