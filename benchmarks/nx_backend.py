@@ -131,6 +131,8 @@ CASES: dict[str, tuple[str, Call]] = {
         "U",
         lambda G, s, kw: nx.single_source_shortest_path_length(G, s, **kw),
     ),
+    "descendants": ("D", lambda G, s, kw: nx.descendants(G, s, **kw)),
+    "ancestors": ("D", lambda G, s, kw: nx.ancestors(G, s, **kw)),
     "connected_components": ("U", lambda G, s, kw: list(nx.connected_components(G, **kw))),
     "number_connected_components": ("U", lambda G, s, kw: nx.number_connected_components(G, **kw)),
     "is_connected": ("U", lambda G, s, kw: nx.is_connected(G, **kw)),

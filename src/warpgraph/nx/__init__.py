@@ -44,6 +44,8 @@ FUNCTIONS: dict[str, str] = {
     "bfs_predecessors": _BFS,
     "bfs_successors": _BFS,
     "descendants_at_distance": "",
+    "descendants": "",
+    "ancestors": "",
     "single_source_shortest_path_length": "Keys in exactly NetworkX's (BFS discovery) order.",
     "connected_components": "Components come in NetworkX's order (by their first node).",
     "number_connected_components": "",

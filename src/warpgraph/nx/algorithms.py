@@ -4,8 +4,8 @@ Each function takes the converted graph (:class:`warpgraph.nx.interface.Warpgrap
 returns what the NetworkX function returns, keyed by the original node labels. The checks in
 :data:`ARGUMENT_CHECKS` (used by ``can_run``) decline the cases where NetworkX means something
 warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
-The functions live by family in :mod:`.traversal`, :mod:`.components`, :mod:`.clustering`,
-:mod:`.cores` and :mod:`.shortest_paths`.
+The functions live by family in :mod:`.traversal`, :mod:`.reachability`, :mod:`.components`,
+:mod:`.clustering`, :mod:`.cores` and :mod:`.shortest_paths`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .components import (
     weakly_connected_components,
 )
 from .cores import core_number, k_core, k_corona, k_crust, k_shell, k_truss
+from .reachability import ancestors, descendants
 from .shortest_paths import (
     negative_edge_cycle,
     single_source_bellman_ford_path_length,
@@ -45,6 +46,7 @@ from .traversal import (
 
 __all__ = [
     "ARGUMENT_CHECKS",
+    "ancestors",
     "average_clustering",
     "bfs_edges",
     "bfs_layers",
@@ -54,6 +56,7 @@ __all__ = [
     "clustering",
     "connected_components",
     "core_number",
+    "descendants",
     "descendants_at_distance",
     "is_connected",
     "is_strongly_connected",

@@ -367,14 +367,17 @@ _PLAIN = ("Graph", "DiGraph")
 #: well under 1 ms): ``is_strongly_connected`` (a node without an out- or an in-arc),
 #: ``is_connected`` and ``is_weakly_connected`` (a node without any arc).
 #: ``descendants_at_distance``: a short search runs on the NetworkX dicts themselves
-#: (:func:`.traversal.descendants_at_distance`). The weak component functions count while
-#: they read the dicts, with no conversion (:mod:`._dict_components`).
+#: (:func:`.traversal.descendants_at_distance`); so do ``descendants`` and ``ancestors`` while
+#: they find few nodes (:mod:`.reachability`). The weak component functions count while they
+#: read the dicts, with no conversion (:mod:`._dict_components`).
 DEFERRED = frozenset(
     {
         "is_strongly_connected",
         "is_connected",
         "is_weakly_connected",
         "descendants_at_distance",
+        "descendants",
+        "ancestors",
         "connected_components",
         "number_connected_components",
         "node_connected_component",

@@ -91,24 +91,35 @@ GPU_MIN_ARCS = 1 << 18
 
 
 def _bfs(G, ids: np.ndarray, max_depth: int = -1) -> tuple:
-    if G.any_order.num_arcs >= GPU_MIN_ARCS and backend_device() == "gpu":
-        return _ordered_bfs_gpu(G, ids, max_depth)
-    return bfs_order(host(G.any_order.indptr), G.nx_order, ids, max_depth)
+    return search_rows(G, host(G.any_order.indptr), G.nx_order, "nx_order", ids, max_depth)
 
 
-def _ordered_bfs_gpu(G, ids: np.ndarray, max_depth: int = -1, switch_arcs: int = 1 << 16):
-    """:func:`bfs_order` with the layers of ``switch_arcs`` arcs or more expanded on the GPU."""
+def search_rows(
+    G, indptr: np.ndarray, heads: np.ndarray, key: str, ids: np.ndarray, max_depth: int = -1
+) -> tuple:
+    """:func:`bfs_order` over the rows ``(indptr, heads)`` of the converted graph ``G`` (its
+    adjacency in some order, named ``key``): on the GPU backend, for :data:`GPU_MIN_ARCS`
+    arcs or more, by :func:`_ordered_bfs_gpu`."""
+    if heads.shape[0] >= GPU_MIN_ARCS and backend_device() == "gpu":
+        return _ordered_bfs_gpu(G, ids, max_depth, rows=(indptr, heads, key))
+    return bfs_order(indptr, heads, ids, max_depth)
+
+
+def _ordered_bfs_gpu(
+    G, ids: np.ndarray, max_depth: int = -1, switch_arcs: int = 1 << 16, rows: tuple | None = None
+):
+    """:func:`bfs_order` with the layers of ``switch_arcs`` arcs or more expanded on the GPU,
+    over ``rows`` (``indptr, heads, key``; default: the adjacency in NetworkX's order), copied
+    there once per conversion."""
     from ..device import cupy
     from ..gpu.transfer import to_device
     from ._ordered_bfs import ordered_bfs
 
-    cp = cupy()
-    indptr = host(G.any_order.indptr)
-    key = ("nx_order", "gpu")
-    placed = G._placed.get(key)
-    if placed is None:  # the adjacency in NetworkX's order, copied once per conversion
-        placed = G._placed[key] = (to_device(indptr), to_device(G.nx_order))
-    return ordered_bfs(indptr, G.nx_order, ids, max_depth, xp=cp, device_arrays=placed,
+    indptr, heads, key = rows or (host(G.any_order.indptr), G.nx_order, "nx_order")
+    placed = G._placed.get((key, "gpu"))
+    if placed is None:
+        placed = G._placed[key, "gpu"] = (to_device(indptr), to_device(heads))
+    return ordered_bfs(indptr, heads, ids, max_depth, xp=cupy(), device_arrays=placed,
                        switch_arcs=switch_arcs)  # fmt: skip
 
 

@@ -1,0 +1,149 @@
+"""``descendants`` and ``ancestors`` through the warpgraph backend (:mod:`.nx.reachability`).
+
+The oracle is NetworkX's own function (``bfs_edges`` in Python) on the same graph. Every path
+is forced in turn: the search on the unconverted dicts (:func:`reach_within`), the component
+of an undirected graph, and on a directed graph the parallel BFS and the sequential one (the
+GPU's hybrid on the GPU backend), on a first call and on a cached conversion.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import reachability, traversal  # noqa: E402
+from warpgraph.nx.reachability import reach_within  # noqa: E402
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends:
+    pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
+
+FUNCTIONS = (nx.descendants, nx.ancestors)
+
+
+@pytest.fixture
+def on_device(device):
+    cfg = nx.config.backends.warpgraph
+    saved = cfg.device
+    cfg.device = device
+    yield device
+    cfg.device = saved
+
+
+def _graph(seed: int, directed: bool, labels: str) -> nx.Graph:
+    """A random graph of 3,000 nodes with self-loops, 2-cycles, isolated nodes and a small
+    separate part (a path of 20), relabelled by ``labels``."""
+    rng = random.Random(seed)
+    n = 3000
+    G = nx.gnm_random_graph(n, 4 * n, seed=seed, directed=directed)
+    G.add_edges_from((v, v) for v in rng.sample(range(n), 30))
+    G.add_edges_from((v, u) for u, v in list(G.edges())[:200])
+    G.add_nodes_from(range(n, n + 15))  # isolated
+    nx.add_path(G, range(n + 15, n + 35))
+    if labels == "str":
+        G = nx.relabel_nodes(G, {v: f"v{v}" for v in G})
+    elif labels == "mixed":
+        G = nx.relabel_nodes(G, {v: (v % 5, str(v)) if v % 3 else -v for v in G})
+    return G
+
+
+def _sources(G: nx.Graph, seed: int) -> list:
+    nodes = list(G)
+    return [*random.Random(seed).sample(nodes[:3000], 4), *nodes[3000:3003], nodes[3020]]
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("labels", ["int", "str", "mixed"])
+@pytest.mark.parametrize("path", ["local", "parallel", "sequential"])
+def test_equals_networkx(on_device, monkeypatch, directed, labels, path):
+    """Equal sets to NetworkX's for sources in the large part, in the small one and isolated,
+    on a first call and on the cached conversion."""
+    limit = reachability.LOCAL_REACH_NODES if path == "local" else 0
+    monkeypatch.setattr(reachability, "LOCAL_REACH_NODES", limit)
+    monkeypatch.setattr(reachability, "SHALLOW_DEGREE", 0 if path == "parallel" else 10**6)
+    monkeypatch.setattr(traversal, "GPU_MIN_ARCS", 0)  # (the GPU's hybrid on small graphs)
+    G = _graph(7, directed, labels)
+    for source in _sources(G, 7):
+        for f in FUNCTIONS:
+            want = f(G, source)
+            G.__networkx_cache__.clear()
+            assert f(G, source, backend=BACKEND) == want, (f.__name__, source)
+            assert f(G, source, backend=BACKEND) == want, (f.__name__, source, "cached")
+            assert source not in want
+
+
+def test_source_on_a_cycle_is_left_out():
+    D = nx.DiGraph([(0, 1), (1, 2), (2, 0), (2, 3), (4, 0)])
+    D.add_nodes_from(range(5, 300))
+    nx.add_cycle(D, range(5, 300))  # (so the conversion path runs when the limit is 0)
+    for limit in (reachability.LOCAL_REACH_NODES, 0):
+        reachability.LOCAL_REACH_NODES, saved = limit, reachability.LOCAL_REACH_NODES
+        try:
+            D.__networkx_cache__.clear()
+            assert nx.descendants(D, 0, backend=BACKEND) == {1, 2, 3}
+            assert nx.ancestors(D, 0, backend=BACKEND) == {1, 2, 4}
+            assert nx.ancestors(D, 4, backend=BACKEND) == set()
+            assert nx.descendants(D, 5, backend=BACKEND) == set(range(6, 300))
+        finally:
+            reachability.LOCAL_REACH_NODES = saved
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_missing_node_raises_networkx_error(directed):
+    G = _graph(3, directed, "str")
+    for f in FUNCTIONS:
+        G.__networkx_cache__.clear()
+        for _ in range(2):  # unconverted, then converted
+            with pytest.raises(nx.NetworkXError) as ours:
+                f(G, "absent", backend=BACKEND)
+            with pytest.raises(nx.NetworkXError) as theirs:
+                f(G, "absent")
+            assert str(ours.value) == str(theirs.value)
+            nx.descendants(G, "v1", backend=BACKEND)  # converts (a large reach)
+
+
+def test_unhashable_source_raises_type_error():
+    G = _graph(3, True, "int")
+    with pytest.raises(TypeError):
+        nx.descendants(G, [1], backend=BACKEND)
+
+
+def test_reach_within_limit():
+    P = nx.path_graph(50, create_using=nx.DiGraph)
+    assert reach_within(P._succ, 10, 39) == set(range(11, 50))
+    assert reach_within(P._succ, 10, 38) is None
+    assert reach_within(P._pred, 10, 10) == set(range(10))
+    assert reach_within(P._pred, 10, 9) is None
+    assert reach_within(P._succ, 49, 0) == set()
+    star = nx.star_graph(100)  # one row past the limit gives up before the next layer
+    assert reach_within(star._adj, 0, 50) is None
+    assert reach_within(star._adj, 1, 100) == set(range(101)) - {1}
+
+
+def _cached(G) -> list:
+    return list(G.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values())
+
+
+def test_small_reach_is_not_converted():
+    """A source that reaches few nodes is answered from the dicts: the cached conversion is
+    still the deferred one, the graph unread; a large reach reads it."""
+    D = nx.gn_graph(5000, seed=2)  # a tree directed to the root: short descendant chains
+    leaf = next(v for v in D if D.in_degree(v) == 0)
+    assert nx.descendants(D, leaf, backend=BACKEND) == nx.descendants(D, leaf)
+    assert [W.pending is D for W in _cached(D)] == [True]
+    assert nx.ancestors(D, 0, backend=BACKEND) == nx.ancestors(D, 0)  # every node
+    assert [W.pending for W in _cached(D)] == [None]
+
+
+def test_dispatched_and_documented():
+    from warpgraph.nx import FUNCTIONS as NAMES
+    from warpgraph.nx.interface import DEFERRED, backend_interface
+
+    for name in ("descendants", "ancestors"):
+        assert name in NAMES and name in DEFERRED
+        assert backend_interface.can_run(name, (nx.DiGraph([(0, 1)]), 0), {}) is True
+        refused = backend_interface.can_run(name, (nx.MultiDiGraph([(0, 1)]), 0), {})
+        assert isinstance(refused, str) and "multigraph" in refused
