@@ -14,7 +14,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from warpgraph.nx import reachability, traversal  # noqa: E402
+from warpgraph.nx import _dict_reach, reachability, traversal  # noqa: E402
 from warpgraph.nx.reachability import reach_within  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -34,10 +34,11 @@ def on_device(device):
 
 
 def _graph(seed: int, directed: bool, labels: str) -> nx.Graph:
-    """A random graph of 3,000 nodes with self-loops, 2-cycles, isolated nodes and a small
-    separate part (a path of 20), relabelled by ``labels``."""
+    """A random graph of 4,200 nodes (enough for the search in place) with self-loops,
+    2-cycles, isolated nodes and a small separate part (a path of 20), relabelled by
+    ``labels``."""
     rng = random.Random(seed)
-    n = 3000
+    n = 4200
     G = nx.gnm_random_graph(n, 4 * n, seed=seed, directed=directed)
     G.add_edges_from((v, v) for v in rng.sample(range(n), 30))
     G.add_edges_from((v, u) for u, v in list(G.edges())[:200])
@@ -52,17 +53,29 @@ def _graph(seed: int, directed: bool, labels: str) -> nx.Graph:
 
 def _sources(G: nx.Graph, seed: int) -> list:
     nodes = list(G)
-    return [*random.Random(seed).sample(nodes[:3000], 4), *nodes[3000:3003], nodes[3020]]
+    return [*random.Random(seed).sample(nodes[:4200], 4), *nodes[4200:4203], nodes[4220]]
 
 
 @pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("labels", ["int", "str", "mixed"])
-@pytest.mark.parametrize("path", ["local", "parallel", "sequential"])
+@pytest.mark.parametrize("path", ["local", "in_place", "parallel", "sequential"])
+def _cached(G) -> list:
+    return list(G.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values())
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("labels", ["int", "str", "mixed"])
+@pytest.mark.parametrize("path", ["local", "in_place", "parallel", "sequential"])
 def test_equals_networkx(on_device, monkeypatch, directed, labels, path):
     """Equal sets to NetworkX's for sources in the large part, in the small one and isolated,
     on a first call and on the cached conversion."""
     limit = reachability.LOCAL_REACH_NODES if path == "local" else 0
     monkeypatch.setattr(reachability, "LOCAL_REACH_NODES", limit)
+    if path == "in_place":  # (both layer kinds, and the graph stays unconverted)
+        monkeypatch.setattr(_dict_reach, "PARALLEL_LAYER", 64)
+        monkeypatch.setattr(_dict_reach, "SEQUENTIAL_ROWS", 10**9)
+    else:
+        monkeypatch.setattr(reachability, "_in_place", lambda rows_of, source: None)
     monkeypatch.setattr(reachability, "SHALLOW_DEGREE", 0 if path == "parallel" else 10**6)
     monkeypatch.setattr(traversal, "GPU_MIN_ARCS", 0)  # (the GPU's hybrid on small graphs)
     G = _graph(7, directed, labels)
@@ -73,6 +86,8 @@ def test_equals_networkx(on_device, monkeypatch, directed, labels, path):
             assert f(G, source, backend=BACKEND) == want, (f.__name__, source)
             assert f(G, source, backend=BACKEND) == want, (f.__name__, source, "cached")
             assert source not in want
+            if path == "in_place" and directed:
+                assert [W.pending is G for W in _cached(G)] == [True]  # never converted
 
 
 def test_source_on_a_cycle_is_left_out():
@@ -123,18 +138,18 @@ def test_reach_within_limit():
     assert reach_within(star._adj, 1, 100) == set(range(101)) - {1}
 
 
-def _cached(G) -> list:
-    return list(G.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values())
-
-
-def test_small_reach_is_not_converted():
-    """A source that reaches few nodes is answered from the dicts: the cached conversion is
-    still the deferred one, the graph unread; a large reach reads it."""
+def test_small_reach_is_not_converted(monkeypatch):
+    """A source that reaches few nodes is answered from the dicts, a large reach of a
+    ``DiGraph`` by the search in place: the cached conversion is still the deferred one, the
+    graph unread. A search in place given up (deep) converts it."""
     D = nx.gn_graph(5000, seed=2)  # a tree directed to the root: short descendant chains
     leaf = next(v for v in D if D.in_degree(v) == 0)
     assert nx.descendants(D, leaf, backend=BACKEND) == nx.descendants(D, leaf)
-    assert [W.pending is D for W in _cached(D)] == [True]
     assert nx.ancestors(D, 0, backend=BACKEND) == nx.ancestors(D, 0)  # every node
+    assert [W.pending is D for W in _cached(D)] == [True]
+    monkeypatch.setattr(_dict_reach, "SEQUENTIAL_ROWS", 0)
+    monkeypatch.setattr(_dict_reach, "PARALLEL_LAYER", 10**9)
+    assert nx.ancestors(D, 0, backend=BACKEND) == nx.ancestors(D, 0)
     assert [W.pending for W in _cached(D)] == [None]
 
 
@@ -147,3 +162,42 @@ def test_dispatched_and_documented():
         assert backend_interface.can_run(name, (nx.DiGraph([(0, 1)]), 0), {}) is True
         refused = backend_interface.can_run(name, (nx.MultiDiGraph([(0, 1)]), 0), {})
         assert isinstance(refused, str) and "multigraph" in refused
+
+
+def _digraph(n: int, labels: str, seed: int = 5) -> nx.DiGraph:
+    D = nx.gnm_random_graph(n, 3 * n, seed=seed, directed=True)
+    D.add_edges_from([(0, 0), (1, 0), (0, 1)])
+    if labels == "str":
+        D = nx.relabel_nodes(D, {v: f"n{v}" for v in D})
+    return D
+
+
+@pytest.mark.parametrize("labels", ["int", "str"])
+@pytest.mark.parametrize("parallel_layer", [1, 10**9])
+def test_reach_flags_equal_networkx(labels, parallel_layer):
+    """Flags in the dict's order equal to NetworkX's sets, both ways, the source left out; the
+    labels ``0..n-1`` read directly, others through the hash table; every layer parallel, or
+    none."""
+    D = _digraph(6000, labels)
+    D.remove_edges_from(list(D.edges())[::7])  # (rows with deleted entries)
+    nodes = list(D)
+    for source in (nodes[0], nodes[7], nodes[5999]):
+        for rows_of, f in ((D._succ, nx.descendants), (D._pred, nx.ancestors)):
+            flags = _dict_reach.reach_flags(rows_of, hash(source), parallel_layer, 10**9)
+            assert flags is not None and flags.dtype == bool
+            assert {nodes[i] for i in flags.nonzero()[0]} == f(D, source)
+
+
+def test_reach_flags_refuses_what_it_cannot_read():
+    D = _digraph(6000, "int")
+    assert _dict_reach.reach_flags(_digraph(100, "int")._succ, hash(0)) is None  # small
+    assert _dict_reach.reach_flags(D._succ, hash(0), sequential_rows=10) is None  # deep
+    odd = _digraph(6000, "int")
+    odd._succ[3] = type("Row", (dict,), {})(odd._succ[3])  # not a plain dict
+    reached = nx.descendants(odd, 0)
+    assert 3 in reached and _dict_reach.reach_flags(odd._succ, hash(0)) is None
+    assert nx.descendants(odd, 0, backend=BACKEND) == reached  # (converted instead)
+    P = nx.path_graph(5000, create_using=nx.DiGraph)
+    flags = _dict_reach.reach_flags(P._succ, hash(4000), 10**9, 1000)
+    assert flags is not None and flags.nonzero()[0].tolist() == list(range(4001, 5000))
+    assert _dict_reach.reach_flags(P._succ, hash(3000), 10**9, 1000) is None

@@ -98,6 +98,16 @@ def ancestors(G, source: Any) -> set:
     return _reached(G, source, reverse=True)
 
 
+def _in_place(rows_of: dict, source: Any) -> set | None:
+    """The nodes ``source`` reaches through the ``DiGraph`` dict ``rows_of`` (``_succ`` or
+    ``_pred``), searched in place (:mod:`._dict_reach`), or None where it cannot be."""
+    from ._dict_reach import reach_flags
+    from ._keyset import key_set
+
+    flags = reach_flags(rows_of, hash(source))
+    return None if flags is None else key_set(rows_of, flags)
+
+
 def _reached(G, source: Any, reverse: bool) -> set:
     pending = G.pending  # (a membership test of the conversion would convert now)
     directed = G.is_directed()
@@ -109,6 +119,10 @@ def _reached(G, source: Any, reverse: bool) -> set:
         near = reach_within(adj, source, LOCAL_REACH_NODES)
         if near is not None:
             return near
+        if directed:
+            found = _in_place(adj, source)
+            if found is not None:
+                return found
     if not directed:  # the component less the source (ancestors are the same nodes)
         found = node_connected_component(G, source)
         found.discard(source)
