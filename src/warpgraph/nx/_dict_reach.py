@@ -82,25 +82,26 @@ def _take_row(d, dict_type, direct, n, keys, ids, mask, shift, seen, out, k):  #
 def _parallel_layer(
     layer, rows, dict_type, direct, n, keys, ids, mask, shift, seen, out, tail
 ):  # pragma: no cover - compiled
-    """Expand ``layer`` by all threads: each task takes :data:`_BLOCK` of its nodes, gathers
-    the new nodes of their rows, then reserves room for them at ``out[tail[0]:]``. Returns how
-    many tasks met a row that cannot be read."""
+    """Expand ``layer`` by all threads: each task takes :data:`_BLOCK` of its nodes, sizes its
+    buffer from their row lengths (fetching the dicts), gathers the new nodes of their rows
+    (their tables prefetched as the sequential pass does), then reserves room for them at
+    ``out[tail[0]:]``. Returns how many tasks met a row that cannot be read."""
     tasks = (layer.shape[0] + _BLOCK - 1) // _BLOCK
     bad = 0
     for t in prange(tasks):
         lo = np.int64(t) * _BLOCK
-        hi = min(lo + _BLOCK, layer.shape[0])
+        dicts = rows[layer[lo : min(lo + _BLOCK, layer.shape[0])]]
+        m = dicts.shape[0]
         room = 0
-        for i in range(lo, hi):
-            d = rows[layer[i]]
-            room += _i64(d + 16) if _i64(d + 8) == dict_type else 0
+        for i in range(m):  # (this pass brings the dict objects in for the next)
+            if i + 16 < m:
+                _prefetch(dicts[i + 16])
+            room += _i64(dicts[i] + 16) if _i64(dicts[i] + 8) == dict_type else 0
         found = np.empty(room, dtype=np.int64)
         k = 0
-        for i in range(lo, hi):
-            if i + 8 < hi:
-                _prefetch(rows[layer[i + 8]])
-            k = _take_row(rows[layer[i]], dict_type, direct, n, keys, ids, mask, shift, seen,
-                          found, k)  # fmt: skip
+        for i in range(m):
+            _prefetch_rows_ahead(dicts, i, m, dict_type)
+            k = _take_row(dicts[i], dict_type, direct, n, keys, ids, mask, shift, seen, found, k)
             if k < 0:
                 break
         if k < 0:
