@@ -37,11 +37,15 @@ PARALLEL_LAYER = 1024
 #: Nodes a parallel step hands to each task.
 _BLOCK = 256
 #: The search gives up (and the caller converts the graph) once its narrow layers have taken
-#: this many rows: read one at a time in search order, a row costs 60-130 ns (2 cores,
-#: grid:708 oriented), against ~10 ns a row for a BFS of the converted graph, whose conversion
-#: costs 6-20 ms. So a deep search of many nodes is cheaper converted, a short one in place
-#: (grid:708's ``ancestors`` of 27k nodes: 4 ms against 27 ms).
-SEQUENTIAL_ROWS = 1 << 15
+#: this many rows. Read one at a time in search order, a row costs ~220 ns (H200 host,
+#: grid:708 oriented: 32k rows in 7.2 ms; on 2 cores rows read in a random order cost 2.5x
+#: those read in the dict's order, which the conversion's scan reads in parallel) against
+#: ~10 ns for a BFS of the converted graph, whose conversion costs 6-13 ms for 1M edges. Many
+#: narrow layers mean a deep graph (a lattice, a road network), whose large searches are
+#: cheaper converted: at 32k rows, grid:708's ``descendants`` took 20 ms against 13 ms
+#: converted. At 4,096 rows a search given up costs ~1 ms more than converting at once; a
+#: shallow graph's narrow layers are few (urand:17: 585 rows before its layers widen).
+SEQUENTIAL_ROWS = 1 << 12
 
 
 @nb.njit(cache=True)
