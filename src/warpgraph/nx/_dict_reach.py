@@ -40,12 +40,13 @@ _BLOCK = 256
 #: this many rows. Read one at a time in search order, a row costs ~220 ns (H200 host,
 #: grid:708 oriented: 32k rows in 7.2 ms; on 2 cores rows read in a random order cost 2.5x
 #: those read in the dict's order, which the conversion's scan reads in parallel) against
-#: ~10 ns for a BFS of the converted graph, whose conversion costs 6-13 ms for 1M edges. Many
-#: narrow layers mean a deep graph (a lattice, a road network), whose large searches are
-#: cheaper converted: at 32k rows, grid:708's ``descendants`` took 20 ms against 13 ms
-#: converted. At 4,096 rows a search given up costs ~1 ms more than converting at once; a
-#: shallow graph's narrow layers are few (urand:17: 585 rows before its layers widen).
-SEQUENTIAL_ROWS = 1 << 12
+#: ~10 ns for a BFS of the converted graph, whose conversion costs 6-13 ms for 1M edges. So
+#: a deep search of many nodes is cheaper converted, a short one in place, and this limit is
+#: about where they break even: a search given up costs at most about twice the best of the
+#: two. H200 host, first calls: grid:708 ``ancestors`` (27k nodes) 5 ms in place against
+#: 9.5-15 ms converted; its ``descendants`` (295k nodes) 20 ms against 13 ms. At 4,096 rows
+#: both went the other way (16-18 ms and 13-21 ms, a noisy lease).
+SEQUENTIAL_ROWS = 1 << 15
 
 
 @nb.njit(cache=True)
