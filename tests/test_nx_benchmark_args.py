@@ -14,6 +14,7 @@ import nx_ab  # noqa: E402
 import nx_backend  # noqa: E402
 import nx_build  # noqa: E402
 import nx_fresh_process  # noqa: E402
+import nx_reach  # noqa: E402
 import nx_stall_probe  # noqa: E402
 
 
@@ -25,6 +26,7 @@ import nx_stall_probe  # noqa: E402
         (nx_backend.main, ["--cold-repeat", "0"], "--cold-repeat"),
         (nx_stall_probe.main, ["--calls", "0"], "--calls"),
         (nx_fresh_process.main, ["--cold-repeat", "0"], "--cold-repeat"),
+        (nx_reach.main, ["grid:4", "--repeat", "0"], "--repeat"),
     ],
 )
 def test_repeat_below_one_refused(main, argv, flag, capsys):
@@ -248,3 +250,21 @@ def test_fresh_process_script_refuses_unknown_functions(capsys):
         nx_fresh_process.main(["--graph", "grid:4", "--functions", "triangles", "no_such_fn"])
     assert exc.value.code == 2
     assert "not NetworkX functions: no_such_fn" in capsys.readouterr().err
+
+
+def test_reach_script_times_both_ways_and_restores_the_backend(tmp_path):
+    """Both variants timed (and equal to NetworkX's sets: the backend is checked elsewhere),
+    the steps of the in-place calls listed, and the backend's functions put back after."""
+    import json
+
+    from warpgraph.nx import _dict_reach, reachability
+
+    before = (reachability._in_place, reachability.reach_within, _dict_reach._search)
+    out = tmp_path / "reach.json"
+    assert nx_reach.main(["urand:13", "--repeat", "1", "--steps", "--out", str(out)]) == 0
+    assert (reachability._in_place, reachability.reach_within, _dict_reach._search) == before
+    report = json.loads(out.read_text())
+    assert sorted(report) == ["urand:13 cpu ancestors", "urand:13 cpu descendants"]
+    for row in report.values():
+        assert row["in_place"] > 0 and row["converted"] > 0
+        assert set(row["steps_ms"]) >= {"reach_within", "_dict_entries", "_search", "key_set"}

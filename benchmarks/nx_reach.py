@@ -1,0 +1,122 @@
+"""``descendants`` and ``ancestors`` first calls: searched on the dicts in place against the
+graph converted first.
+
+A diagnostic beside ``benchmarks/nx_backend.py`` (same graphs and source, the directed graph
+``D``): for each graph, device and function, first calls (conversion cache cleared) alternate
+between the backend as it is (``in_place``: :mod:`warpgraph.nx._dict_reach` where it applies)
+and the same backend with the search in place switched off (``converted``: the graph converted,
+then a BFS); one untimed round first, then the median and min of ``--repeat`` calls each.
+With ``--steps`` the in-place calls are also timed step by step (the short search first tried,
+the outer dict read, the search, the set).
+
+Usage::
+
+    python benchmarks/nx_reach.py urand:17 grid:708 --devices cpu gpu --out reach.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+
+import networkx as nx
+from nx_backend import BACKEND, build, set_device
+
+from warpgraph.nx import _cpython, _dict_reach, _keyset, reachability
+
+STEPS = (
+    (reachability, "reach_within"),
+    (_cpython, "_dict_entries"),
+    (_dict_reach, "_search"),
+    (_keyset, "key_set"),
+)
+
+
+def _timed_steps(spent: dict[str, float]) -> Callable[[], None]:
+    """Wrap the :data:`STEPS` so each adds its seconds to ``spent``; returns the undo."""
+    saved = [(mod, name, getattr(mod, name)) for mod, name in STEPS]
+    for mod, name, real in saved:
+
+        def timed(*args, _real=real, _name=name, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                spent[_name] = spent.get(_name, 0.0) + time.perf_counter() - t0
+
+        setattr(mod, name, timed)
+
+    def undo() -> None:
+        for mod, name, real in saved:
+            setattr(mod, name, real)
+
+    return undo
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("graphs", nargs="+", help="graph specs of nx_backend.py (urand:17, grid:708)")
+    ap.add_argument("--devices", nargs="+", default=["cpu"], choices=["cpu", "gpu"])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--steps", action="store_true", help="also time the in-place steps")
+    ap.add_argument("--out", default=None, help="JSON path")
+    args = ap.parse_args(argv)
+    if args.repeat < 1:
+        ap.error("--repeat must be at least 1")
+    warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
+    real = reachability._in_place
+    variants = {"in_place": real, "converted": lambda rows_of, source: None}
+    report: dict[str, dict] = {}
+    for spec in args.graphs:
+        g = build(spec)
+        D, source = g["D"], g["source"]
+        gc.freeze()
+        for dev in args.devices:
+            set_device(dev)
+            for f in (nx.descendants, nx.ancestors):
+                times: dict[str, list[float]] = {v: [] for v in variants}
+                spent: dict[str, float] = {}
+                steps: list[dict[str, float]] = []
+                for r in range(args.repeat + 1):
+                    for name, search in variants.items():
+                        reachability._in_place = search
+                        undo = _timed_steps(spent) if args.steps and name == "in_place" else None
+                        D.__networkx_cache__.clear()
+                        gc.collect()
+                        spent.clear()
+                        t0 = time.perf_counter()
+                        try:
+                            f(D, source, backend=BACKEND)
+                        finally:
+                            elapsed = time.perf_counter() - t0
+                            reachability._in_place = real
+                            if undo is not None:
+                                undo()
+                        if r:  # (round 0 warms up)
+                            times[name].append(elapsed)
+                            if undo is not None:
+                                steps.append(dict(spent))
+                row = {v: round(statistics.median(t) * 1e3, 3) for v, t in times.items()}
+                row |= {v + "_min": round(min(t) * 1e3, 3) for v, t in times.items()}
+                if steps:
+                    row["steps_ms"] = {
+                        k: round(statistics.median(s.get(k, 0.0) for s in steps) * 1e3, 3)
+                        for k in steps[0]
+                    }
+                key = f"{spec} {dev} {f.__name__}"
+                report[key] = row
+                print(key, row, flush=True)
+        gc.unfreeze()
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(report, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
