@@ -201,3 +201,18 @@ def test_reach_flags_refuses_what_it_cannot_read():
     flags = _dict_reach.reach_flags(P._succ, hash(4000), 10**9, 1000)
     assert flags is not None and flags.nonzero()[0].tolist() == list(range(4001, 5000))
     assert _dict_reach.reach_flags(P._succ, hash(3000), 10**9, 1000) is None
+
+
+def test_views_reversed_graphs_and_subclasses():
+    """Graphs whose dicts are not read in place (subgraph views, reversed views, subclasses)
+    give NetworkX's sets too."""
+
+    class Sub(nx.DiGraph):
+        pass
+
+    D = nx.gnm_random_graph(8000, 30000, seed=4, directed=True)
+    U = nx.gnm_random_graph(8000, 30000, seed=4)
+    graphs = (D.subgraph(range(6000)), D.reverse(copy=False), Sub(D), U.subgraph(range(7000)))
+    for G in graphs:
+        for f in FUNCTIONS:
+            assert f(G, 3, backend=BACKEND) == f(G, 3), (type(G).__name__, f.__name__)

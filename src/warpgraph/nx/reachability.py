@@ -10,9 +10,12 @@ Here:
 2. An undirected graph's answer is the source's connected component less the source. The
    components are read from the dicts in place (:mod:`._dict_components`), as
    ``node_connected_component`` reads them.
-3. A directed graph is converted and searched from the source (``ancestors``: in the reversed
-   graph, cached on the conversion), by a parallel or a sequential BFS chosen by the average
-   degree (:data:`SHALLOW_DEGREE`).
+3. A directed graph not converted yet is searched on ``G._succ`` (``ancestors``: ``G._pred``)
+   in place by compiled code (:mod:`._dict_reach`): no conversion, no transpose.
+4. Otherwise (a cached conversion, a view or subclass, a deep search given up in place) the
+   graph is converted and searched from the source (``ancestors``: in the reversed graph,
+   cached on the conversion), by a parallel or a sequential BFS chosen by the average degree
+   (:data:`SHALLOW_DEGREE`).
 """
 
 from __future__ import annotations
