@@ -471,6 +471,44 @@ def hash_lookup(node_hashes: np.ndarray, direct: bool) -> tuple[int, np.ndarray,
     return (bits, keys, ids) if distinct else None
 
 
+class RowTables(NamedTuple):
+    """What :func:`row_tables` read of an outer adjacency dict: its keys' hashes and row dict
+    addresses in its order, and the hash-to-position table (:func:`hash_lookup`)."""
+
+    hashes: np.ndarray
+    rows: np.ndarray
+    direct: bool
+    bits: int
+    keys: np.ndarray
+    ids: np.ndarray
+
+
+def row_tables(outer: dict, min_rows: int = 4096) -> RowTables | None:
+    """The rows of the outer adjacency dict ``outer`` (``G._adj``, ``_succ`` or ``_pred``)
+    for the scans that read them in place (:mod:`._dict_components`, :mod:`._dict_reach`),
+    each entry's key hash then giving its node's position: None where they cannot be read so
+    (fewer than ``min_rows`` or 2**31 or more rows, the reader unavailable, not a plain dict,
+    node hashes that are not distinct).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> found = row_tables(nx.path_graph(5000)._adj)
+    >>> found is None or (found.direct, found.rows.size)
+    (True, 5000)
+    """
+    n = len(outer)
+    if not min_rows <= n < 2**31 - 1 or not available():
+        return None  # (int32 labels; the conversion refuses 2**31 nodes with its own message)
+    found = _dict_entries(outer)
+    if found is None or found[0].size != n:
+        return None
+    hashes, rows = found
+    direct = identity_hashes(hashes)
+    lookup = hash_lookup(hashes, direct)
+    return None if lookup is None else RowTables(hashes, rows, direct, *lookup)
+
+
 @nb.njit(parallel=True, cache=True)
 def _ids_by_hash(hashes, keys, ids, bits, out):  # pragma: no cover - compiled
     """``out[a]`` = the node position of hash ``hashes[a]``; returns how many are no node's."""

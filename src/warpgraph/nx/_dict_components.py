@@ -132,21 +132,12 @@ def weak_components(G, labels: bool = True) -> DictComponents | None:
             f"weak_components reads a NetworkX Graph or DiGraph, got {type(G).__name__}"
         )
     n = len(G)
-    if not MIN_NODES <= n < 2**31 - 1 or type(G) not in (nx.Graph, nx.DiGraph):
-        return None  # (int32 labels; the conversion refuses 2**31 nodes with its own message)
-    if not raw.available():
+    if type(G) not in (nx.Graph, nx.DiGraph):
         return None
-    found_adj = raw._dict_entries(G._adj)
-    if found_adj is None:
+    found = raw.row_tables(G._adj, MIN_NODES)
+    if found is None or found.rows.size != n:  # (a row per node of ``_node``)
         return None
-    adj_hashes, rows = found_adj
-    if adj_hashes.size != n:
-        return None
-    direct = raw.identity_hashes(adj_hashes)
-    lookup = raw.hash_lookup(adj_hashes, direct)
-    if lookup is None:
-        return None
-    bits, keys, ids = lookup
+    adj_hashes, rows, direct, bits, keys, ids = found
     comp = np.arange(n, dtype=np.int32)
     lower_only = not G.is_directed()  # (an undirected graph's rows hold each edge twice)
     if _union_rows(rows, id(dict), direct, n, keys, ids, bits, lower_only, comp):

@@ -178,20 +178,11 @@ def reach_flags(
     >>> flags is None or flags.nonzero()[0].tolist() == list(range(4991, 5001))
     True
     """
-    n = len(rows_of)
-    if not MIN_NODES <= n < 2**31 - 1 or not raw.available():
-        return None
-    found = raw._dict_entries(rows_of)
+    found = raw.row_tables(rows_of, MIN_NODES)
     if found is None:
         return None
-    hashes, rows = found
-    if hashes.size != n:
-        return None
-    direct = raw.identity_hashes(hashes)
-    lookup = raw.hash_lookup(hashes, direct)
-    if lookup is None:
-        return None
-    bits, keys, ids = lookup
+    _, rows, direct, bits, keys, ids = found
+    n = rows.shape[0]
     mask, shift = (1 << bits) - 1, np.uint64(64 - bits)
     source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
     if not 0 <= source < n:
