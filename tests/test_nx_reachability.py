@@ -216,3 +216,36 @@ def test_views_reversed_graphs_and_subclasses():
     for G in graphs:
         for f in FUNCTIONS:
             assert f(G, 3, backend=BACKEND) == f(G, 3), (type(G).__name__, f.__name__)
+
+
+def test_reach_flags_refuses_bad_arguments():
+    D = _digraph(6000, "int")
+    with pytest.raises(TypeError):
+        _dict_reach.reach_flags(D._succ, "0")
+    with pytest.raises(TypeError):
+        _dict_reach.reach_flags(D._succ, 0, parallel_layer=2.5)
+    with pytest.raises(ValueError, match="parallel_layer must be at least 1, got 0"):
+        _dict_reach.reach_flags(D._succ, 0, parallel_layer=0)
+    with pytest.raises(ValueError, match="sequential_rows must not be negative, got -1"):
+        _dict_reach.reach_flags(D._succ, 0, sequential_rows=-1)
+    assert _dict_reach.reach_flags(D._succ, 10**6) is None  # no node's hash
+    S = nx.relabel_nodes(D, {v: f"n{v}" for v in D})
+    assert _dict_reach.reach_flags(S._succ, hash("absent")) is None
+
+
+def test_row_tables_reads_plain_outer_dicts_only():
+    from warpgraph.nx import _cpython
+
+    D = _digraph(6000, "str")
+    found = _cpython.row_tables(D._succ)
+    if not _cpython.available():
+        assert found is None
+        return
+    assert found is not None and not found.direct and found.rows.size == 6000
+    assert found.hashes.tolist() == [hash(v) for v in D._succ]
+    assert found.rows.tolist() == [id(r) for r in D._succ.values()]
+    assert _cpython.row_tables(_digraph(6000, "int")._succ).direct
+    assert _cpython.row_tables(D._succ, min_rows=10**4) is None  # too few rows
+    assert _cpython.row_tables(type("Sub", (dict,), {})(D._succ)) is None  # not a plain dict
+    clash = {-1: {}, -2: {}} | {f"k{i}": {} for i in range(5000)}  # hash(-1) == hash(-2)
+    assert _cpython.row_tables(clash) is None

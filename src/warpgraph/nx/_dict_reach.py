@@ -18,6 +18,8 @@ distinct node hashes; anything else returns None and the caller converts the gra
 
 from __future__ import annotations
 
+import operator
+
 import numba as nb
 import numpy as np
 from numba import prange
@@ -177,7 +179,23 @@ def reach_flags(
     >>> flags = reach_flags(D._succ, hash(4990))
     >>> flags is None or flags.nonzero()[0].tolist() == list(range(4991, 5001))
     True
+
+    Raises
+    ------
+    TypeError
+        When ``source_hash``, ``parallel_layer`` or ``sequential_rows`` is not an integer.
+    ValueError
+        When ``parallel_layer`` is below 1 or ``sequential_rows`` below 0.
     """
+    parallel_layer = PARALLEL_LAYER if parallel_layer is None else operator.index(parallel_layer)
+    sequential_rows = (
+        SEQUENTIAL_ROWS if sequential_rows is None else operator.index(sequential_rows)
+    )
+    source_hash = operator.index(source_hash)
+    if parallel_layer < 1:
+        raise ValueError(f"parallel_layer must be at least 1, got {parallel_layer}")
+    if sequential_rows < 0:
+        raise ValueError(f"sequential_rows must not be negative, got {sequential_rows}")
     found = raw.row_tables(rows_of, MIN_NODES)
     if found is None:
         return None
@@ -187,8 +205,6 @@ def reach_flags(
     source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
     if not 0 <= source < n:
         return None
-    parallel_layer = PARALLEL_LAYER if parallel_layer is None else parallel_layer
-    sequential_rows = SEQUENTIAL_ROWS if sequential_rows is None else sequential_rows
     flags = _search(rows, source, id(dict), direct, keys, ids, bits, parallel_layer,
                     sequential_rows)  # fmt: skip
     if not flags.size:
