@@ -71,8 +71,7 @@ def test_equals_networkx(on_device, monkeypatch, directed, labels, path):
     on a first call and on the cached conversion."""
     limit = reachability.LOCAL_REACH_NODES if path == "local" else 0
     monkeypatch.setattr(reachability, "LOCAL_REACH_NODES", limit)
-    if path == "in_place":  # (both layer kinds, and the graph stays unconverted)
-        monkeypatch.setattr(_dict_reach, "PARALLEL_LAYER", 64)
+    if path == "in_place":  # (the graph stays unconverted)
         monkeypatch.setattr(_dict_reach, "SEQUENTIAL_ROWS", 10**9)
     else:
         monkeypatch.setattr(reachability, "_in_place", lambda rows_of, source: None)
@@ -148,7 +147,6 @@ def test_small_reach_is_not_converted(monkeypatch):
     assert nx.ancestors(D, 0, backend=BACKEND) == nx.ancestors(D, 0)  # every node
     assert [W.pending is D for W in _cached(D)] == [True]
     monkeypatch.setattr(_dict_reach, "SEQUENTIAL_ROWS", 0)
-    monkeypatch.setattr(_dict_reach, "PARALLEL_LAYER", 10**9)
     assert nx.ancestors(D, 0, backend=BACKEND) == nx.ancestors(D, 0)
     assert [W.pending for W in _cached(D)] == [None]
 
@@ -173,19 +171,46 @@ def _digraph(n: int, labels: str, seed: int = 5) -> nx.DiGraph:
 
 
 @pytest.mark.parametrize("labels", ["int", "str"])
-@pytest.mark.parametrize("parallel_layer", [1, 10**9])
-def test_reach_flags_equal_networkx(labels, parallel_layer):
+@pytest.mark.parametrize("workers", [1, 3, 8])
+def test_reach_flags_equal_networkx(labels, workers):
     """Flags in the dict's order equal to NetworkX's sets, both ways, the source left out; the
-    labels ``0..n-1`` read directly, others through the hash table; every layer parallel, or
-    none."""
+    labels ``0..n-1`` read directly, others through the hash table; one worker or several
+    (more than the threads here, too)."""
     D = _digraph(6000, labels)
     D.remove_edges_from(list(D.edges())[::7])  # (rows with deleted entries)
     nodes = list(D)
     for source in (nodes[0], nodes[7], nodes[5999]):
         for rows_of, f in ((D._succ, nx.descendants), (D._pred, nx.ancestors)):
-            flags = _dict_reach.reach_flags(rows_of, hash(source), parallel_layer, 10**9)
+            flags = _dict_reach.reach_flags(rows_of, hash(source), workers, 10**9)
             assert flags is not None and flags.dtype == bool
             assert {nodes[i] for i in flags.nonzero()[0]} == f(D, source)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 7])
+def test_reach_flags_shapes(workers):
+    """Deep, wide and cyclic shapes, where the workers often find the queue empty while another
+    expands a node (a path), or all take from one row (a star), repeated to meet the races."""
+    cycles = nx.DiGraph([(i, (i + 1) % 3000) for i in range(3000)])
+    cycles.add_edges_from((3000 + i, 3000 + (i * 7 + 1) % 3000) for i in range(3000))
+    cycles.add_edges_from([(5, 3000), (4000, 6)])  # (two cycles joined both ways)
+    shapes = {
+        "path": nx.path_graph(6000, create_using=nx.DiGraph),
+        "star": nx.star_graph(5000).to_directed(),
+        "tree": nx.balanced_tree(2, 12, create_using=nx.DiGraph),
+        "cycles": cycles,
+        "grid": nx.DiGraph(
+            nx.grid_2d_graph(80, 80).edges()  # (oriented by label order: a DAG)
+        ),
+    }
+    for name, D in shapes.items():
+        nodes = list(D)
+        for source in (nodes[0], nodes[len(nodes) // 2], nodes[-1]):
+            for rows_of, f in ((D._succ, nx.descendants), (D._pred, nx.ancestors)):
+                want = f(D, source)
+                for _ in range(3):
+                    flags = _dict_reach.reach_flags(rows_of, hash(source), workers, 10**9)
+                    assert flags is not None, name
+                    assert {nodes[i] for i in flags.nonzero()[0]} == want, (name, source)
 
 
 def test_reach_flags_refuses_what_it_cannot_read():
@@ -198,9 +223,9 @@ def test_reach_flags_refuses_what_it_cannot_read():
     assert 3 in reached and _dict_reach.reach_flags(odd._succ, hash(0)) is None
     assert nx.descendants(odd, 0, backend=BACKEND) == reached  # (converted instead)
     P = nx.path_graph(5000, create_using=nx.DiGraph)
-    flags = _dict_reach.reach_flags(P._succ, hash(4000), 10**9, 1000)
+    flags = _dict_reach.reach_flags(P._succ, hash(4000), 1, 1000)
     assert flags is not None and flags.nonzero()[0].tolist() == list(range(4001, 5000))
-    assert _dict_reach.reach_flags(P._succ, hash(3000), 10**9, 1000) is None
+    assert _dict_reach.reach_flags(P._succ, hash(3000), 1, 1000) is None  # 1,999 rows
 
 
 def test_views_reversed_graphs_and_subclasses():
@@ -223,9 +248,9 @@ def test_reach_flags_refuses_bad_arguments():
     with pytest.raises(TypeError):
         _dict_reach.reach_flags(D._succ, "0")
     with pytest.raises(TypeError):
-        _dict_reach.reach_flags(D._succ, 0, parallel_layer=2.5)
-    with pytest.raises(ValueError, match="parallel_layer must be at least 1, got 0"):
-        _dict_reach.reach_flags(D._succ, 0, parallel_layer=0)
+        _dict_reach.reach_flags(D._succ, 0, workers=2.5)
+    with pytest.raises(ValueError, match="workers must be at least 1, got 0"):
+        _dict_reach.reach_flags(D._succ, 0, workers=0)
     with pytest.raises(ValueError, match="sequential_rows must not be negative, got -1"):
         _dict_reach.reach_flags(D._succ, 0, sequential_rows=-1)
     assert _dict_reach.reach_flags(D._succ, 10**6) is None  # no node's hash

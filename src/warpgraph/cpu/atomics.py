@@ -4,11 +4,12 @@ and ``atomicrmw``).
 Numba has no CPU atomics; these intrinsics emit the LLVM instructions directly. Use them only
 where threads of a ``prange`` loop really update the same element (a benign race is cheaper):
 the parallel BFS claims vertices with :func:`cas` and reserves queue space with
-:func:`fetch_add`; the triangle counters use :func:`atomic_add`.
+:func:`fetch_add`; the triangle counters use :func:`atomic_add`. A thread waiting for another's
+write reads with :func:`atomic_load`.
 
-``cas``, ``fetch_add`` and ``fetch_or`` are inlined ``njit`` functions (callable from Python as
-well); ``atomic_add`` and ``atomic_sub`` are bare intrinsics, callable from Numba code only, and
-also require an integer value.
+``cas``, ``fetch_add``, ``fetch_or`` and ``atomic_load`` are inlined ``njit`` functions
+(callable from Python as well); ``atomic_add`` and ``atomic_sub`` are bare intrinsics,
+callable from Numba code only, and also require an integer value.
 
 Examples
 --------
@@ -17,7 +18,7 @@ Examples
 >>> int(cas(a, 0, -1, 7)), int(cas(a, 1, -1, 7)), a.tolist()
 (-1, 5, [7, 5])
 >>> c = np.zeros(1, dtype=np.int64)
->>> int(fetch_add(c, 0, 3)), int(fetch_add(c, 0, 4)), int(c[0])
+>>> int(fetch_add(c, 0, 3)), int(fetch_add(c, 0, 4)), int(atomic_load(c, 0))
 (0, 3, 7)
 >>> @nb.njit
 ... def bump(a):
@@ -34,7 +35,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["atomic_add", "atomic_sub", "cas", "fetch_add", "fetch_or"]
+__all__ = ["atomic_add", "atomic_load", "atomic_sub", "cas", "fetch_add", "fetch_or"]
 
 
 def _pointer(context, builder, aryty, ary_val, idxty, idx_val):
@@ -94,6 +95,20 @@ _add = _rmw("add")
 _or = _rmw("or")
 
 
+@intrinsic
+def _load(typingctx, arr, idx):
+    if not _check(arr, idx):
+        return None
+    sig = arr.dtype(arr, idx)
+
+    def codegen(context, builder, sig, args):
+        aryty, idxty = sig.args
+        ptr = _pointer(context, builder, aryty, args[0], idxty, args[1])
+        return builder.load_atomic(ptr, "monotonic", aryty.dtype.bitwidth // 8)
+
+    return sig, codegen
+
+
 @nb.njit(inline="always", nogil=True)
 def cas(arr, idx, expected, desired):
     """Atomically ``if arr[idx] == expected: arr[idx] = desired``; returns the old value."""
@@ -110,6 +125,14 @@ def fetch_add(arr, idx, value):
 def fetch_or(arr, idx, value):
     """Atomically ``arr[idx] |= value``; returns the old value."""
     return _or(arr, idx, value)
+
+
+@nb.njit(inline="always", nogil=True)
+def atomic_load(arr, idx):
+    """``arr[idx]``, read from memory at each call even in a loop that writes nothing (a plain
+    read there may be hoisted out of the loop, so a thread waiting for another's write would
+    never see it)."""
+    return _load(arr, idx)
 
 
 atomic_add = _rmw("add", integer_value=True)

@@ -2,15 +2,20 @@
 
 ``descendants`` and ``ancestors`` need only the set of nodes reached: no order, no distances.
 Converting the graph first (row lengths, the neighbour ids of every arc, a CSR, for
-``ancestors`` its transpose) costs more than the search itself. Here a breadth-first search
-reads the row dicts (``G._succ`` or ``G._pred``) where they lie, as :mod:`._dict_components`
-does for the weak components: each entry's stored key hash is a node's position, directly for
-the labels ``0..n-1`` and through a hash table otherwise (:func:`._cpython.hash_lookup`). A
-layer of :data:`PARALLEL_LAYER` nodes or more is expanded in parallel, each node claimed by
-compare-and-swap; a narrower one by one thread, its rows prefetched in layer order (a deep
-graph such as a lattice has ~1,000 narrow layers, each too short to share), up to
-:data:`SEQUENTIAL_ROWS` rows: a deep search of many nodes is cheaper converted. The set is made
-from the keys of the same dict (:func:`._keyset.key_set`), its table written in parallel.
+``ancestors`` its transpose) costs more than the search itself. Here the search reads the row
+dicts (``G._succ`` or ``G._pred``) where they lie, as :mod:`._dict_components` does for the
+weak components: each entry's stored key hash is a node's position, directly for the labels
+``0..n-1`` and through a hash table otherwise (:func:`._cpython.hash_lookup`).
+
+No order being owed, the workers never wait for one another at the end of a layer: a deep
+graph such as a lattice has ~1,000 layers of a few hundred nodes, each too short to share out
+by a parallel step (~10-20 us to start). Each worker takes a share of the queued nodes, claims
+the new nodes of their rows by compare-and-swap, keeps a share of them for its next step
+(their rows were likely allocated near those just read) and queues the rest for the others;
+the search ends when no node is queued or held. A worker that has read more than
+:data:`SEQUENTIAL_ROWS` rows gives up (a deep search of many nodes on few threads is cheaper
+converted). The set is made from the keys of the same dict (:func:`._keyset.key_set`), its
+table written in parallel.
 
 Only plain ``DiGraph`` dicts that :mod:`._cpython` reads, of :data:`MIN_NODES` or more, with
 distinct node hashes; anything else returns None and the caller converts the graph.
@@ -24,22 +29,17 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from ..cpu.atomics import cas, fetch_add
+from ..cpu.atomics import atomic_load, cas, fetch_add
 from ..cpu.prefetch import prefetch_address as _prefetch
 from . import _cpython as raw
 from ._cpython import _entry, _i64, _position, _prefetch_rows_ahead, _table
 
-__all__ = ["MIN_NODES", "PARALLEL_LAYER", "SEQUENTIAL_ROWS", "reach_flags"]
+__all__ = ["MIN_NODES", "SEQUENTIAL_ROWS", "reach_flags"]
 
 #: Fewer nodes than this are converted as before.
 MIN_NODES = 4096
-#: Layers of this many nodes or more are expanded by all threads (a parallel step costs
-#: ~10-20 us to start: about what one thread spends on 100-200 rows).
-PARALLEL_LAYER = 1024
-#: Nodes a parallel step hands to each task.
-_BLOCK = 256
-#: The search gives up (and the caller converts the graph) once its narrow layers have taken
-#: this many rows. Read one at a time in search order, a row costs ~220 ns (H200 host,
+#: The search gives up (and the caller converts the graph) once a worker has read this many
+#: rows. Read one at a time in search order, a row costs ~220 ns (H200 host,
 #: grid:708 oriented: 32k rows in 7.2 ms; on 2 cores rows read in a random order cost 2.5x
 #: those read in the dict's order, which the conversion's scan reads in parallel) against
 #: ~10 ns for a BFS of the converted graph, whose conversion costs 6-13 ms for 1M edges. So
@@ -49,6 +49,12 @@ _BLOCK = 256
 #: 9.5-15 ms converted; its ``descendants`` (295k nodes) 20 ms against 13 ms. At 4,096 rows
 #: both went the other way (16-18 ms and 13-21 ms, a noisy lease).
 SEQUENTIAL_ROWS = 1 << 15
+#: A worker that has waited this many turns in a row for another (~0.3-1 s; a worker expands
+#: a chunk in microseconds, a row of 10M arcs in ~50 ms) stops the search, which then gives up
+#: (the caller converts the graph) rather than hang if a worker is stuck.
+_SPIN_LIMIT = 1 << 28
+#: Queued nodes a worker takes at once, at most (fewer while few wait: a share of them).
+_CHUNK = 128
 
 
 @nb.njit(cache=True)
@@ -85,92 +91,138 @@ def _take_row(d, dict_type, direct, n, keys, ids, mask, shift, seen, out, k):  #
     return k if live == _i64(d + 16) else -1
 
 
-@nb.njit(parallel=True, cache=True)
-def _parallel_layer(
-    layer, rows, dict_type, direct, n, keys, ids, mask, shift, seen, out, tail
-):  # pragma: no cover - compiled
-    """Expand ``layer`` by all threads: each task takes :data:`_BLOCK` of its nodes, sizes its
-    buffer from their row lengths (fetching the dicts), gathers the new nodes of their rows
-    (their tables prefetched as the sequential pass does), then reserves room for them at
-    ``out[tail[0]:]``. Returns how many tasks met a row that cannot be read."""
-    tasks = (layer.shape[0] + _BLOCK - 1) // _BLOCK
-    bad = 0
-    for t in prange(tasks):
-        lo = np.int64(t) * _BLOCK
-        dicts = rows[layer[lo : min(lo + _BLOCK, layer.shape[0])]]
-        m = dicts.shape[0]
-        room = 0
-        for i in range(m):  # (this pass brings the dict objects in for the next)
-            if i + 16 < m:
-                _prefetch(dicts[i + 16])
-            room += _i64(dicts[i] + 16) if _i64(dicts[i] + 8) == dict_type else 0
-        found = np.empty(room, dtype=np.int64)
-        k = 0
-        for i in range(m):
-            _prefetch_rows_ahead(dicts, i, m, dict_type)
-            k = _take_row(dicts[i], dict_type, direct, n, keys, ids, mask, shift, seen, found, k)
-            if k < 0:
-                break
+@nb.njit(cache=True)
+def _expand(dicts, dict_type, direct, n, keys, ids, mask, shift, seen):  # pragma: no cover
+    """``(found, k)``: the nodes of the row dicts ``dicts`` not seen yet, claimed, in
+    ``found[:k]``; ``k`` is -1 when a row cannot be read so. ``found`` is sized from the row
+    lengths (a first pass that also brings the dict objects in); the rows' tables are
+    prefetched in order as the conversion's scan prefetches them."""
+    m = dicts.shape[0]
+    room = 0
+    for i in range(m):
+        if i + 16 < m:
+            _prefetch(dicts[i + 16])
+        room += _i64(dicts[i] + 16) if _i64(dicts[i] + 8) == dict_type else 0
+    found = np.empty(room, dtype=np.int64)
+    k = 0
+    for i in range(m):
+        _prefetch_rows_ahead(dicts, i, m, dict_type)
+        k = _take_row(dicts[i], dict_type, direct, n, keys, ids, mask, shift, seen, found, k)
         if k < 0:
-            bad += 1
-            continue
-        at = fetch_add(tail, 0, k)
-        out[at : at + k] = found[:k]
-    return bad
+            break
+    return found, k
+
+
+# Slots of the search's shared counters, a cache line apart (threads update them at once).
+_HEAD, _TAIL, _PENDING, _STOP = 0, 8, 16, 24
+
+
+@nb.njit(parallel=True, cache=True)
+def _clear(queue):  # pragma: no cover - compiled
+    """``queue[:] = -1`` by all threads (the first touch of its pages too)."""
+    for i in prange(queue.shape[0]):
+        queue[i] = -1
+
+
+@nb.njit(parallel=True, cache=True)
+def _drain(
+    queue, state, workers, chunk, limit, rows, dict_type, direct, keys, ids, mask, shift, seen
+):  # pragma: no cover - compiled
+    """Search from the nodes in ``queue[state[_HEAD]:state[_TAIL]]`` (claimed in ``seen``)
+    with ``workers`` threads, none waiting for the others between layers: each takes up to
+    ``chunk`` queued nodes (a share of those waiting), claims the new nodes of their rows and
+    queues them, until no node is queued or being expanded (``state[_PENDING]``: nodes queued
+    or taken, not yet expanded). A worker that met a row it cannot read, or read more than
+    ``limit`` rows, sets ``state[_STOP]`` and all stop. A node is queued once, so ``queue``
+    (cleared to -1: a slot reserved but not written yet) holds at most every node."""
+    n = rows.shape[0]
+    for _ in prange(workers):
+        read = 0
+        nodes = np.empty(0, dtype=np.int64)
+        held = 0  # nodes[:held]: found by this worker and kept for itself
+        idle = 0
+        while atomic_load(state, _STOP) == 0:
+            if held == 0:
+                head = atomic_load(state, _HEAD)
+                waiting = atomic_load(state, _TAIL) - head
+                if waiting <= 0:
+                    pending = atomic_load(state, _PENDING)
+                    if pending == 0:
+                        break  # (the queue is empty and no worker holds a node: done)
+                    idle += 1
+                    if pending < 0 or idle > _SPIN_LIMIT:
+                        fetch_add(state, _STOP, 1)
+                        break
+                    continue  # another worker is expanding nodes: wait for them
+                idle = 0
+                held = min(chunk, (waiting + workers - 1) // workers)
+                if cas(state, _HEAD, head, head + held) != head:
+                    held = 0
+                    continue  # (another worker took these first)
+                nodes = np.empty(held, dtype=np.int64)
+                for i in range(held):
+                    v = atomic_load(queue, head + i)
+                    while v < 0 and idle <= _SPIN_LIMIT:  # reserved, still being written
+                        v = atomic_load(queue, head + i)
+                        idle += 1
+                    nodes[i] = v
+                if idle > _SPIN_LIMIT:
+                    fetch_add(state, _STOP, 1)
+                    break
+            found, k = _expand(rows[nodes[:held]], dict_type, direct, n, keys, ids, mask, shift,
+                               seen)  # fmt: skip
+            read += held
+            if k < 0 or read > limit:
+                fetch_add(state, _STOP, 1)
+                break
+            # (counted before they are queued: the count cannot reach 0 while nodes remain)
+            fetch_add(state, _PENDING, k - held)
+            # Keep a share of the nodes found (their rows are likely near those just read),
+            # queue the rest for the others.
+            waiting = atomic_load(state, _TAIL) - atomic_load(state, _HEAD)
+            keep = min(k, chunk, (max(waiting, 0) + k + workers - 1) // workers)
+            if k > keep:
+                at = fetch_add(state, _TAIL, k - keep)
+                queue[at : at + k - keep] = found[keep:k]
+            nodes, held = found, keep
 
 
 @nb.njit(cache=True)
 def _search(
-    rows, source, dict_type, direct, keys, ids, bits, parallel_layer, sequential_rows
+    rows, source, dict_type, direct, keys, ids, bits, workers, chunk, sequential_rows
 ):  # pragma: no cover - compiled
     """Flags of the nodes reached from position ``source`` (itself flagged), or an empty
-    array when a row cannot be read so or the narrow layers took more than
-    ``sequential_rows`` rows."""
+    array when a row cannot be read so or a worker read more than ``sequential_rows`` rows."""
     n = rows.shape[0]
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
     seen = np.zeros(n, dtype=np.uint8)
-    layer = np.empty(n, dtype=np.int64)
-    following = np.empty(n, dtype=np.int64)
-    tail = np.zeros(1, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    _clear(queue)
+    state = np.zeros(32, dtype=np.int64)
     seen[source] = 1
-    layer[0] = source
-    size = 1
-    while size:
-        if size >= parallel_layer:
-            tail[0] = 0
-            if _parallel_layer(layer[:size], rows, dict_type, direct, n, keys, ids, mask,
-                               shift, seen, following, tail):  # fmt: skip
-                return np.empty(0, dtype=np.uint8)
-            k = tail[0]
-        else:
-            sequential_rows -= size
-            if sequential_rows < 0:
-                return np.empty(0, dtype=np.uint8)
-            dicts = rows[layer[:size]]  # (gathered: their tables prefetched in order)
-            k = 0
-            for i in range(size):
-                _prefetch_rows_ahead(dicts, i, size, dict_type)
-                k = _take_row(dicts[i], dict_type, direct, n, keys, ids, mask, shift, seen,
-                              following, k)  # fmt: skip
-                if k < 0:
-                    return np.empty(0, dtype=np.uint8)
-        layer, following = following, layer
-        size = k
+    queue[0] = source
+    state[_TAIL] = 1
+    state[_PENDING] = 1
+    _drain(queue, state, workers, chunk, sequential_rows, rows, dict_type, direct, keys, ids,
+           mask, shift, seen)  # fmt: skip
+    if state[_STOP]:
+        return np.empty(0, dtype=np.uint8)
     return seen
 
 
 def reach_flags(
     rows_of: dict,
     source_hash: int,
-    parallel_layer: int | None = None,
+    workers: int | None = None,
     sequential_rows: int | None = None,
 ) -> np.ndarray | None:
     """Flags (``bool``), one per entry of ``rows_of`` (a ``DiGraph``'s ``_succ`` or ``_pred``)
     in its order, of the nodes reached from the node whose hash is ``source_hash``, that node
     left out (as NetworkX leaves it out, even on a cycle), or None where the dicts cannot be
-    read so or the search is deep (see the module docstring). ``parallel_layer`` and
-    ``sequential_rows`` default to :data:`PARALLEL_LAYER` and :data:`SEQUENTIAL_ROWS`.
+    read so or the search is deep (see the module docstring). ``workers`` defaults to Numba's
+    thread count, ``sequential_rows`` (the most rows a worker reads) to
+    :data:`SEQUENTIAL_ROWS`.
 
     Examples
     --------
@@ -183,17 +235,17 @@ def reach_flags(
     Raises
     ------
     TypeError
-        When ``source_hash``, ``parallel_layer`` or ``sequential_rows`` is not an integer.
+        When ``source_hash``, ``workers`` or ``sequential_rows`` is not an integer.
     ValueError
-        When ``parallel_layer`` is below 1 or ``sequential_rows`` below 0.
+        When ``workers`` is below 1 or ``sequential_rows`` below 0.
     """
-    parallel_layer = PARALLEL_LAYER if parallel_layer is None else operator.index(parallel_layer)
+    workers = nb.get_num_threads() if workers is None else operator.index(workers)
     sequential_rows = (
         SEQUENTIAL_ROWS if sequential_rows is None else operator.index(sequential_rows)
     )
     source_hash = operator.index(source_hash)
-    if parallel_layer < 1:
-        raise ValueError(f"parallel_layer must be at least 1, got {parallel_layer}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
     if sequential_rows < 0:
         raise ValueError(f"sequential_rows must not be negative, got {sequential_rows}")
     found = raw.row_tables(rows_of, MIN_NODES)
@@ -205,8 +257,9 @@ def reach_flags(
     source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
     if not 0 <= source < n:
         return None
-    flags = _search(rows, source, id(dict), direct, keys, ids, bits, parallel_layer,
-                    sequential_rows)  # fmt: skip
+    flags = _search(
+        rows, source, id(dict), direct, keys, ids, bits, workers, _CHUNK, sequential_rows
+    )
     if not flags.size:
         return None
     flags[source] = 0
