@@ -39,22 +39,21 @@ __all__ = ["MIN_NODES", "SEQUENTIAL_ROWS", "reach_flags"]
 #: Fewer nodes than this are converted as before.
 MIN_NODES = 4096
 #: The search gives up (and the caller converts the graph) once a worker has read this many
-#: rows. Read one at a time in search order, a row costs ~220 ns (H200 host,
-#: grid:708 oriented: 32k rows in 7.2 ms; on 2 cores rows read in a random order cost 2.5x
-#: those read in the dict's order, which the conversion's scan reads in parallel) against
-#: ~10 ns for a BFS of the converted graph, whose conversion costs 6-13 ms for 1M edges. So
-#: a deep search of many nodes is cheaper converted, a short one in place, and this limit is
-#: about where they break even: a search given up costs at most about twice the best of the
-#: two. H200 host, first calls: grid:708 ``ancestors`` (27k nodes) 5 ms in place against
-#: 9.5-15 ms converted; its ``descendants`` (295k nodes) 20 ms against 13 ms. At 4,096 rows
-#: both went the other way (16-18 ms and 13-21 ms, a noisy lease).
-SEQUENTIAL_ROWS = 1 << 15
+#: rows. A row costs a worker ~250 ns (its dict, key table and entries lie scattered: H200
+#: host, 16 workers, grid:708 oriented, 295k rows in 4.6 ms), against ~10 ns an arc for a BFS
+#: of the converted graph, whose conversion costs 6-13 ms for 1M edges (grid:708: 14 ms in
+#: all). So on few threads a deep search of many nodes is cheaper converted, and this limit is
+#: about where they break even on that host (~55k rows a worker): a search given up costs at
+#: most about twice the best of the two. On 2 cores a row costs ~125 ns a worker and the
+#: conversion ~27 ms, so the search in place stays ahead well past the limit.
+SEQUENTIAL_ROWS = 1 << 16
 #: A worker that has waited this many turns in a row for another (~0.3-1 s; a worker expands
 #: a chunk in microseconds, a row of 10M arcs in ~50 ms) stops the search, which then gives up
 #: (the caller converts the graph) rather than hang if a worker is stuck.
 _SPIN_LIMIT = 1 << 28
 #: Queued nodes a worker takes at once, at most (fewer while few wait: a share of them).
-_CHUNK = 128
+#: H200 host, 16 workers: 32-512 within 10% on grid:708 and urand:17, 512 the best by a little.
+_CHUNK = 512
 
 
 @nb.njit(cache=True)
