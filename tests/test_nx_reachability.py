@@ -56,9 +56,6 @@ def _sources(G: nx.Graph, seed: int) -> list:
     return [*random.Random(seed).sample(nodes[:4200], 4), *nodes[4200:4203], nodes[4220]]
 
 
-@pytest.mark.parametrize("directed", [True, False])
-@pytest.mark.parametrize("labels", ["int", "str", "mixed"])
-@pytest.mark.parametrize("path", ["local", "in_place", "parallel", "sequential"])
 def _cached(G) -> list:
     return list(G.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values())
 
@@ -71,9 +68,7 @@ def test_equals_networkx(on_device, monkeypatch, directed, labels, path):
     on a first call and on the cached conversion."""
     limit = reachability.LOCAL_REACH_NODES if path == "local" else 0
     monkeypatch.setattr(reachability, "LOCAL_REACH_NODES", limit)
-    if path == "in_place":  # (the graph stays unconverted)
-        monkeypatch.setattr(_dict_reach, "SEQUENTIAL_ROWS", 10**9)
-    else:
+    if path != "in_place":  # (in place, the graph stays unconverted: checked below)
         monkeypatch.setattr(reachability, "_in_place", lambda rows_of, source: None)
     monkeypatch.setattr(reachability, "SHALLOW_DEGREE", 0 if path == "parallel" else 10**6)
     monkeypatch.setattr(traversal, "GPU_MIN_ARCS", 0)  # (the GPU's hybrid on small graphs)
@@ -146,7 +141,7 @@ def test_small_reach_is_not_converted(monkeypatch):
     assert nx.descendants(D, leaf, backend=BACKEND) == nx.descendants(D, leaf)
     assert nx.ancestors(D, 0, backend=BACKEND) == nx.ancestors(D, 0)  # every node
     assert [W.pending is D for W in _cached(D)] == [True]
-    monkeypatch.setattr(_dict_reach, "SEQUENTIAL_ROWS", 0)
+    monkeypatch.setattr(_dict_reach, "ROW_LIMIT", 0)
     assert nx.ancestors(D, 0, backend=BACKEND) == nx.ancestors(D, 0)
     assert [W.pending for W in _cached(D)] == [None]
 
@@ -216,7 +211,7 @@ def test_reach_flags_shapes(workers):
 def test_reach_flags_refuses_what_it_cannot_read():
     D = _digraph(6000, "int")
     assert _dict_reach.reach_flags(_digraph(100, "int")._succ, hash(0)) is None  # small
-    assert _dict_reach.reach_flags(D._succ, hash(0), sequential_rows=10) is None  # deep
+    assert _dict_reach.reach_flags(D._succ, hash(0), row_limit=10) is None  # deep
     odd = _digraph(6000, "int")
     odd._succ[3] = type("Row", (dict,), {})(odd._succ[3])  # not a plain dict
     reached = nx.descendants(odd, 0)
@@ -251,8 +246,8 @@ def test_reach_flags_refuses_bad_arguments():
         _dict_reach.reach_flags(D._succ, 0, workers=2.5)
     with pytest.raises(ValueError, match="workers must be at least 1, got 0"):
         _dict_reach.reach_flags(D._succ, 0, workers=0)
-    with pytest.raises(ValueError, match="sequential_rows must not be negative, got -1"):
-        _dict_reach.reach_flags(D._succ, 0, sequential_rows=-1)
+    with pytest.raises(ValueError, match="row_limit must not be negative, got -1"):
+        _dict_reach.reach_flags(D._succ, 0, row_limit=-1)
     assert _dict_reach.reach_flags(D._succ, 10**6) is None  # no node's hash
     S = nx.relabel_nodes(D, {v: f"n{v}" for v in D})
     assert _dict_reach.reach_flags(S._succ, hash("absent")) is None

@@ -12,10 +12,9 @@ graph such as a lattice has ~1,000 layers of a few hundred nodes, each too short
 by a parallel step (~10-20 us to start). Each worker takes a share of the queued nodes, claims
 the new nodes of their rows by compare-and-swap, keeps a share of them for its next step
 (their rows were likely allocated near those just read) and queues the rest for the others;
-the search ends when no node is queued or held. A worker that has read more than
-:data:`SEQUENTIAL_ROWS` rows gives up (a deep search of many nodes on few threads is cheaper
-converted). The set is made from the keys of the same dict (:func:`._keyset.key_set`), its
-table written in parallel.
+the search ends when no node is queued or held. (A worker may be given a limit of rows,
+:data:`ROW_LIMIT`, past which the search gives up; none by default.) The set is made from the
+keys of the same dict (:func:`._keyset.key_set`), its table written in parallel.
 
 Only plain ``DiGraph`` dicts that :mod:`._cpython` reads, of :data:`MIN_NODES` or more, with
 distinct node hashes; anything else returns None and the caller converts the graph.
@@ -34,19 +33,18 @@ from ..cpu.prefetch import prefetch_address as _prefetch
 from . import _cpython as raw
 from ._cpython import _entry, _i64, _position, _prefetch_rows_ahead, _table
 
-__all__ = ["MIN_NODES", "SEQUENTIAL_ROWS", "reach_flags"]
+__all__ = ["MIN_NODES", "ROW_LIMIT", "reach_flags"]
 
 #: Fewer nodes than this are converted as before.
 MIN_NODES = 4096
-#: The search gives up (and the caller converts the graph) once a worker has read this many
-#: rows. A row costs a worker ~250 ns (its dict, key table and entries lie scattered: H200
-#: host, 16 workers, grid:708 oriented, 295k rows in 4.6 ms), against ~10 ns an arc for a BFS
-#: of the converted graph, whose conversion costs 6-13 ms for 1M edges (grid:708: 14 ms in
-#: all). So on few threads a deep search of many nodes is cheaper converted, and this limit is
-#: about where they break even on that host (~55k rows a worker): a search given up costs at
-#: most about twice the best of the two. On 2 cores a row costs ~125 ns a worker and the
-#: conversion ~27 ms, so the search in place stays ahead well past the limit.
-SEQUENTIAL_ROWS = 1 << 16
+#: Rows a worker may read before the search gives up and the caller converts the graph;
+#: None: no limit. A row costs a worker ~250 ns (its dict, key table and entries lie scattered),
+#: an arc of the converted graph ~10 ns, but the conversion reads every row first. First calls
+#: of grid:708 oriented ``descendants`` (295k of 501k nodes reached), in place against
+#: converted: H200 host, 16 workers, 6.8 against 11.6 ms; 2 cores 27 against 26 ms; one thread
+#: 49 against 37 ms (urand:17, every node reached: 23 against 37). A limit would save at most
+#: the last case's 1.3x, and a search given up late would cost about twice the best.
+ROW_LIMIT: int | None = None
 #: A worker that has waited this many turns in a row for another (~0.3-1 s; a worker expands
 #: a chunk in microseconds, a row of 10M arcs in ~50 ms) stops the search, which then gives up
 #: (the caller converts the graph) rather than hang if a worker is stuck.
@@ -188,10 +186,10 @@ def _drain(
 
 @nb.njit(cache=True)
 def _search(
-    rows, source, dict_type, direct, keys, ids, bits, workers, chunk, sequential_rows
+    rows, source, dict_type, direct, keys, ids, bits, workers, chunk, row_limit
 ):  # pragma: no cover - compiled
     """Flags of the nodes reached from position ``source`` (itself flagged), or an empty
-    array when a row cannot be read so or a worker read more than ``sequential_rows`` rows."""
+    array when a row cannot be read so or a worker read more than ``row_limit`` rows."""
     n = rows.shape[0]
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
@@ -203,7 +201,7 @@ def _search(
     queue[0] = source
     state[_TAIL] = 1
     state[_PENDING] = 1
-    _drain(queue, state, workers, chunk, sequential_rows, rows, dict_type, direct, keys, ids,
+    _drain(queue, state, workers, chunk, row_limit, rows, dict_type, direct, keys, ids,
            mask, shift, seen)  # fmt: skip
     if state[_STOP]:
         return np.empty(0, dtype=np.uint8)
@@ -214,14 +212,14 @@ def reach_flags(
     rows_of: dict,
     source_hash: int,
     workers: int | None = None,
-    sequential_rows: int | None = None,
+    row_limit: int | None = None,
 ) -> np.ndarray | None:
     """Flags (``bool``), one per entry of ``rows_of`` (a ``DiGraph``'s ``_succ`` or ``_pred``)
     in its order, of the nodes reached from the node whose hash is ``source_hash``, that node
     left out (as NetworkX leaves it out, even on a cycle), or None where the dicts cannot be
     read so or the search is deep (see the module docstring). ``workers`` defaults to Numba's
-    thread count, ``sequential_rows`` (the most rows a worker reads) to
-    :data:`SEQUENTIAL_ROWS`.
+    thread count, ``row_limit`` (the most rows a worker reads) to :data:`ROW_LIMIT` (None: no
+    limit).
 
     Examples
     --------
@@ -234,19 +232,18 @@ def reach_flags(
     Raises
     ------
     TypeError
-        When ``source_hash``, ``workers`` or ``sequential_rows`` is not an integer.
+        When ``source_hash``, ``workers`` or ``row_limit`` is not an integer.
     ValueError
-        When ``workers`` is below 1 or ``sequential_rows`` below 0.
+        When ``workers`` is below 1 or ``row_limit`` below 0.
     """
     workers = nb.get_num_threads() if workers is None else operator.index(workers)
-    sequential_rows = (
-        SEQUENTIAL_ROWS if sequential_rows is None else operator.index(sequential_rows)
-    )
+    row_limit = ROW_LIMIT if row_limit is None else row_limit
+    row_limit = 2**62 if row_limit is None else operator.index(row_limit)
     source_hash = operator.index(source_hash)
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    if sequential_rows < 0:
-        raise ValueError(f"sequential_rows must not be negative, got {sequential_rows}")
+    if row_limit < 0:
+        raise ValueError(f"row_limit must not be negative, got {row_limit}")
     found = raw.row_tables(rows_of, MIN_NODES)
     if found is None:
         return None
@@ -256,9 +253,7 @@ def reach_flags(
     source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
     if not 0 <= source < n:
         return None
-    flags = _search(
-        rows, source, id(dict), direct, keys, ids, bits, workers, _CHUNK, sequential_rows
-    )
+    flags = _search(rows, source, id(dict), direct, keys, ids, bits, workers, _CHUNK, row_limit)
     if not flags.size:
         return None
     flags[source] = 0

@@ -12,7 +12,7 @@ Here:
    ``node_connected_component`` reads them.
 3. A directed graph not converted yet is searched on ``G._succ`` (``ancestors``: ``G._pred``)
    in place by compiled code (:mod:`._dict_reach`): no conversion, no transpose.
-4. Otherwise (a cached conversion, a view or subclass, a deep search given up in place) the
+4. Otherwise (a cached conversion, a view or subclass, a search in place given up) the
    graph is converted and searched from the source (``ancestors``: in the reversed graph,
    cached on the conversion), by a parallel or a sequential BFS chosen by the average degree
    (:data:`SHALLOW_DEGREE`).
