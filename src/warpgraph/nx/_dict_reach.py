@@ -159,7 +159,9 @@ def _drain(
                 nodes = np.empty(held, dtype=np.int64)
                 for i in range(held):
                     v = atomic_load(queue, head + i)
-                    while v < 0 and idle <= _SPIN_LIMIT:  # reserved, still being written
+                    # -1: reserved, not written yet. (The copy that writes it may store wider
+                    # than 8 bytes, so a half-written id, outside 0..n-1, is waited out too.)
+                    while not 0 <= v < n and idle <= _SPIN_LIMIT:
                         v = atomic_load(queue, head + i)
                         idle += 1
                     nodes[i] = v
