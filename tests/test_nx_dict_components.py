@@ -5,6 +5,7 @@ conversion."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -243,7 +244,7 @@ def test_second_call_reuses_the_components_until_the_graph_changes(monkeypatch):
     monkeypatch.setattr(
         _dict_components,
         "weak_components",
-        lambda G, labels=True: calls.append(labels) or real(G, labels),
+        lambda G, labels=True, tables=None: calls.append(labels) or real(G, labels, tables),
     )
     G = nx.disjoint_union(nx.path_graph(6000), nx.path_graph(3000))
     assert nx.number_connected_components(G, backend=BACKEND) == 2
@@ -260,6 +261,75 @@ def test_second_call_reuses_the_components_until_the_graph_changes(monkeypatch):
     G.add_edge(5999, 6000)  # NetworkX clears the cached conversion, and the components with it
     assert nx.is_connected(G, backend=BACKEND) is True
     assert list(nx.connected_components(G, backend=BACKEND)) == [set(G)]
+
+
+def _fragments(labels: str) -> nx.Graph:
+    """One random component of 8,000 nodes and 60 small ones (paths, cycles, stars, random;
+    12-200 nodes), in shuffled insertion order, relabelled by ``labels``."""
+    rng = np.random.default_rng(11)
+    G = nx.gnm_random_graph(8000, 24000, seed=3)
+    G = nx.subgraph(G, max(nx.connected_components(G), key=len)).copy()
+    makers = (nx.path_graph, nx.cycle_graph, nx.star_graph, lambda k: nx.gnm_random_graph(k, 2 * k))
+    for i in range(60):
+        piece = makers[i % 4](int(rng.integers(12, 200)))
+        G = nx.disjoint_union(G, piece)
+    order = rng.permutation(len(G)).tolist()
+    H = nx.Graph()
+    H.add_nodes_from(order)
+    H.add_edges_from(G.edges())
+    return _relabelled(H, labels)
+
+
+@pytest.mark.parametrize("labels", ["int", "str"])
+@pytest.mark.parametrize("share", [None, 4])
+def test_small_component_is_searched_alone(monkeypatch, labels, share, device):
+    """A small component is found by a search in place from the node (the graph's components
+    not computed, the graph not converted); a large one by the components pass. Both equal
+    NetworkX's, for ``node_connected_component`` and the undirected ``descendants``."""
+    from warpgraph.nx import _dict_components, components
+
+    if share is not None:  # (a larger share: larger components searched alone)
+        monkeypatch.setattr(components, "SMALL_COMPONENT_SHARE", share)
+    monkeypatch.setattr(nx.config.backends.warpgraph, "device", device)
+    calls = []
+    real = _dict_components.weak_components
+    monkeypatch.setattr(
+        _dict_components,
+        "weak_components",
+        lambda G, labels=True, tables=None: calls.append(1) or real(G, labels, tables),
+    )
+    G = _fragments(labels)
+    threads = numba.get_num_threads()
+    comps = sorted(nx.connected_components(G), key=len)
+    for members in (comps[0], comps[30], comps[-2], comps[-1]):
+        node = next(iter(members))
+        for f, want in (
+            (nx.node_connected_component, members),
+            (nx.descendants, members - {node}),
+        ):
+            calls.clear()
+            G.__networkx_cache__.clear()
+            assert f(G, node, backend=BACKEND) == want, (f.__name__, len(members))
+            if raw.available():
+                assert _cached(G).pending is G  # never converted
+                # (found alone for sure when one worker may read all its rows)
+                if len(members) <= len(G) // (components.SMALL_COMPONENT_SHARE * threads):
+                    assert calls == [], len(members)  # (the search alone answered)
+                if len(members) > len(G) // 2:
+                    assert calls == [1]  # (the search gave up: the whole pass)
+
+
+def test_search_gives_up_when_its_short_queue_fills():
+    """A search given a small row limit gets a short queue; a row that would overflow it
+    (a hub) makes it give up rather than write past it."""
+    from warpgraph.nx import _dict_reach
+
+    star = nx.star_graph(9000)
+    full = _dict_reach.reach_flags(star._adj, hash(0), 2)
+    assert full is not None and full.sum() == 9000
+    if raw.available():
+        assert _dict_reach.reach_flags(star._adj, hash(0), 2, 1) is None  # 9,000 > the room
+        assert _dict_reach.reach_flags(star._adj, hash(5), 2, 1) is None  # (row limit: 2 rows)
 
 
 def test_wrong_input_is_refused_with_the_reason():

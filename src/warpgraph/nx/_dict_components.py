@@ -104,13 +104,16 @@ class DictComponents(NamedTuple):
     node_hashes: np.ndarray | None
 
 
-def weak_components(G, labels: bool = True) -> DictComponents | None:
+def weak_components(
+    G, labels: bool = True, tables: raw.RowTables | None = None
+) -> DictComponents | None:
     """Weak components of the NetworkX ``Graph``/``DiGraph`` ``G``, read from its dicts in
     place (module docstring). Dense id ``i`` is ``G``'s ``i``-th node. None where the tables
     cannot be read so (fewer than :data:`MIN_NODES` nodes or 2**31 or more, not a plain
     graph, the reader unavailable, node hashes not distinct, ``_node`` and ``_adj`` not in
     the same order when ``labels`` are asked for and there are two or more components):
     the caller then converts ``G``. A connected graph's labels are not given: all 0.
+    ``tables``: what :func:`._cpython.row_tables` read of ``G._adj``, if the caller has it.
 
     Examples
     --------
@@ -134,7 +137,7 @@ def weak_components(G, labels: bool = True) -> DictComponents | None:
     n = len(G)
     if type(G) not in (nx.Graph, nx.DiGraph):
         return None
-    found = raw.row_tables(G._adj, MIN_NODES)
+    found = raw.row_tables(G._adj, MIN_NODES) if tables is None else tables
     if found is None or found.rows.size != n:  # (a row per node of ``_node``)
         return None
     adj_hashes, rows, direct, bits, keys, ids = found

@@ -130,8 +130,8 @@ def _drain(
     ``chunk`` queued nodes (a share of those waiting), claims the new nodes of their rows and
     queues them, until no node is queued or being expanded (``state[_PENDING]``: nodes queued
     or taken, not yet expanded). A worker that met a row it cannot read, or read more than
-    ``limit`` rows, sets ``state[_STOP]`` and all stop. A node is queued once, so ``queue``
-    (cleared to -1: a slot reserved but not written yet) holds at most every node."""
+    ``limit`` rows, or would queue past the end of ``queue`` (cleared to -1: a slot reserved
+    but not written yet), sets ``state[_STOP]`` and all stop."""
     n = rows.shape[0]
     for _ in prange(workers):
         read = 0
@@ -182,6 +182,9 @@ def _drain(
             keep = min(k, chunk, (max(waiting, 0) + k + workers - 1) // workers)
             if k > keep:
                 at = fetch_add(state, _TAIL, k - keep)
+                if at + k - keep > queue.shape[0]:  # (a short queue: see _search)
+                    fetch_add(state, _STOP, 1)
+                    break
                 queue[at : at + k - keep] = found[keep:k]
             nodes, held = found, keep
 
@@ -196,7 +199,10 @@ def _search(
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
     seen = np.zeros(n, dtype=np.uint8)
-    queue = np.empty(n, dtype=np.int64)
+    # A node is queued once, so n slots always do; a search that may read only a few rows
+    # gets fewer (clearing n slots would cost more than it) and gives up if they fill.
+    room = n if row_limit >= n else min(n, 2 * row_limit * workers + 4096)
+    queue = np.empty(room, dtype=np.int64)
     _clear(queue)
     state = np.zeros(32, dtype=np.int64)
     seen[source] = 1
@@ -215,13 +221,15 @@ def reach_flags(
     source_hash: int,
     workers: int | None = None,
     row_limit: int | None = None,
+    tables: raw.RowTables | None = None,
 ) -> np.ndarray | None:
     """Flags (``bool``), one per entry of ``rows_of`` (a ``DiGraph``'s ``_succ`` or ``_pred``)
     in its order, of the nodes reached from the node whose hash is ``source_hash``, that node
     left out (as NetworkX leaves it out, even on a cycle), or None where the dicts cannot be
     read so or the search is deep (see the module docstring). ``workers`` defaults to Numba's
     thread count, ``row_limit`` (the most rows a worker reads) to :data:`ROW_LIMIT` (None: no
-    limit).
+    limit). ``tables``: what :func:`._cpython.row_tables` read of ``rows_of``, if the caller
+    has it already.
 
     Examples
     --------
@@ -246,7 +254,7 @@ def reach_flags(
         raise ValueError(f"workers must be at least 1, got {workers}")
     if row_limit < 0:
         raise ValueError(f"row_limit must not be negative, got {row_limit}")
-    found = raw.row_tables(rows_of, MIN_NODES)
+    found = raw.row_tables(rows_of, MIN_NODES) if tables is None else tables
     if found is None:
         return None
     _, rows, direct, bits, keys, ids = found
