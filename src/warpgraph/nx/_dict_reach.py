@@ -152,7 +152,8 @@ def _drain(
                         break
                     continue  # another worker is expanding nodes: wait for them
                 idle = 0
-                held = min(chunk, (waiting + workers - 1) // workers)
+                # (a share of those waiting; no more than the rows this worker has left)
+                held = min(chunk, (waiting + workers - 1) // workers, max(1, limit - read))
                 if cas(state, _HEAD, head, head + held) != head:
                     held = 0
                     continue  # (another worker took these first)
@@ -180,6 +181,7 @@ def _drain(
             # queue the rest for the others.
             waiting = atomic_load(state, _TAIL) - atomic_load(state, _HEAD)
             keep = min(k, chunk, (max(waiting, 0) + k + workers - 1) // workers)
+            keep = min(keep, max(1, limit - read))
             if k > keep:
                 at = fetch_add(state, _TAIL, k - keep)
                 if at + k - keep > queue.shape[0]:  # (a short queue: see _search)
