@@ -249,6 +249,12 @@ def test_reach_flags_refuses_bad_arguments():
     with pytest.raises(ValueError, match="row_limit must not be negative, got -1"):
         _dict_reach.reach_flags(D._succ, 0, row_limit=-1)
     assert _dict_reach.reach_flags(D._succ, 10**6) is None  # no node's hash
+    from warpgraph.nx import _cpython
+
+    other = _cpython.row_tables(_digraph(7000, "int")._succ)
+    if other is not None:
+        with pytest.raises(ValueError, match="tables hold 7000 rows, rows_of has 6000"):
+            _dict_reach.reach_flags(D._succ, 0, tables=other)
     S = nx.relabel_nodes(D, {v: f"n{v}" for v in D})
     assert _dict_reach.reach_flags(S._succ, hash("absent")) is None
 

@@ -16,8 +16,10 @@ the search ends when no node is queued or held. (A worker may be given a limit o
 :data:`ROW_LIMIT`, past which the search gives up; none by default.) The set is made from the
 keys of the same dict (:func:`._keyset.key_set`), its table written in parallel.
 
-Only plain ``DiGraph`` dicts that :mod:`._cpython` reads, of :data:`MIN_NODES` or more, with
-distinct node hashes; anything else returns None and the caller converts the graph.
+The same search finds a small component in a ``Graph``'s ``_adj``
+(``components._small_component``), with a row limit. Only plain dicts that :mod:`._cpython`
+reads, of :data:`MIN_NODES` or more, with distinct node hashes; anything else returns None and
+the caller converts the graph.
 """
 
 from __future__ import annotations
@@ -196,7 +198,8 @@ def _search(
     rows, source, dict_type, direct, keys, ids, bits, workers, chunk, row_limit
 ):  # pragma: no cover - compiled
     """Flags of the nodes reached from position ``source`` (itself flagged), or an empty
-    array when a row cannot be read so or a worker read more than ``row_limit`` rows."""
+    array when a row cannot be read so, a worker read more than ``row_limit`` rows or the
+    queue sized for that limit filled."""
     n = rows.shape[0]
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
@@ -225,10 +228,11 @@ def reach_flags(
     row_limit: int | None = None,
     tables: raw.RowTables | None = None,
 ) -> np.ndarray | None:
-    """Flags (``bool``), one per entry of ``rows_of`` (a ``DiGraph``'s ``_succ`` or ``_pred``)
-    in its order, of the nodes reached from the node whose hash is ``source_hash``, that node
-    left out (as NetworkX leaves it out, even on a cycle), or None where the dicts cannot be
-    read so or the search is deep (see the module docstring). ``workers`` defaults to Numba's
+    """Flags (``bool``), one per entry of ``rows_of`` (a ``DiGraph``'s ``_succ`` or ``_pred``,
+    or a ``Graph``'s ``_adj``: the source's component) in its order, of the nodes reached
+    from the node whose hash is ``source_hash``, that node left out (as NetworkX leaves it
+    out, even on a cycle), or None where the dicts cannot be read so or the search went past
+    its limit (see the module docstring). ``workers`` defaults to Numba's
     thread count, ``row_limit`` (the most rows a worker reads) to :data:`ROW_LIMIT` (None: no
     limit). ``tables``: what :func:`._cpython.row_tables` read of ``rows_of``, if the caller
     has it already.
@@ -246,7 +250,8 @@ def reach_flags(
     TypeError
         When ``source_hash``, ``workers`` or ``row_limit`` is not an integer.
     ValueError
-        When ``workers`` is below 1 or ``row_limit`` below 0.
+        When ``workers`` is below 1, ``row_limit`` below 0, or ``tables`` hold another number
+        of rows than ``rows_of``.
     """
     workers = nb.get_num_threads() if workers is None else operator.index(workers)
     row_limit = ROW_LIMIT if row_limit is None else row_limit
@@ -256,6 +261,10 @@ def reach_flags(
         raise ValueError(f"workers must be at least 1, got {workers}")
     if row_limit < 0:
         raise ValueError(f"row_limit must not be negative, got {row_limit}")
+    if tables is not None and tables.rows.size != len(rows_of):
+        raise ValueError(
+            f"tables hold {tables.rows.size} rows, rows_of has {len(rows_of)}: not its tables"
+        )
     found = raw.row_tables(rows_of, MIN_NODES) if tables is None else tables
     if found is None:
         return None
