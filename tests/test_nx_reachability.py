@@ -208,6 +208,27 @@ def test_reach_flags_shapes(workers):
                     assert {nodes[i] for i in flags.nonzero()[0]} == want, (name, source)
 
 
+def test_kept_queue_is_cleared_after_each_search():
+    """The queue kept between searches is all -1 again after a search that ends, one that gives
+    up part-way, and a search of another graph; each result is NetworkX's (a slot left
+    written would be read as a queued node by the next search)."""
+    D = _digraph(6000, "int")
+    P = nx.path_graph(5000, create_using=nx.DiGraph)
+    runs = [
+        (D._succ, 0, None, nx.descendants(D, 0)),
+        (P._succ, 3000, 1000, None),  # (gives up after 1,000 rows a worker)
+        (P._succ, 4000, None, set(range(4001, 5000))),
+        (D._pred, 7, None, nx.ancestors(D, 7)),
+    ]
+    for rows_of, source, limit, want in runs:
+        flags = _dict_reach.reach_flags(rows_of, hash(source), 3, limit)
+        assert (flags is None) == (want is None)
+        if want is not None:
+            assert set(flags.nonzero()[0].tolist()) == want
+        kept = _dict_reach._KEPT_QUEUES
+        assert len(kept) == 1 and kept[0].size >= len(rows_of) and (kept[0] == -1).all()
+
+
 def test_reach_flags_refuses_what_it_cannot_read():
     D = _digraph(6000, "int")
     assert _dict_reach.reach_flags(_digraph(100, "int")._succ, hash(0)) is None  # small

@@ -7,8 +7,12 @@ the parallel BFS claims vertices with :func:`cas` and reserves queue space with
 :func:`fetch_add`; the triangle counters use :func:`atomic_add`. A thread waiting for another's
 write reads with :func:`atomic_load`.
 
-``cas``, ``fetch_add``, ``fetch_or`` and ``atomic_load`` are inlined ``njit`` functions
-(callable from Python as well); ``atomic_add`` and ``atomic_sub`` are bare intrinsics,
+A thread spinning on such reads calls :func:`spin_pause` each turn: the CPU's spin-wait hint
+(x86 ``pause``, AArch64 ``yield``; nothing elsewhere) slows the loop down so that its reads do
+not crowd the cache line the other threads are writing.
+
+``cas``, ``fetch_add``, ``fetch_or``, ``atomic_load`` and ``spin_pause`` are inlined ``njit``
+functions (callable from Python as well); ``atomic_add`` and ``atomic_sub`` are bare intrinsics,
 callable from Numba code only, and also require an integer value.
 
 Examples
@@ -30,12 +34,28 @@ Examples
 
 from __future__ import annotations
 
+import platform
+
 import numba as nb
+from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["atomic_add", "atomic_load", "atomic_sub", "cas", "fetch_add", "fetch_or"]
+__all__ = [
+    "atomic_add",
+    "atomic_load",
+    "atomic_sub",
+    "cas",
+    "fetch_add",
+    "fetch_or",
+    "spin_pause",
+]
+
+#: The spin-wait hint of this machine's CPU (an empty string: none).
+_SPIN_HINT = {"x86_64": "pause", "amd64": "pause", "aarch64": "yield", "arm64": "yield"}.get(
+    platform.machine().lower(), ""
+)
 
 
 def _pointer(context, builder, aryty, ary_val, idxty, idx_val):
@@ -109,6 +129,26 @@ def _load(typingctx, arr, idx):
     return sig, codegen
 
 
+@intrinsic
+def _pause(typingctx):
+    def codegen(context, builder, sig, args):
+        # (LLVM intrinsics: Numba's JIT has no assembler for inline ``asm``)
+        module = builder.module
+        if _SPIN_HINT == "pause":
+            fn = cgutils.get_or_insert_function(
+                module, ir.FunctionType(ir.VoidType(), []), "llvm.x86.sse2.pause"
+            )
+            builder.call(fn, [])
+        elif _SPIN_HINT == "yield":  # (hint 1 is YIELD)
+            fn = cgutils.get_or_insert_function(
+                module, ir.FunctionType(ir.VoidType(), [ir.IntType(32)]), "llvm.aarch64.hint"
+            )
+            builder.call(fn, [ir.Constant(ir.IntType(32), 1)])
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
 @nb.njit(inline="always", nogil=True)
 def cas(arr, idx, expected, desired):
     """Atomically ``if arr[idx] == expected: arr[idx] = desired``; returns the old value."""
@@ -133,6 +173,14 @@ def atomic_load(arr, idx):
     read there may be hoisted out of the loop, so a thread waiting for another's write would
     never see it)."""
     return _load(arr, idx)
+
+
+@nb.njit(inline="always", nogil=True)
+def spin_pause():
+    """Tell the CPU this thread is spinning, waiting for another's write (x86 ``pause``,
+    AArch64 ``yield``): fewer reads of the awaited cache line, and the core's other hardware
+    thread runs meanwhile. Nothing on other CPUs."""
+    _pause()
 
 
 atomic_add = _rmw("add", integer_value=True)

@@ -30,7 +30,7 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from ..cpu.atomics import atomic_load, cas, fetch_add
+from ..cpu.atomics import atomic_load, cas, fetch_add, spin_pause
 from ..cpu.prefetch import prefetch_address as _prefetch
 from . import _cpython as raw
 from ._cpython import _entry, _i64, _position, _prefetch_rows_ahead, _table
@@ -47,10 +47,11 @@ MIN_NODES = 4096
 #: 49 against 37 ms (urand:17, every node reached: 23 against 37). A limit would save at most
 #: the last case's 1.3x, and a search given up late would cost about twice the best.
 ROW_LIMIT: int | None = None
-#: A worker that has waited this many turns in a row for another (~0.3-1 s; a worker expands
-#: a chunk in microseconds, a row of 10M arcs in ~50 ms) stops the search, which then gives up
-#: (the caller converts the graph) rather than hang if a worker is stuck.
-_SPIN_LIMIT = 1 << 28
+#: A worker that has waited this many turns in a row for another (each turn a spin-wait hint:
+#: ~3-40 ns by CPU, so ~0.2-3 s; a worker expands a chunk in microseconds, a row of 10M arcs
+#: in ~50 ms) stops the search, which then gives up (the caller converts the graph) rather
+#: than hang if a worker is stuck.
+_SPIN_LIMIT = 1 << 26
 #: Queued nodes a worker takes at once, at most (fewer while few wait: a share of them).
 #: H200 host, 16 workers: 32-512 within 10% on grid:708 and urand:17, 512 the best by a little.
 _CHUNK = 512
@@ -152,12 +153,14 @@ def _drain(
                     if pending < 0 or idle > _SPIN_LIMIT:
                         fetch_add(state, _STOP, 1)
                         break
+                    spin_pause()
                     continue  # another worker is expanding nodes: wait for them
                 idle = 0
                 # (a share of those waiting; no more than the rows this worker has left)
                 held = min(chunk, (waiting + workers - 1) // workers, max(1, limit - read))
                 if cas(state, _HEAD, head, head + held) != head:
                     held = 0
+                    spin_pause()
                     continue  # (another worker took these first)
                 nodes = np.empty(held, dtype=np.int64)
                 for i in range(held):
@@ -165,6 +168,7 @@ def _drain(
                     # -1: reserved, not written yet. (The copy that writes it may store wider
                     # than 8 bytes, so a half-written id, outside 0..n-1, is waited out too.)
                     while not 0 <= v < n and idle <= _SPIN_LIMIT:
+                        spin_pause()
                         v = atomic_load(queue, head + i)
                         idle += 1
                     nodes[i] = v
@@ -195,20 +199,16 @@ def _drain(
 
 @nb.njit(cache=True)
 def _search(
-    rows, source, dict_type, direct, keys, ids, bits, workers, chunk, row_limit
+    rows, source, dict_type, direct, keys, ids, bits, workers, chunk, row_limit, queue
 ):  # pragma: no cover - compiled
-    """Flags of the nodes reached from position ``source`` (itself flagged), or an empty
-    array when a row cannot be read so, a worker read more than ``row_limit`` rows or the
-    queue sized for that limit filled."""
+    """``(flags, used)``: flags of the nodes reached from position ``source`` (itself
+    flagged), or an empty array when a row cannot be read so, a worker read more than
+    ``row_limit`` rows or ``queue`` (cleared to -1) filled; ``queue[:used]`` may have been
+    written."""
     n = rows.shape[0]
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
     seen = np.zeros(n, dtype=np.uint8)
-    # A node is queued once, so n slots always do; a search that may read only a few rows
-    # gets fewer (clearing n slots would cost more than it) and gives up if they fill.
-    room = n if row_limit >= n else min(n, 2 * row_limit * workers + 4096)
-    queue = np.empty(room, dtype=np.int64)
-    _clear(queue)
     state = np.zeros(32, dtype=np.int64)
     seen[source] = 1
     queue[0] = source
@@ -216,9 +216,39 @@ def _search(
     state[_PENDING] = 1
     _drain(queue, state, workers, chunk, row_limit, rows, dict_type, direct, keys, ids,
            mask, shift, seen)  # fmt: skip
+    used = min(state[_TAIL], queue.shape[0])
     if state[_STOP]:
-        return np.empty(0, dtype=np.uint8)
-    return seen
+        return np.empty(0, dtype=np.uint8), used
+    return seen, used
+
+
+#: The cleared queue kept for the next search (at most one, of up to :data:`_KEEP_SLOTS`
+#: slots): a search then neither allocates nor clears ``n`` slots, only clears again those it
+#: used. (grid:708 ``ancestors``: 27k of 501k slots used.)
+_KEPT_QUEUES: list[np.ndarray] = []
+_KEEP_SLOTS = 1 << 23  # 64 MiB
+
+
+def _cleared_queue(room: int) -> np.ndarray:
+    """A queue of at least ``room`` slots, all -1: the one kept if it is large enough."""
+    while _KEPT_QUEUES:  # (pop: another thread may take one between our steps)
+        queue = _KEPT_QUEUES.pop()
+        if queue.size >= room:
+            return queue
+    queue = np.empty(room, dtype=np.int64)
+    _clear(queue)
+    return queue
+
+
+def _keep_queue(queue: np.ndarray, used: int) -> None:
+    """Clear the ``used`` slots of ``queue`` again and keep it for the next search."""
+    if queue.size > _KEEP_SLOTS:
+        return
+    if used > 1 << 16:
+        _clear(queue[:used])
+    else:  # (a few slots: one memset-like fill, no threads woken)
+        queue[:used] = -1
+    _KEPT_QUEUES[:] = [queue]
 
 
 def reach_flags(
@@ -274,7 +304,13 @@ def reach_flags(
     source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
     if not 0 <= source < n:
         return None
-    flags = _search(rows, source, id(dict), direct, keys, ids, bits, workers, _CHUNK, row_limit)
+    # A node is queued once, so n slots always do; a search that may read only a few rows
+    # gets fewer (clearing n slots would cost more than it) and gives up if they fill.
+    room = n if row_limit >= n else min(n, 2 * row_limit * workers + 4096)
+    queue = _cleared_queue(room)
+    flags, used = _search(rows, source, id(dict), direct, keys, ids, bits, workers, _CHUNK,
+                          row_limit, queue[:room])  # fmt: skip
+    _keep_queue(queue, used)
     if not flags.size:
         return None
     flags[source] = 0
