@@ -13,8 +13,10 @@ by a parallel step (~10-20 us to start). Each worker takes a share of the queued
 the new nodes of their rows by compare-and-swap, keeps a share of them for its next step
 (their rows were likely allocated near those just read) and queues the rest for the others;
 the search ends when no node is queued or held. (A worker may be given a limit of rows,
-:data:`ROW_LIMIT`, past which the search gives up; none by default.) The set is made from the
-keys of the same dict (:func:`._keyset.key_set`), its table written in parallel.
+:data:`ROW_LIMIT`, past which the search gives up; none by default.) Waiting workers spin
+with the CPU's spin-wait hint. The queue is kept for the next search, which clears again only
+the slots it used. The set is made from the keys of the same dict (:func:`._keyset.key_set`),
+its table written in parallel.
 
 The same search finds a small component in a ``Graph``'s ``_adj``
 (``components._small_component``), with a row limit. Only plain dicts that :mod:`._cpython`
