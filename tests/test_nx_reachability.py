@@ -14,7 +14,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from warpgraph.nx import _dict_reach, reachability, traversal  # noqa: E402
+from warpgraph.nx import _dict_reach, _short_reach, reachability, traversal  # noqa: E402
 from warpgraph.nx.reachability import reach_within  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -130,6 +130,64 @@ def test_reach_within_limit():
     star = nx.star_graph(100)  # one row past the limit gives up before the next layer
     assert reach_within(star._adj, 0, 50) is None
     assert reach_within(star._adj, 1, 100) == set(range(101)) - {1}
+
+
+def _python_reach_within(monkeypatch, rows, source, limit):
+    """:func:`reach_within` with the compiled search switched off (the Python search)."""
+    with monkeypatch.context() as m:
+        m.setattr(_short_reach, "reach", lambda *args: _short_reach.UNREADABLE)
+        return reach_within(rows, source, limit)
+
+
+def test_short_reach_equals_the_python_search(monkeypatch):
+    """The compiled short search gives NetworkX's set, or None past the limit (as the Python
+    search does), on int, str and big-int labels, directed both ways and undirected, with
+    deleted row entries, self-loops and cycles; at limits around each set's size."""
+    D = nx.gnm_random_graph(300, 420, seed=3, directed=True)
+    D.add_edges_from([(5, 5), (6, 7), (7, 6)])
+    D.remove_edges_from(list(D.edges())[::5])  # (rows with deleted entries)
+    graphs = [D, D.to_undirected(), nx.relabel_nodes(D, {v: f"s{v}" for v in D}),
+              nx.relabel_nodes(D, {v: 2**70 + v for v in D})]  # fmt: skip
+    if _short_reach.reach(D._succ, 0, 10) is _short_reach.UNREADABLE:
+        pytest.skip("the C API search is not available on this interpreter")
+    for G in graphs:
+        adjs = [(G._adj, nx.descendants)]
+        if G.is_directed():
+            adjs = [(G._succ, nx.descendants), (G._pred, nx.ancestors)]
+        for rows, oracle in adjs:
+            for source in list(G)[:40]:
+                full = _python_reach_within(monkeypatch, rows, source, 10**6)
+                want = oracle(G, source)
+                assert full == want
+                for limit in {0, 1, len(full) - 1, len(full), len(full) + 1, 10**6} - {-1}:
+                    ours = _short_reach.reach(rows, source, limit)
+                    assert ours == (full if len(full) <= limit else None), (source, limit)
+                    # (the Python search may give up a little early: it counts the source
+                    # when a self-loop or cycle meets it)
+                    assert _python_reach_within(monkeypatch, rows, source, limit) in (ours, None)
+
+
+def test_short_reach_leaves_what_it_cannot_read_to_python(monkeypatch):
+    """Labels other than exact ints and strs (a tuple met part-way, a bool source), a row that
+    is a dict subclass, a source that is no node, a negative limit and an interpreter without
+    the C API: the compiled search declines, and :func:`reach_within` still answers."""
+    unreadable = _short_reach.UNREADABLE
+    D = nx.DiGraph([(0, 1), (1, 2), (2, (3, 3)), ((3, 3), 4)])
+    assert _short_reach.reach(D._succ, 0, 10) is unreadable
+    assert reach_within(D._succ, 0, 10) == {1, 2, (3, 3), 4}
+    assert _short_reach.reach(D._succ, (3, 3), 10) is unreadable
+    B = nx.DiGraph([(True, 2), (2, 3)])
+    assert _short_reach.reach(B._succ, True, 10) is unreadable
+    assert reach_within(B._succ, True, 10) == {2, 3}
+    R = nx.DiGraph([(0, 1), (1, 2), (2, 3)])
+    R._succ[2] = type("Row", (dict,), {})(R._succ[2])
+    assert _short_reach.reach(R._succ, 0, 10) is unreadable
+    assert reach_within(R._succ, 0, 10) == {1, 2, 3}
+    assert _short_reach.reach(R._succ, 9, 10) is unreadable  # (no such node)
+    assert _short_reach.reach(R._succ, 0, -1) is unreadable
+    monkeypatch.setattr(_short_reach, "api", lambda: None)
+    assert _short_reach.reach(nx.path_graph(5)._adj, 0, 10) is unreadable
+    assert reach_within(nx.path_graph(5)._adj, 0, 10) == {1, 2, 3, 4}
 
 
 def test_small_reach_is_not_converted(monkeypatch):

@@ -57,6 +57,11 @@ def reach_within(rows: Any, source: Any, limit: int) -> set | None:
     >>> reach_within(nx.path_graph(100)._adj, 0, 10) is None
     True
     """
+    from . import _short_reach
+
+    found = _short_reach.reach(rows, source, limit)  # (compiled, for int and str labels)
+    if found is not _short_reach.UNREADABLE:
+        return found
     seen = {source}
     layer = [source]
     while layer:
