@@ -4,9 +4,10 @@ NetworkX builds these sets from ``bfs_edges`` (a Python step per arc) and return
 ``set`` without the source, whatever the order of discovery: no order rule binds the backend.
 Here:
 
-1. A graph not converted yet is first searched on its own dicts, with set algebra, while the
-   nodes found stay under :data:`LOCAL_REACH_NODES` (a DAG's leaf, a small component):
-   converting a 1M-edge graph costs a few ms, more than such a search.
+1. A graph not converted yet is first searched on its own dicts while the nodes found stay
+   under :data:`LOCAL_REACH_NODES` (a DAG's leaf, a small component): converting a 1M-edge
+   graph costs a few ms, more than such a search. Int and str labels are searched by compiled
+   code through the C API (:mod:`._short_reach`), others with set algebra.
 2. An undirected graph's answer is the source's connected component less the source. The
    components are read from the dicts in place (:mod:`._dict_components`), as
    ``node_connected_component`` reads them.
@@ -45,8 +46,9 @@ SHALLOW_DEGREE = 4
 def reach_within(rows: Any, source: Any, limit: int) -> set | None:
     """The nodes reached from ``source`` through the NetworkX adjacency ``rows`` (``G._adj``,
     ``G._succ`` or ``G._pred``), ``source`` excluded, or None once more than ``limit`` are
-    found. Each layer's rows are merged by ``set.update`` (C loops): Python steps through the
-    layers' nodes, not their arcs.
+    found. Compiled (:func:`._short_reach.reach`) where it can be; otherwise each layer's rows
+    are merged by ``set.update`` (C loops): Python steps through the layers' nodes, not their
+    arcs (it may give up a little early, counting the source when a cycle meets it).
 
     Examples
     --------
