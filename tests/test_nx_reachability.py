@@ -185,6 +185,8 @@ def test_short_reach_leaves_what_it_cannot_read_to_python(monkeypatch):
     assert reach_within(R._succ, 0, 10) == {1, 2, 3}
     assert _short_reach.reach(R._succ, 9, 10) is unreadable  # (no such node)
     assert _short_reach.reach(R._succ, 0, -1) is unreadable
+    with pytest.raises(TypeError):
+        _short_reach.reach(R._succ, 0, 2.5)
     monkeypatch.setattr(_short_reach, "api", lambda: None)
     assert _short_reach.reach(nx.path_graph(5)._adj, 0, 10) is unreadable
     assert reach_within(nx.path_graph(5)._adj, 0, 10) == {1, 2, 3, 4}

@@ -125,6 +125,15 @@ def _entry(at, kind):  # pragma: no cover - compiled
     return v, (_i64(_i64(at) + 24) if v != 0 else 0)
 
 
+@nb.njit(cache=True)
+def _entry_key(at, kind):  # pragma: no cover - compiled
+    """(value address, key address) of the table entry at ``at`` (layouts as in
+    :func:`_entry`); value 0: a deleted entry, whose key is not to be read."""
+    if kind == 0:
+        return _i64(at + 16), _i64(at + 8)
+    return _i64(at + 8), _i64(at)
+
+
 @nb.njit(parallel=True, cache=True)
 def _lengths(dicts, dict_type, out):  # pragma: no cover - compiled
     """``len`` of each dict into ``out``; returns how many are not plain combined dicts."""

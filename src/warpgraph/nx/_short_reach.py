@@ -17,6 +17,7 @@ reference to every node found, which keeps alive the addresses the loop queues. 
 from __future__ import annotations
 
 import ctypes
+import operator
 from typing import Any
 
 import numba as nb
@@ -24,7 +25,7 @@ import numpy as np
 from llvmlite import ir
 
 from ._capi import CLEAR, SET_ADD, _call0, _call2, _caller, api
-from ._cpython import _i64, _table
+from ._cpython import _entry_key, _i64, _table
 
 __all__ = ["GAVE_UP", "UNREADABLE", "reach"]
 
@@ -70,9 +71,7 @@ def _search(
             if size == 0:
                 return _CANNOT
             for e in range(count):
-                at = entries + size * e
-                key = _i64(at + 8) if kind == 0 else _i64(at)
-                value = _i64(at + 16) if kind == 0 else _i64(at + 8)
+                value, key = _entry_key(entries + size * e, kind)
                 if value == 0:  # deleted entry
                     continue
                 key_type = _i64(key + 8)
@@ -95,7 +94,8 @@ def reach(rows: dict, source: Any, limit: int) -> set | None:
     """The nodes reached from ``source`` through the adjacency dict ``rows`` (``G._adj``,
     ``_succ`` or ``_pred``), ``source`` excluded; :data:`GAVE_UP` (None) once more than
     ``limit`` are found; :data:`UNREADABLE` where this search cannot run (the C API not
-    usable, a label other than an exact ``int`` or ``str``, a row not a plain dict).
+    usable, a label other than an exact ``int`` or ``str``, a row not a plain dict, a negative
+    ``limit``).
 
     Examples
     --------
@@ -106,7 +106,13 @@ def reach(rows: dict, source: Any, limit: int) -> set | None:
     True
     >>> reach(nx.path_graph(100)._adj, 0, 10) in (GAVE_UP, UNREADABLE)
     True
+
+    Raises
+    ------
+    TypeError
+        When ``limit`` is not an integer.
     """
+    limit = operator.index(limit)
     fns = api()
     if (
         fns is None

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _short_reach
 from ._common import backend_device, gc_paused, host, node_error, node_sets
 from .components import _transpose, node_connected_component
 from .traversal import search_rows
@@ -59,8 +60,6 @@ def reach_within(rows: Any, source: Any, limit: int) -> set | None:
     >>> reach_within(nx.path_graph(100)._adj, 0, 10) is None
     True
     """
-    from . import _short_reach
-
     found = _short_reach.reach(rows, source, limit)  # (compiled, for int and str labels)
     if found is not _short_reach.UNREADABLE:
         return found
