@@ -165,6 +165,27 @@ def test_node_dict_in_another_order_than_the_rows():
 
 
 @needs_reader
+def test_rows_read_by_position_and_a_node_dict_read_by_hash():
+    """Rows of the labels ``0..n-1`` in order are read by position, without their hashes;
+    a ``_node`` that is not the int range (here: a deleted entry) is then checked against
+    those positions, and one in another order refused."""
+    n = MIN_NODES * 2
+    G = nx.path_graph(n)
+    G.add_edge(n, n + 1)  # two components, the rows still 0..n+1 in order
+    assert raw.row_tables(G._adj).hashes is None
+    G._node = dict(G._node)
+    G._node["gone"] = {}
+    del G._node["gone"]  # (same keys and order, a deleted entry: not read as the range)
+    assert not raw.int_range_keys(G._node)
+    found = weak_components(G)
+    assert found.count == 2 and not found.identity
+    assert found.node_hashes.tolist() == list(range(n + 2))
+    assert found.labels[n - 1] == 0 and found.labels[n] == found.labels[n + 1] == 1
+    G._node = dict(reversed(list(G._node.items())))
+    assert weak_components(G) is None
+
+
+@needs_reader
 def test_connected_graph_is_answered_without_reading_the_labels(monkeypatch):
     """One component: every node's set comes from ``_node``'s keys, whatever their order;
     the node labels are neither checked nor adopted (the deferred graph keeps none)."""

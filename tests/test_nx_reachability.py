@@ -356,3 +356,47 @@ def test_row_tables_reads_plain_outer_dicts_only():
     assert _cpython.row_tables(type("Sub", (dict,), {})(D._succ)) is None  # not a plain dict
     clash = {-1: {}, -2: {}} | {f"k{i}": {} for i in range(5000)}  # hash(-1) == hash(-2)
     assert _cpython.row_tables(clash) is None
+
+
+def _labels_in_order_but(n: int, swap: int | None) -> nx.DiGraph:
+    """A random digraph of the labels ``0..n-1`` added in order, but for ``swap`` and
+    ``swap + 1`` (middle entries: first, middle and last still hold their own hashes)."""
+    order = list(range(n))
+    if swap is not None:
+        order[swap], order[swap + 1] = order[swap + 1], order[swap]
+    D = nx.DiGraph()
+    D.add_nodes_from(order)
+    D.add_edges_from(_digraph(n, "int").edges())
+    return D
+
+
+def test_row_tables_reads_labels_in_order_by_position():
+    """The labels ``0..n-1`` in order are read by position (no hashes kept), any other
+    order or a deleted entry through the general read: positions stay the dict's."""
+    from warpgraph.nx import _cpython
+
+    if not _cpython.available():
+        pytest.skip("the raw reader is not available here")
+    D = _labels_in_order_but(6000, None)
+    found = _cpython.row_tables(D._pred)
+    assert found.direct and found.hashes is None
+    assert found.rows.tolist() == [id(r) for r in D._pred.values()]
+    swapped = _labels_in_order_but(6000, 3001)  # (the three entries looked at first agree)
+    assert _cpython._positions_likely(id(swapped._pred), id(dict))
+    found = _cpython.row_tables(swapped._pred)
+    assert not found.direct and found.hashes.tolist() == list(swapped._pred)
+    assert found.rows.tolist() == [id(r) for r in swapped._pred.values()]
+    for source in (0, 3001, 3002, 5999):  # the swapped nodes' positions are not their labels
+        flags = _dict_reach.reach_flags(swapped._pred, source, 3)
+        assert {v for v, f in zip(swapped._pred, flags, strict=True) if f} == nx.ancestors(
+            swapped, source
+        )
+    gap = _labels_in_order_but(6000, None)
+    row = gap._pred.pop(4000)  # a deleted entry, the node added again at the end
+    gap._pred[4000] = row
+    assert not _cpython._positions_likely(id(gap._pred), id(dict))
+    assert _cpython._rows_by_position(gap._pred) is None
+    assert not _cpython.row_tables(gap._pred).direct
+    for other in (_digraph(6000, "str")._pred, {i + 1: {} for i in range(6000)}):
+        assert _cpython._rows_by_position(other) is None  # (str labels; 1..n)
+    assert _cpython._rows_by_position(type("Sub", (dict,), {})(D._pred)) is None

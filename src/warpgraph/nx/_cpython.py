@@ -116,6 +116,23 @@ def _prefetch_rows_ahead(dicts, i, rows, dict_type=0):  # pragma: no cover - com
 
 
 @nb.njit(cache=True)
+def _prefetch_rows_start(dicts, rows, dict_type):  # pragma: no cover - compiled
+    """Fetch what :func:`_prefetch_rows_ahead` leaves out at the start of a scan: the key
+    table headers of the first 24 rows, then the entries of the first 12 (their dicts were
+    read already, checked to be of type ``dict_type`` here). A scan of a few rows (a narrow
+    layer shared among workers) is then not a chain of serialized misses, row after row."""
+    for i in range(min(rows, 24)):
+        if _i64(dicts[i] + 8) == dict_type:
+            _prefetch(_i64(dicts[i] + 32))
+    for i in range(min(rows, 12)):
+        if _i64(dicts[i] + 8) == dict_type:
+            keys = _i64(dicts[i] + 32)
+            entries = keys + 32 + (np.int64(1) << _u8(keys + 9))
+            for line in range(0, min(_i64(keys + 24) * 24, 512), 64):
+                _prefetch(entries + line)
+
+
+@nb.njit(cache=True)
 def _entry(at, kind):  # pragma: no cover - compiled
     """(value address, key hash) of the table entry at ``at``; value 0: a deleted entry. General
     tables store (hash, key, value); unicode-keyed ones (key, value), the hash in the str."""
@@ -480,11 +497,61 @@ def hash_lookup(node_hashes: np.ndarray, direct: bool) -> tuple[int, np.ndarray,
     return (bits, keys, ids) if distinct else None
 
 
-class RowTables(NamedTuple):
-    """What :func:`row_tables` read of an outer adjacency dict: its keys' hashes and row dict
-    addresses in its order, and the hash-to-position table (:func:`hash_lookup`)."""
+@nb.njit(cache=True)
+def _positions_likely(d, dict_type):  # pragma: no cover - compiled
+    """Whether the dict ``d`` is plain and combined, of general keys, every entry live, and
+    its first, middle and last entries hold the key hashes of their positions."""
+    if _i64(d + 8) != dict_type or _i64(d + 40) != 0:
+        return False
+    entries, _, kind, count = _table(d)
+    if kind != 0 or count != _i64(d + 16) or count == 0:
+        return False
+    mid = count // 2
+    return (
+        _i64(entries) == 0
+        and _i64(entries + 24 * mid) == mid
+        and _i64(entries + 24 * (count - 1)) == count - 1
+    )
 
-    hashes: np.ndarray
+
+@nb.njit(parallel=True, cache=True)
+def _rows_at_position(d, chunk, rows):  # pragma: no cover - compiled
+    """Write the value (row dict) address of each entry of the dict ``d`` into ``rows``;
+    returns how many entries are deleted or hold a key hash other than their position
+    (``d`` checked by :func:`_positions_likely`)."""
+    entries = _table(d)[0]
+    count = rows.shape[0]
+    bad = 0
+    for c in prange((count + chunk - 1) // chunk):
+        for e in range(c * chunk, min(count, (c + 1) * chunk)):
+            at = entries + 24 * e
+            v = _i64(at + 16)
+            rows[e] = v
+            bad += 0 if _i64(at) == e and v != 0 else 1
+    return bad
+
+
+def _rows_by_position(outer: dict) -> np.ndarray | None:
+    """The row dict addresses of ``outer`` when its key hashes are its positions ``0..n-1``
+    (as for the labels ``0..n-1`` in order), read in one parallel pass; else None.
+
+    The general path (:func:`_dict_entries`, then :func:`identity_hashes`) writes every
+    hash and row address, then reads the hashes again. Here only the rows are written, and
+    three entries are looked at first, so that other labels cost no pass. 2 cores,
+    grid:708's ``_pred`` (501k rows), median of 21 after ``gc.collect()``: 1.3 -> 0.74 ms.
+    """
+    if type(outer) is not dict or not _positions_likely(id(outer), id(dict)):
+        return None
+    rows = np.empty(len(outer), dtype=np.int64)
+    return None if _rows_at_position(id(outer), 8192, rows) else rows
+
+
+class RowTables(NamedTuple):
+    """What :func:`row_tables` read of an outer adjacency dict: its keys' hashes (None when
+    they are the positions ``0..n-1``) and row dict addresses in its order, and the
+    hash-to-position table (:func:`hash_lookup`)."""
+
+    hashes: np.ndarray | None
     rows: np.ndarray
     direct: bool
     bits: int
@@ -509,6 +576,9 @@ def row_tables(outer: dict, min_rows: int = 4096) -> RowTables | None:
     n = len(outer)
     if not min_rows <= n < 2**31 - 1 or not available():
         return None  # (int32 labels; the conversion refuses 2**31 nodes with its own message)
+    rows = _rows_by_position(outer)
+    if rows is not None:
+        return RowTables(None, rows, True, *hash_lookup(np.empty(0, np.int64), True))
     found = _dict_entries(outer)
     if found is None or found[0].size != n:
         return None

@@ -152,6 +152,8 @@ def weak_components(
     identity = direct and raw.int_range_keys(G._node)
     node_hashes = None
     if not identity:
+        if adj_hashes is None:  # (not read: they are the positions)
+            adj_hashes = np.arange(n, dtype=np.int64)
         found_node = raw._dict_entries(G._node)
         if found_node is None or raw._hash_mismatches(found_node[0], adj_hashes, True)[1]:
             return None

@@ -35,7 +35,14 @@ from numba import prange
 from ..cpu.atomics import atomic_load, cas, fetch_add, spin_pause
 from ..cpu.prefetch import prefetch_address as _prefetch
 from . import _cpython as raw
-from ._cpython import _entry, _i64, _position, _prefetch_rows_ahead, _table
+from ._cpython import (
+    _entry,
+    _i64,
+    _position,
+    _prefetch_rows_ahead,
+    _prefetch_rows_start,
+    _table,
+)
 
 __all__ = ["MIN_NODES", "ROW_LIMIT", "reach_flags"]
 
@@ -106,6 +113,7 @@ def _expand(dicts, dict_type, direct, n, keys, ids, mask, shift, seen):  # pragm
             _prefetch(dicts[i + 16])
         room += _i64(dicts[i] + 16) if _i64(dicts[i] + 8) == dict_type else 0
     found = np.empty(room, dtype=np.int64)
+    _prefetch_rows_start(dicts, m, dict_type)
     k = 0
     for i in range(m):
         _prefetch_rows_ahead(dicts, i, m, dict_type)
