@@ -31,7 +31,7 @@ from warpgraph.nx import _cpython, _dict_reach, _keyset, reachability
 
 STEPS = (
     (reachability, "reach_within"),
-    (_cpython, "_dict_entries"),
+    (_cpython, "row_tables"),
     (_dict_reach, "_search"),
     (_keyset, "key_set"),
 )

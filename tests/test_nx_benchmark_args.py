@@ -267,4 +267,4 @@ def test_reach_script_times_both_ways_and_restores_the_backend(tmp_path):
     assert sorted(report) == ["urand:13 cpu ancestors", "urand:13 cpu descendants"]
     for row in report.values():
         assert row["in_place"] > 0 and row["converted"] > 0
-        assert set(row["steps_ms"]) >= {"reach_within", "_dict_entries", "_search", "key_set"}
+        assert set(row["steps_ms"]) >= {"reach_within", "row_tables", "_search", "key_set"}

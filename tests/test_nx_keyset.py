@@ -122,6 +122,39 @@ def test_tables_it_cannot_read_are_refused():
 
 
 @usable
+@pytest.mark.parametrize("kind", KINDS)
+def test_keys_at_positions(kind):
+    """The keys at given positions (in any order, one given twice: inserted once) equal
+    CPython's set of them; references balanced."""
+    rng = random.Random(11)
+    keys = _keys(kind, 3000, rng)
+    source = dict.fromkeys(keys)
+    at = np.array([*rng.sample(range(3000), 700), 5, 5])
+    expected = {keys[j] for j in at}
+    before = [sys.getrefcount(k) for k in keys[:50]]
+    built = _keyset.key_set(source, at=at)
+    assert type(built) is set and built == expected and len(built) == len(expected)
+    assert all(k in built for k in expected)
+    del built
+    gc.collect()
+    assert [sys.getrefcount(k) for k in keys[:50]] == before
+    assert _keyset.key_set(source, at=np.array([], dtype=np.int64)) == set()
+
+
+@usable
+def test_bad_positions_raise():
+    source = dict.fromkeys(range(10))
+    with pytest.raises(IndexError, match=r"1 positions in at are outside 0\.\.9"):
+        _keyset.key_set(source, at=np.array([3, 10]))
+    with pytest.raises(IndexError, match="outside"):
+        _keyset.key_set(source, at=np.array([-1]))
+    with pytest.raises(TypeError, match="integer positions"):
+        _keyset.key_set(source, at=np.array([1.0]))
+    with pytest.raises(ValueError, match="not both"):
+        _keyset.key_set(source, np.ones(10, dtype=bool), at=np.array([1]))
+
+
+@usable
 def test_a_bad_mask_raises():
     with pytest.raises(ValueError, match="one flag per key"):
         _keyset.key_set(dict.fromkeys(range(10)), np.ones(9, dtype=bool))

@@ -268,10 +268,11 @@ def test_reach_flags_shapes(workers):
                     assert {nodes[i] for i in flags.nonzero()[0]} == want, (name, source)
 
 
-def test_kept_queue_is_cleared_after_each_search():
+def test_kept_buffers_are_cleared_after_each_search():
     """The queue kept between searches is all -1 again after a search that ends, one that gives
-    up part-way, and a search of another graph; each result is NetworkX's (a slot left
-    written would be read as a queued node by the next search)."""
+    up part-way, and a search of another graph, and the flags of nodes seen all 0 (kept only
+    after a search that ends); each result is NetworkX's (a slot left written would be read as
+    a queued node by the next search, a flag left set as a node found already)."""
     D = _digraph(6000, "int")
     P = nx.path_graph(5000, create_using=nx.DiGraph)
     runs = [
@@ -285,8 +286,12 @@ def test_kept_queue_is_cleared_after_each_search():
         assert (flags is None) == (want is None)
         if want is not None:
             assert set(flags.nonzero()[0].tolist()) == want
-        kept = _dict_reach._KEPT_QUEUES
-        assert len(kept) == 1 and kept[0].size >= len(rows_of) and (kept[0] == -1).all()
+        kept = _dict_reach._KEPT
+        assert kept["queue"].size >= len(rows_of) and (kept["queue"] == -1).all()
+        assert ("seen" in kept) == (want is not None)
+        if want is not None:
+            assert kept["seen"].size >= len(rows_of) and not kept["seen"].any()
+            assert kept["log"].size >= len(rows_of)
 
 
 def test_reach_flags_refuses_what_it_cannot_read():

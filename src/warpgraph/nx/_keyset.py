@@ -54,6 +54,37 @@ def _claim(typingctx, addr, value):
     return types.boolean(addr, value), codegen
 
 
+@nb.njit(cache=True, inline="always")
+def _insert(table, mask, src_entries, general, j):  # pragma: no cover - compiled
+    """Insert the key of entry ``j`` of a dict table (entries at ``src_entries``; ``general``:
+    (hash, key, value) entries, else str-keyed (key, value)) into the set table at ``table``,
+    with a reference to it; 1, or 0 when the probe met the same key (inserted already: of
+    two threads inserting one key, the second to claim a slot on its path meets it)."""
+    at = src_entries + j * (24 if general else 16)
+    key = _i64(at + (8 if general else 0))
+    h = _i64(at) if general else _i64(key + 24)  # (a str caches its hash)
+    i = h & mask
+    perturb = h
+    while True:
+        probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
+        for e in range(i, i + probes + 1):
+            if _claim(table + 16 * e, key):
+                _store_i64(table + 16 * e + 8, h)
+                _add_refs(key, 1)
+                return 1
+            if _i64(table + 16 * e) == key:
+                return 0
+        perturb = (perturb >> PERTURB_SHIFT) & _LOW_59
+        i = (i * 5 + 1 + perturb) & mask
+
+
+@nb.njit(cache=True)
+def _source_entries(src):  # pragma: no cover - compiled
+    """(entries address, general) of the dict ``src``'s table."""
+    sk = _i64(src + 32)
+    return sk + 32 + (np.int64(1) << _u8(sk + 9)), _u8(sk + 10) == 0
+
+
 @nb.njit(parallel=True, cache=True)
 def _fill_set_table(src, n, table, mask, keep, keep_all):  # pragma: no cover - compiled
     """Clear the set table at ``table`` (``mask + 1`` entries) and insert the key of entry
@@ -62,32 +93,30 @@ def _fill_set_table(src, n, table, mask, keep, keep_all):  # pragma: no cover - 
     added to each. Returns how many were inserted."""
     for w in nb.prange(2 * (mask + 1)):  # (in parallel: the first touch of fresh pages)
         _store_i64(table + 8 * w, 0)
-    sk = _i64(src + 32)
-    general = _u8(sk + 10) == 0
-    size = 24 if general else 16
-    key_at = 8 if general else 0
-    entries = sk + 32 + (np.int64(1) << _u8(sk + 9))
+    entries, general = _source_entries(src)
     count = 0
     for j in nb.prange(n):
         if keep_all or keep[j]:
-            at = entries + j * size
-            key = _i64(at + key_at)
-            h = _i64(at) if general else _i64(key + 24)  # (a str caches its hash)
-            _add_refs(key, 1)
-            count += 1
-            i = h & mask
-            perturb = h
-            placed = False
-            while not placed:
-                probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
-                for e in range(i, i + probes + 1):
-                    if _claim(table + 16 * e, key):
-                        _store_i64(table + 16 * e + 8, h)
-                        placed = True
-                        break
-                perturb = (perturb >> PERTURB_SHIFT) & _LOW_59
-                i = (i * 5 + 1 + perturb) & mask
+            count += _insert(table, mask, entries, general, j)
     return count
+
+
+@nb.njit(parallel=True, cache=True)
+def _fill_set_table_at(src, n, table, mask, at):  # pragma: no cover - compiled
+    """:func:`_fill_set_table` of the entries at the positions ``at``: (keys inserted,
+    positions outside ``0..n-1``, skipped). A position given twice is inserted once."""
+    for w in nb.prange(2 * (mask + 1)):
+        _store_i64(table + 8 * w, 0)
+    entries, general = _source_entries(src)
+    count = 0
+    outside = 0
+    for i in nb.prange(at.shape[0]):
+        j = at[i]
+        if 0 <= j < n:
+            count += _insert(table, mask, entries, general, j)
+        else:
+            outside += 1
+    return count, outside
 
 
 _MALLOC = ctypes.pythonapi.PyMem_Malloc
@@ -103,11 +132,14 @@ def _table_slots(count: int) -> int:
     return 8 if count * 5 < 21 else 1 << (2 * count).bit_length()
 
 
-def key_set(keys_of: dict, keep: np.ndarray | None = None) -> set | None:
+def key_set(
+    keys_of: dict, keep: np.ndarray | None = None, *, at: np.ndarray | None = None
+) -> set | None:
     """``{key for j, key in enumerate(keys_of) if keep[j]}`` (every key when ``keep`` is None),
-    its table written in parallel. None where the dict's table is not one compact combined
-    table of ``len(keys_of)`` entries, or the C API is not usable (the caller then builds the
-    set itself).
+    or the keys at the distinct positions ``at`` (then a set of ``len(at)`` keys built without
+    reading all ``len(keys_of)`` flags), its table written in parallel. None where the dict's
+    table is not one compact combined table of ``len(keys_of)`` entries, or the C API is not
+    usable (the caller then builds the set itself).
 
     Examples
     --------
@@ -126,29 +158,47 @@ def key_set(keys_of: dict, keep: np.ndarray | None = None) -> set | None:
     n = len(keys_of) if type(keys_of) is dict else -1
     if n <= 0 or not DIRECT_REFCOUNTS or not raw.available() or not _self_tested():
         return None
+    if keep is not None and at is not None:
+        raise ValueError("key_set takes flags (keep) or positions (at), not both")
     if keep is not None:
         keep = np.ascontiguousarray(keep, dtype=np.bool_)
         if keep.shape != (n,):
             raise ValueError(f"keep must hold one flag per key ({n}), got shape {keep.shape}")
+    if at is not None:
+        at = np.asarray(at)
+        if at.ndim != 1 or at.dtype.kind not in "iu":
+            raise TypeError(
+                f"at must be a 1-D array of integer positions, got {at.dtype} {at.shape}"
+            )
+        at = np.ascontiguousarray(at, dtype=np.int64)
     if _value_slots_size(id(keys_of), n) == 0:
         return None
-    return _build(keys_of, n, keep)
+    return _build(keys_of, n, keep, at)
 
 
-def _build(keys_of: dict, n: int, keep: np.ndarray | None) -> set:
+def _build(keys_of: dict, n: int, keep: np.ndarray | None, at: np.ndarray | None) -> set:
     """:func:`key_set` once its checks passed."""
-    count = n if keep is None else int(np.count_nonzero(keep))
+    if at is not None:
+        count = at.size
+    else:
+        count = n if keep is None else int(np.count_nonzero(keep))
     slots = _table_slots(count)
     out: set = set()
     table = _MALLOC(16 * slots)
     if not table:
         raise MemoryError(f"could not allocate a set table of {slots} slots")
-    flags = np.zeros(1, dtype=np.bool_) if keep is None else keep
-    made = _fill_set_table(id(keys_of), n, table, slots - 1, flags, keep is None)
+    outside = 0
+    if at is not None:
+        made, outside = _fill_set_table_at(id(keys_of), n, table, slots - 1, at)
+    else:
+        flags = np.zeros(1, dtype=np.bool_) if keep is None else keep
+        made = _fill_set_table(id(keys_of), n, table, slots - 1, flags, keep is None)
     header = id(out)
     for offset, value in ((_SET_FILL, made), (_SET_USED, made), (_SET_MASK, slots - 1)):
         ctypes.c_ssize_t.from_address(header + offset).value = value
     ctypes.c_void_p.from_address(header + _SET_TABLE).value = table  # (set's dealloc frees it)
+    if outside:  # (the set is whole, of the others; dropped with the error)
+        raise IndexError(f"{outside} positions in at are outside 0..{n - 1}")
     return out
 
 
@@ -161,8 +211,9 @@ _TESTED: dict[str, bool] = {}
 
 
 def _self_tested() -> bool:
-    """Self-test, once: sets built here of int, str and tuple keys (negative hashes) equal
-    CPython's, find each key, and take further additions and removals."""
+    """Self-test, once: sets built here of int, str and tuple keys (negative hashes), from
+    flags and from positions (each given twice), equal CPython's, find each key, and take
+    further additions and removals."""
     if "ok" not in _TESTED:
         _TESTED["ok"] = False  # (a failure part-way leaves it off)
         ok = True
@@ -174,12 +225,15 @@ def _self_tested() -> bool:
             source = dict.fromkeys(keys)
             keep = np.arange(len(keys)) % 3 != 1
             fits = _value_slots_size(id(source), len(keys)) != 0
-            built = _build(source, len(keys), keep) if fits else None
             expected = {k for k, kept in zip(keys, keep, strict=True) if kept}
-            ok = ok and built == expected and all(k in built for k in expected)
-            if ok:
-                built.add("extra")
-                built.discard(keys[0])
-                ok = "extra" in built and keys[0] not in built and len(built) == len(expected)
+            at = np.repeat(np.flatnonzero(keep), 2)  # (each position twice: inserted once)
+            for flags, positions in ((keep, None), (None, at)):
+                built = _build(source, len(keys), flags, positions) if fits else None
+                ok = ok and built == expected and all(k in built for k in expected)
+                if ok:
+                    built.add("extra")
+                    built.discard(keys[0])
+                    ok = "extra" in built and keys[0] not in built
+                    ok = ok and len(built) == len(expected)
         _TESTED["ok"] = ok
     return _TESTED["ok"]

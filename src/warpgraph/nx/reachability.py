@@ -110,11 +110,9 @@ def ancestors(G, source: Any) -> set:
 def _in_place(rows_of: dict, source: Any) -> set | None:
     """The nodes ``source`` reaches through the ``DiGraph`` dict ``rows_of`` (``_succ`` or
     ``_pred``), searched in place (:mod:`._dict_reach`), or None where it cannot be."""
-    from ._dict_reach import reach_flags
-    from ._keyset import key_set
+    from ._dict_reach import reached_set
 
-    flags = reach_flags(rows_of, hash(source))
-    return None if flags is None else key_set(rows_of, flags)
+    return reached_set(rows_of, hash(source))
 
 
 def _reached(G, source: Any, reverse: bool) -> set:
