@@ -405,3 +405,26 @@ def test_row_tables_reads_labels_in_order_by_position():
     for other in (_digraph(6000, "str")._pred, {i + 1: {} for i in range(6000)}):
         assert _cpython._rows_by_position(other) is None  # (str labels; 1..n)
     assert _cpython._rows_by_position(type("Sub", (dict,), {})(D._pred)) is None
+
+
+@pytest.mark.parametrize("labels", ["int", "str"])
+def test_reach_gives_positions_flags_and_sets_alike(labels):
+    """Positions, flags and the set describe the same nodes: a reach of most nodes (the set
+    made from flags) and one of a few (from positions), both equal to NetworkX's."""
+    D = _digraph(6000, labels)
+    P = nx.path_graph(6000, create_using=nx.DiGraph)
+    if labels == "str":
+        P = nx.relabel_nodes(P, {v: f"n{v}" for v in P})
+    for G, source in ((D, list(D)[0]), (P, list(P)[5990])):
+        nodes = list(G)
+        at = _dict_reach.reach(G._succ, hash(source), 3)
+        if at is None:
+            continue
+        flags = _dict_reach.reach(G._succ, hash(source), 3, want="flags")
+        assert sorted(at.tolist()) == flags.nonzero()[0].tolist()
+        want = nx.descendants(G, source)
+        assert {nodes[i] for i in at} == want
+        built = _dict_reach.reach(G._succ, hash(source), 3, want="set")
+        assert built is None or built == want
+    with pytest.raises(ValueError, match="want must be one of"):
+        _dict_reach.reach(D._succ, hash(list(D)[0]), want="list")

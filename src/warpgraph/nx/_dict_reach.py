@@ -19,7 +19,7 @@ nodes seen and the log are kept for the next search, which clears again only the
 used: nothing but the read of the outer dict is O(n) (the labels ``0..n-1`` in order: one
 read-only pass, :func:`._cpython.row_tables`). The set is made from the keys of the same dict
 (:func:`._keyset.key_set`), its table written in parallel, from the positions logged when
-the nodes found are few, else from the flags (:func:`reached_set`).
+the nodes found are few, else from the flags (:func:`reach`).
 
 The same search finds a small component in a ``Graph``'s ``_adj``
 (``components._small_component``), with a row limit. Only plain dicts that :mod:`._cpython`
@@ -49,7 +49,7 @@ from ._cpython import (
     _table,
 )
 
-__all__ = ["MIN_NODES", "ROW_LIMIT", "reach_flags", "reach_positions", "reached_set"]
+__all__ = ["MIN_NODES", "ROW_LIMIT", "reach", "reach_flags"]
 
 #: Fewer nodes than this are converted as before.
 MIN_NODES = 4096
@@ -278,18 +278,49 @@ def _keep_queue(queue: np.ndarray, used: int) -> None:
     _keep("queue", queue)
 
 
-def _reach(
+def reach(
     rows_of: dict,
     source_hash: int,
-    workers: int | None,
-    row_limit: int | None,
-    tables: raw.RowTables | None,
-    make: Callable[[np.ndarray, np.ndarray], Any],
-) -> Any:
-    """``make(seen, found)`` of the search from the node whose hash is ``source_hash``
-    (``seen``: a flag per entry of ``rows_of``, 1 for the nodes found, the source's 0;
-    ``found``: their positions), before those buffers are cleared and kept; None where the
-    search cannot run (see :func:`reach_positions`)."""
+    workers: int | None = None,
+    row_limit: int | None = None,
+    tables: raw.RowTables | None = None,
+    *,
+    want: str = "positions",
+) -> np.ndarray | set | None:
+    """The nodes reached in ``rows_of`` (a ``DiGraph``'s ``_succ`` or ``_pred``, or a
+    ``Graph``'s ``_adj``: the source's component) from the node whose hash is
+    ``source_hash``, that node left out (as NetworkX leaves it out, even on a cycle), or None
+    where the dicts cannot be read so or the search went past its limit (see the module
+    docstring). ``want``: ``"positions"`` (int64 positions in ``rows_of``, in no order),
+    ``"flags"`` (``bool``, one per entry in its order) or ``"set"`` (the set of their keys,
+    :func:`._keyset.key_set`: from their positions when they are few, else from flags; None
+    also where that set cannot be built so). ``workers`` defaults to Numba's thread count,
+    ``row_limit`` (the most rows a worker reads) to :data:`ROW_LIMIT` (None: no limit).
+    ``tables``: what :func:`._cpython.row_tables` read of ``rows_of``, if the caller has it
+    already. Nothing here is O(n) but the read of ``rows_of`` itself: the buffers are kept
+    and cleared again where used.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> D = nx.DiGraph(); D.add_edges_from((i, i + 1) for i in range(5000))
+    >>> at = reach(D._succ, hash(4990))
+    >>> at is None or sorted(at.tolist()) == list(range(4991, 5001))
+    True
+    >>> found = reach(D._succ, hash(4990), want="set")
+    >>> found is None or found == set(range(4991, 5001))
+    True
+
+    Raises
+    ------
+    TypeError
+        When ``source_hash``, ``workers`` or ``row_limit`` is not an integer.
+    ValueError
+        When ``workers`` is below 1, ``row_limit`` below 0, ``tables`` hold another number
+        of rows than ``rows_of``, or ``want`` is none of the three.
+    """
+    if want not in _MAKERS:
+        raise ValueError(f"want must be one of {sorted(_MAKERS)}, got {want!r}")
     workers = nb.get_num_threads() if workers is None else operator.index(workers)
     row_limit = ROW_LIMIT if row_limit is None else row_limit
     row_limit = 2**62 if row_limit is None else operator.index(row_limit)
@@ -322,7 +353,7 @@ def _reach(
         return None
     seen[source] = 0
     try:
-        return make(seen[:n], log[:count])
+        return _MAKERS[want](rows_of, seen[:n], log[:count])
     finally:
         if _dense(count, n):
             _fill(seen[:n], 0)
@@ -342,51 +373,25 @@ def _dense(count: int, n: int) -> bool:
     return count * 16 > n
 
 
-def reach_positions(
-    rows_of: dict,
-    source_hash: int,
-    workers: int | None = None,
-    row_limit: int | None = None,
-    tables: raw.RowTables | None = None,
-) -> np.ndarray | None:
-    """Positions (int64, in no order) in ``rows_of`` (a ``DiGraph``'s ``_succ`` or
-    ``_pred``, or a ``Graph``'s ``_adj``: the source's component) of the nodes reached from
-    the node whose hash is ``source_hash``, that node left out (as NetworkX leaves it out,
-    even on a cycle), or None where the dicts cannot be read so or the search went past its
-    limit (see the module docstring). ``workers`` defaults to Numba's thread count,
-    ``row_limit`` (the most rows a worker reads) to :data:`ROW_LIMIT` (None: no limit).
-    ``tables``: what :func:`._cpython.row_tables` read of ``rows_of``, if the caller has it
-    already. Nothing here is O(n) but the read of ``rows_of`` itself: the buffers are kept
-    and cleared again where used.
+def _as_set(rows_of: dict, seen: np.ndarray, at: np.ndarray) -> set | None:
+    from ._keyset import key_set
 
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> D = nx.DiGraph(); D.add_edges_from((i, i + 1) for i in range(5000))
-    >>> at = reach_positions(D._succ, hash(4990))
-    >>> at is None or sorted(at.tolist()) == list(range(4991, 5001))
-    True
-
-    Raises
-    ------
-    TypeError
-        When ``source_hash``, ``workers`` or ``row_limit`` is not an integer.
-    ValueError
-        When ``workers`` is below 1, ``row_limit`` below 0, or ``tables`` hold another number
-        of rows than ``rows_of``.
-    """
-    return _reach(rows_of, source_hash, workers, row_limit, tables, lambda _, at: at.copy())
+    if _dense(at.size, seen.size):
+        return key_set(rows_of, seen.view(np.bool_))
+    return key_set(rows_of, at=at)
 
 
-def reach_flags(
-    rows_of: dict,
-    source_hash: int,
-    workers: int | None = None,
-    row_limit: int | None = None,
-    tables: raw.RowTables | None = None,
-) -> np.ndarray | None:
-    """Flags (``bool``), one per entry of ``rows_of`` in its order, of the nodes
-    :func:`reach_positions` finds (same arguments, same errors), or None where it finds none.
+#: What :func:`reach` makes of the search's flags and positions, by ``want``, before those
+#: buffers are cleared and kept.
+_MAKERS: dict[str, Callable[[dict, np.ndarray, np.ndarray], Any]] = {
+    "positions": lambda _, __, at: at.copy(),
+    "flags": lambda _, seen, __: seen.view(np.bool_).copy(),
+    "set": _as_set,
+}
+
+
+def reach_flags(rows_of: dict, source_hash: int, *options: Any, **named: Any) -> np.ndarray | None:
+    """``reach(rows_of, source_hash, *options, **named, want="flags")`` (:func:`reach`).
 
     Examples
     --------
@@ -396,35 +401,4 @@ def reach_flags(
     >>> flags is None or flags.nonzero()[0].tolist() == list(range(4991, 5001))
     True
     """
-    return _reach(
-        rows_of, source_hash, workers, row_limit, tables, lambda seen, _: seen.view(np.bool_).copy()
-    )
-
-
-def reached_set(
-    rows_of: dict,
-    source_hash: int,
-    workers: int | None = None,
-    row_limit: int | None = None,
-    tables: raw.RowTables | None = None,
-) -> set | None:
-    """The set of the nodes :func:`reach_positions` finds (same arguments, same errors),
-    built from the keys of ``rows_of`` (:func:`._keyset.key_set`: from their positions when
-    they are few, else from flags), or None where the search or the set cannot be made so.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> D = nx.DiGraph(); D.add_edges_from((i, i + 1) for i in range(5000))
-    >>> found = reached_set(D._succ, hash(4990))
-    >>> found is None or found == set(range(4991, 5001))
-    True
-    """
-    from ._keyset import key_set
-
-    def make(seen: np.ndarray, at: np.ndarray) -> set | None:
-        if _dense(at.size, seen.size):
-            return key_set(rows_of, seen.view(np.bool_))
-        return key_set(rows_of, at=at)
-
-    return _reach(rows_of, source_hash, workers, row_limit, tables, make)
+    return reach(rows_of, source_hash, *options, **named, want="flags")

@@ -173,7 +173,7 @@ def _small_component(G, n: Any) -> tuple[set | None, Any]:
     from numba import get_num_threads
 
     from . import _cpython as raw
-    from ._dict_reach import MIN_NODES, reached_set
+    from ._dict_reach import MIN_NODES, reach
 
     P = G.pending
     if P is None or type(P) is not nx.Graph or "_weak_components" in G.__dict__:
@@ -183,7 +183,7 @@ def _small_component(G, n: Any) -> tuple[set | None, Any]:
         return None, None
     workers = get_num_threads()
     limit = max(1, len(P) // (SMALL_COMPONENT_SHARE * workers))
-    found = reached_set(P._adj, hash(n), workers, limit, tables=tables)
+    found = reach(P._adj, hash(n), workers, limit, tables, want="set")
     if found is not None:
         found.add(n)  # (the flags leave the source out)
     return found, tables

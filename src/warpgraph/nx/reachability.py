@@ -110,9 +110,9 @@ def ancestors(G, source: Any) -> set:
 def _in_place(rows_of: dict, source: Any) -> set | None:
     """The nodes ``source`` reaches through the ``DiGraph`` dict ``rows_of`` (``_succ`` or
     ``_pred``), searched in place (:mod:`._dict_reach`), or None where it cannot be."""
-    from ._dict_reach import reached_set
+    from ._dict_reach import reach
 
-    return reached_set(rows_of, hash(source))
+    return reach(rows_of, hash(source), want="set")
 
 
 def _reached(G, source: Any, reverse: bool) -> set:
