@@ -415,7 +415,7 @@ def test_reach_gives_positions_flags_and_sets_alike(labels):
     P = nx.path_graph(6000, create_using=nx.DiGraph)
     if labels == "str":
         P = nx.relabel_nodes(P, {v: f"n{v}" for v in P})
-    for G, source in ((D, list(D)[0]), (P, list(P)[5990])):
+    for G, source in ((D, next(iter(D))), (P, list(P)[5990])):
         nodes = list(G)
         at = _dict_reach.reach(G._succ, hash(source), 3)
         if at is None:
@@ -427,4 +427,4 @@ def test_reach_gives_positions_flags_and_sets_alike(labels):
         built = _dict_reach.reach(G._succ, hash(source), 3, want="set")
         assert built is None or built == want
     with pytest.raises(ValueError, match="want must be one of"):
-        _dict_reach.reach(D._succ, hash(list(D)[0]), want="list")
+        _dict_reach.reach(D._succ, hash(next(iter(D))), want="list")
