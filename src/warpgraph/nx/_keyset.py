@@ -86,13 +86,20 @@ def _source_entries(src):  # pragma: no cover - compiled
 
 
 @nb.njit(parallel=True, cache=True)
+def _clear_set_table(table, mask):  # pragma: no cover - compiled
+    """Zero the ``mask + 1`` entries at ``table`` by all threads (the first touch of fresh
+    pages too)."""
+    for w in nb.prange(2 * (mask + 1)):
+        _store_i64(table + 8 * w, 0)
+
+
+@nb.njit(parallel=True, cache=True)
 def _fill_set_table(src, n, table, mask, keep, keep_all):  # pragma: no cover - compiled
     """Clear the set table at ``table`` (``mask + 1`` entries) and insert the key of entry
     ``j`` of the dict ``src`` (one compact combined table of ``n`` entries: checked by the
     caller) for each ``j`` with ``keep[j]`` (every ``j`` with ``keep_all``), a reference
     added to each. Returns how many were inserted."""
-    for w in nb.prange(2 * (mask + 1)):  # (in parallel: the first touch of fresh pages)
-        _store_i64(table + 8 * w, 0)
+    _clear_set_table(table, mask)
     entries, general = _source_entries(src)
     count = 0
     for j in nb.prange(n):
@@ -105,8 +112,7 @@ def _fill_set_table(src, n, table, mask, keep, keep_all):  # pragma: no cover - 
 def _fill_set_table_at(src, n, table, mask, at):  # pragma: no cover - compiled
     """:func:`_fill_set_table` of the entries at the positions ``at``: (keys inserted,
     positions outside ``0..n-1``, skipped). A position given twice is inserted once."""
-    for w in nb.prange(2 * (mask + 1)):
-        _store_i64(table + 8 * w, 0)
+    _clear_set_table(table, mask)
     entries, general = _source_entries(src)
     count = 0
     outside = 0
@@ -136,8 +142,8 @@ def key_set(
     keys_of: dict, keep: np.ndarray | None = None, *, at: np.ndarray | None = None
 ) -> set | None:
     """``{key for j, key in enumerate(keys_of) if keep[j]}`` (every key when ``keep`` is None),
-    or the keys at the distinct positions ``at`` (then a set of ``len(at)`` keys built without
-    reading all ``len(keys_of)`` flags), its table written in parallel. None where the dict's
+    or the keys at the positions ``at`` (a position given twice is taken once; no flag of
+    ``len(keys_of)`` is read), its table written in parallel. None where the dict's
     table is not one compact combined table of ``len(keys_of)`` entries, or the C API is not
     usable (the caller then builds the set itself).
 

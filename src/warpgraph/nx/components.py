@@ -185,7 +185,7 @@ def _small_component(G, n: Any) -> tuple[set | None, Any]:
     limit = max(1, len(P) // (SMALL_COMPONENT_SHARE * workers))
     found = reach(P._adj, hash(n), workers, limit, tables, want="set")
     if found is not None:
-        found.add(n)  # (the flags leave the source out)
+        found.add(n)  # (the search leaves the source out)
     return found, tables
 
 
