@@ -192,6 +192,90 @@ def test_short_reach_leaves_what_it_cannot_read_to_python(monkeypatch):
     assert reach_within(nx.path_graph(5)._adj, 0, 10) == {1, 2, 3, 4}
 
 
+def test_short_layer_equals_networkx():
+    """:func:`_short_reach.layer` gives NetworkX's ``descendants_at_distance`` set, or None once
+    more nodes than the limit lie within that distance, on int, str and big-int labels,
+    directed and undirected, with deleted row entries, self-loops and cycles."""
+    D = nx.gnm_random_graph(300, 420, seed=4, directed=True)
+    D.add_edges_from([(5, 5), (6, 7), (7, 6)])
+    D.remove_edges_from(list(D.edges())[::5])
+    graphs = [D, D.to_undirected(), nx.relabel_nodes(D, {v: f"s{v}" for v in D}),
+              nx.relabel_nodes(D, {v: 2**70 + v for v in D})]  # fmt: skip
+    if _short_reach.layer(D._succ, 0, 1, 10) is _short_reach.UNREADABLE:
+        pytest.skip("the C API search is not available on this interpreter")
+    for G in graphs:
+        for source in list(G)[:25]:
+            within = 0  # nodes within the distance, the source left out
+            for depth in range(7):
+                want = nx.descendants_at_distance(G, source, depth)
+                within += len(want) if depth else 0
+                for limit in {within - 1, within, 10**6} - {-1}:
+                    ours = _short_reach.layer(G._adj, source, depth, limit)
+                    assert ours == (want if within <= limit else None), (source, depth, limit)
+    assert _short_reach.layer(D._succ, 0, -1, 10) is _short_reach.UNREADABLE
+    assert _short_reach.layer(nx.DiGraph([(0, (1, 1))])._succ, 0, 1, 10) is _short_reach.UNREADABLE
+    with pytest.raises(TypeError):
+        _short_reach.layer(D._succ, 0, 1.5, 10)
+
+
+@pytest.mark.parametrize("nodes", [60, 3000, 40000])
+def test_block_fetch_finds_the_rows(nodes):
+    """The rows the block fetch locates (from the outer dict's index of 1, 2 or 4 bytes a
+    slot, by table size) are the nodes' own rows: a wrong index width or entry offset would
+    fetch nothing useful (or read elsewhere) while every answer stayed right."""
+    import ctypes
+
+    import numpy as np
+
+    from warpgraph.nx import _capi
+
+    if _capi.api() is None:
+        pytest.skip("the dict tables cannot be read in place on this interpreter")
+    G = nx.path_graph(nodes)
+    G = nx.relabel_nodes(G, {v: (v * 7919) % nodes for v in G})  # (not in insertion order)
+    labels = [*list(G)[:16], *list(G)[-16:]]  # (entries early and late in the table)
+    queue = np.array([(id(v), hash(v)) for v in labels], dtype=np.int64)
+    rows_at = np.zeros(_short_reach._BLOCK, dtype=np.int64)
+    _short_reach._prefetch_block(id(G._adj), queue, 0, len(labels), rows_at, id(dict))
+    found = [int(a) == id(G._adj[v]) for a, v in zip(rows_at, labels, strict=True)]
+    assert sum(found) >= len(found) - 2  # (a node whose first probe collided: not fetched)
+    assert all(a in (0, id(G._adj[v])) for a, v in zip(rows_at, labels, strict=True))
+    width = {60: 0, 3000: 1, 40000: 2}[nodes]
+    keys = ctypes.c_int64.from_address(id(G._adj) + 32).value  # (dk_log2_size 8, index bytes 9)
+    log2 = [ctypes.c_uint8.from_address(keys + k).value for k in (8, 9)]
+    assert log2[1] - log2[0] == width
+
+
+def test_index_at_reads_signed_indices():
+    import numpy as np
+
+    for width, dtype in enumerate((np.int8, np.int16, np.int32, np.int64)):
+        values = np.array([0, 5, -1, -2, np.iinfo(dtype).max, 77], dtype=dtype)
+        got = [_short_reach._index_at(values.ctypes.data + i * values.itemsize, width)
+               for i in range(values.size)]  # fmt: skip
+        assert got == values.tolist()
+
+
+def test_descendants_at_distance_searches_the_dicts(monkeypatch):
+    """On a graph not converted, a short distance is answered from the dicts (compiled for
+    int labels, by set algebra for tuples) with the graph left unconverted; a search past
+    1/16 of the nodes gives up and the graph is converted."""
+    G = nx.grid_2d_graph(60, 60)
+    for H in (nx.convert_node_labels_to_integers(G), G):
+        source = next(iter(H))
+        for d in (0, 1, 2, 3):  # (a search estimated to reach under 1/16 of the nodes)
+            assert nx.descendants_at_distance(H, source, d, backend=BACKEND) == (
+                nx.descendants_at_distance(H, source, d)
+            )
+        assert [W.pending is H for W in _cached(H)] == [True]
+    H = nx.convert_node_labels_to_integers(G)
+    monkeypatch.setattr(traversal, "local_search", lambda G, d: True)  # (the estimate passed)
+    assert nx.descendants_at_distance(H, 0, 50, backend=BACKEND) == (
+        nx.descendants_at_distance(H, 0, 50)
+    )
+    assert [W.pending for W in _cached(H)] == [None]
+
+
 def test_small_reach_is_not_converted(monkeypatch):
     """A source that reaches few nodes is answered from the dicts, a large reach of a
     ``DiGraph`` by the search in place: the cached conversion is still the deferred one, the

@@ -41,6 +41,7 @@ from .._arrays import to_host
 from ..cpu.prefetch import prefetch_address as _prefetch
 from ..cpu.prefetch import prefetch_item as _prefetch_item
 from ..errors import InvalidArgumentError
+from . import _cpython
 from ._cpython import _i64, _u8
 
 __all__ = ["Api", "api", "build_graph", "node_dict", "node_sets", "tree_graph", "values_for_keys"]
@@ -149,9 +150,7 @@ def api() -> Api | None:
     """The C functions, or None when one is not exported by this interpreter, or the dict
     tables may not be read in place (:func:`._cpython.available`), or a list's item array is
     not where :func:`node_dict` reads it."""
-    from . import _cpython as raw
-
-    if not raw.available():
+    if not _cpython.available():  # (asked on every call: the tests switch it off)
         return None
     if "api" not in _API:
         try:

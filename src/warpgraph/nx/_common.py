@@ -413,7 +413,7 @@ def _small_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
 
 
 #: Rows whose lengths estimate a graph's average degree (:func:`local_search`).
-DEGREE_SAMPLE_ROWS = 4096
+DEGREE_SAMPLE_ROWS = 512
 
 
 def _row_lengths(G: Any):

@@ -5,7 +5,15 @@ leaf, a small component), before anything reads the whole graph. In Python each 
 costs ~0.3-0.5 us (a row lookup, a ``set.update``, the layer's set algebra). Here one compiled
 loop does the same through the C API: ``PyDict_GetItemWithError`` for each node's row, the row's
 table read in place (:mod:`._cpython`), ``PySet_Add`` for each neighbour into the set returned,
-a neighbour being new when the set's size grew.
+a neighbour being new when the set's size grew. :func:`layer` stops the same search at a given
+layer (``descendants_at_distance``).
+
+A first call finds nothing of the graph cached, and each node's row is a chain of dependent
+misses (the outer dict's index slot, its entry, the row dict, its key table, the keys). So the
+queue is read in blocks of :data:`_BLOCK` nodes, each fetched a step at a time for the whole
+block first (:func:`_prefetch_block`), with the hash of every node queued (read from the row
+entry that found it). 2 cores, grid:708 ``_pred`` after a collection, a search given up past
+512 nodes: 0.35 -> 0.17-0.18 ms median; past 2,048 nodes: 1.04 -> 0.46-0.49 ms.
 
 No Python code runs while a row's table is read: only exact ``int`` and ``str`` keys are taken
 (anything else ends the search here and the Python search runs instead), so hashing and
@@ -24,10 +32,11 @@ import numba as nb
 import numpy as np
 from llvmlite import ir
 
+from ..cpu.prefetch import prefetch_address as _prefetch
 from ._capi import CLEAR, SET_ADD, _call0, _call2, _caller, api
-from ._cpython import _entry_key, _i64, _table
+from ._cpython import _entry, _entry_key, _i64, _prefetch_entries, _table, _u8, _u32
 
-__all__ = ["GAVE_UP", "UNREADABLE", "reach"]
+__all__ = ["GAVE_UP", "UNREADABLE", "layer", "reach"]
 
 #: :func:`reach`'s answer when more than ``limit`` nodes were found.
 GAVE_UP = None
@@ -49,19 +58,99 @@ def _get_item() -> int | None:
 _GET_ITEM = _get_item()
 
 
+#: Frontier nodes whose rows are located together (:func:`_prefetch_block`).
+_BLOCK = 32
+
+
+@nb.njit(cache=True)
+def _index_at(at, width):  # pragma: no cover - compiled
+    """The signed index of ``1 << width`` bytes at ``at`` in a dict's index table."""
+    if width == 0:
+        v = np.int64(_u8(at))
+        return v - 256 if v >= 128 else v
+    if width == 1:
+        v = np.int64(_u8(at)) | (np.int64(_u8(at + 1)) << 8)
+        return v - 65536 if v >= 32768 else v
+    if width == 2:
+        v = np.int64(_u32(at))
+        return v - (np.int64(1) << 32) if v >= (np.int64(1) << 31) else v
+    return _i64(at)
+
+
+@nb.njit(cache=True)
+def _prefetch_block(outer, queue, lo, hi, rows_at, dict_type):  # pragma: no cover
+    """Fetch what the search then reads of the queued nodes ``queue[lo:hi]`` (address and
+    hash of each; at most :data:`_BLOCK`), one step for the whole block at a time: the outer
+    dict's index slot of each node's hash, the entry it names, that entry's key and row dict,
+    the row's key table header, its entries and the key objects they hold. Otherwise a node's
+    row is a chain of ~6 serialized cache misses, and a first call finds none of it cached.
+    Only reads, each of memory the one before shows to be live: the probe looks at the first
+    slot alone, an index is taken only within the table's entries, and a row only once it is
+    a plain dict (of type ``dict_type``; the lookup itself is ``PyDict_GetItemWithError``'s).
+    ``outer`` 0: nothing is fetched. The rows found are left in ``rows_at`` (0: none)."""
+    if outer == 0:
+        return
+    keys = _i64(outer + 32)
+    log2_size = _u8(keys + 8)
+    mask = (np.int64(1) << log2_size) - 1
+    width = _u8(keys + 9) - log2_size  # log2 of an index's bytes
+    entries, size, kind, count = _table(outer)
+    value_at = 16 if kind == 0 else 8
+    indices = keys + 32
+    for i in range(lo, hi):
+        _prefetch(indices + ((queue[i, 1] & mask) << width))
+    for i in range(lo, hi):
+        ix = _index_at(indices + ((queue[i, 1] & mask) << width), width)
+        live = 0 <= ix < count  # (an entry of this table: its value is 0 or an object)
+        rows_at[i - lo] = entries + size * ix if live else 0
+        if live:
+            _prefetch(entries + size * ix)
+    for i in range(lo, hi):
+        if rows_at[i - lo] != 0:
+            _prefetch(_i64(rows_at[i - lo] + value_at - 8))  # the key (the lookup compares it)
+            rows_at[i - lo] = _i64(rows_at[i - lo] + value_at)
+            _prefetch(rows_at[i - lo])
+    for i in range(lo, hi):
+        row = rows_at[i - lo]
+        if row != 0 and _i64(row + 8) == dict_type and _i64(row + 40) == 0:
+            _prefetch(_i64(row + 32))
+        else:
+            rows_at[i - lo] = 0
+    for i in range(lo, hi):
+        if rows_at[i - lo] != 0:
+            _prefetch_entries(rows_at[i - lo])
+    for i in range(lo, hi):
+        row = rows_at[i - lo]
+        if row == 0:
+            continue
+        row_entries, row_size, row_kind, row_count = _table(row)
+        if row_size == 0:
+            continue
+        for e in range(min(row_count, 21)):  # (the entries fetched: 8 cache lines)
+            value, key = _entry_key(row_entries + row_size * e, row_kind)
+            if value != 0:
+                _prefetch(key)
+
+
 @nb.njit(cache=True)
 def _search(
-    fns, get_item, rows, found, frontier, limit, dict_type, int_type, str_type
+    fns, get_item, rows, found, queue, limit, depth, layer, dict_type, int_type, str_type
 ):  # pragma: no cover - compiled
-    """Add to the set ``found`` (holding the source, ``frontier[0]``) the nodes reached through
-    the rows of ``rows``, layer by layer; how many were added, :data:`_TOO_MANY` once more than
-    ``limit`` were, :data:`_CANNOT` when a row is not a plain combined dict, a key is not an
-    exact int or str, or a C call failed (its error cleared)."""
-    lo, hi = 0, 1
-    while lo < hi:
+    """Add to the set ``found`` (holding the source, ``queue[0]``: its address and hash)
+    the nodes reached through the rows of ``rows``, layer by layer, ``depth`` layers (-1: all);
+    then the last layer's nodes to the set ``layer`` (0: none). How many nodes were added to
+    ``found``, :data:`_TOO_MANY` once more than ``limit`` were, :data:`_CANNOT` when a row is
+    not a plain combined dict, a key is not an exact int or str, or a C call failed (its error
+    cleared). Each block of queued nodes is fetched first (:func:`_prefetch_block`)."""
+    outer = rows if _i64(rows + 40) == 0 else np.int64(0)  # (a combined table: fetched)
+    rows_at = np.empty(_BLOCK, dtype=np.int64)
+    lo, hi, layers = 0, 1, 0
+    while lo < hi and layers != depth:
         end = hi
         for i in range(lo, end):
-            row = _call2_i64(get_item, rows, frontier[i])
+            if (i - lo) % _BLOCK == 0:
+                _prefetch_block(outer, queue, i, min(end, i + _BLOCK), rows_at, dict_type)
+            row = _call2_i64(get_item, rows, queue[i, 0])
             if row == 0:  # (not a node of rows, or an error)
                 _call0(fns[CLEAR])
                 return _CANNOT
@@ -71,7 +160,8 @@ def _search(
             if size == 0:
                 return _CANNOT
             for e in range(count):
-                value, key = _entry_key(entries + size * e, kind)
+                at = entries + size * e
+                value, key = _entry_key(at, kind)
                 if value == 0:  # deleted entry
                     continue
                 key_type = _i64(key + 8)
@@ -84,10 +174,42 @@ def _search(
                 if _i64(found + _SET_USED) != before:
                     if hi > limit:
                         return _TOO_MANY
-                    frontier[hi] = key
+                    queue[hi, 0] = key
+                    queue[hi, 1] = _entry(at, kind)[1]
                     hi += 1
         lo = end
+        layers += 1
+    if layer != 0:
+        for i in range(lo, hi):
+            if _call2(fns[SET_ADD], layer, queue[i, 0]) != 0:
+                _call0(fns[CLEAR])
+                return _CANNOT
     return hi - 1
+
+
+def _run(rows: dict, source: Any, limit: int, depth: int, layer: set | None) -> tuple[int, set]:
+    """:func:`_search` from ``source`` (checked to be readable by the callers)."""
+    queue = np.empty((limit + 2, 2), dtype=np.int64)  # (address, hash) of each node found
+    queue[0] = id(source), hash(source)
+    found = {source}
+    added = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, limit, depth,
+                    0 if layer is None else id(layer), id(dict), id(int), id(str))  # fmt: skip
+    if layer is None and added >= 0:
+        found.discard(source)
+        layer = found
+    return added, layer
+
+
+def _readable(rows: Any, source: Any, limit: int) -> bool:
+    """Whether :func:`_search` can run: the C API usable, ``rows`` a dict, ``source`` an
+    exact ``int`` or ``str``, ``limit`` not negative."""
+    return (
+        _GET_ITEM is not None
+        and type(rows) is dict
+        and type(source) in (int, str)
+        and limit >= 0
+        and api() is not None
+    )
 
 
 def reach(rows: dict, source: Any, limit: int) -> set | None:
@@ -113,23 +235,44 @@ def reach(rows: dict, source: Any, limit: int) -> set | None:
         When ``limit`` is not an integer.
     """
     limit = operator.index(limit)
-    fns = api()
-    if (
-        fns is None
-        or _GET_ITEM is None
-        or type(rows) is not dict
-        or type(source) not in (int, str)
-        or limit < 0
-    ):
+    if not _readable(rows, source, limit):
         return UNREADABLE
-    found = {source}
-    frontier = np.empty(limit + 2, dtype=np.int64)
-    frontier[0] = id(source)
-    added = _search(fns.fns, _GET_ITEM, id(rows), id(found), frontier, limit, id(dict), id(int),
-                    id(str))  # fmt: skip
+    added, found = _run(rows, source, limit, -1, None)
+    return _answer(added, found)
+
+
+def layer(rows: dict, source: Any, depth: int, limit: int) -> set | None:
+    """The nodes at exactly ``depth`` hops from ``source`` through the adjacency dict ``rows``
+    (a ``set``; NetworkX's ``descendants_at_distance``), searched to that layer alone;
+    :data:`GAVE_UP` (None) once more than ``limit`` nodes are found within it, the source
+    not counted; :data:`UNREADABLE` as for :func:`reach`, or when ``depth`` is negative.
+    ``source`` must be a node of ``rows`` when ``depth`` is 0 (its row is not read).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(6)
+    >>> found = layer(G._adj, 2, 2, 10)
+    >>> found is UNREADABLE or sorted(found) == [0, 4]
+    True
+    >>> layer(G._adj, 2, 9, 10) in (set(), UNREADABLE), layer(G._adj, 0, 5, 3) in (None, UNREADABLE)
+    (True, True)
+
+    Raises
+    ------
+    TypeError
+        When ``depth`` or ``limit`` is not an integer.
+    """
+    limit, depth = operator.index(limit), operator.index(depth)
+    if depth < 0 or not _readable(rows, source, limit):
+        return UNREADABLE
+    added, found = _run(rows, source, limit, depth, set())
+    return _answer(added, found)
+
+
+def _answer(added: int, found: set) -> set | None:
     if added == _CANNOT:
         return UNREADABLE
     if added == _TOO_MANY:
         return GAVE_UP
-    found.discard(source)
     return found

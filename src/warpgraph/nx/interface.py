@@ -10,6 +10,7 @@ the GPU and with weights from other edge attributes are cached on the converted 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import weakref
 from collections.abc import Sequence
@@ -660,7 +661,7 @@ class BackendInterface:
         if func is None or name not in FUNCTIONS:
             return f"{name} is not implemented by warpgraph"
         try:
-            bound = inspect.signature(func).bind(*args, **kwargs)
+            bound = _signature(name).bind(*args, **kwargs)
         except TypeError as exc:
             return f"arguments not understood: {exc}"
         G = next(iter(bound.arguments.values()), None)  # every function takes G first
@@ -694,6 +695,13 @@ class BackendInterface:
                     "NetworkX's own search costs less than converting the graph"
                 )
         return True
+
+
+@functools.cache
+def _signature(name: str) -> inspect.Signature:
+    """The signature of warpgraph's ``name`` (made once: ``inspect.signature`` costs ~30 us,
+    and :meth:`BackendInterface.can_run` binds every dispatched call's arguments)."""
+    return inspect.signature(getattr(_algorithms, name))
 
 
 def _is_arange(ids: np.ndarray) -> bool:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from . import _short_reach
 from ._common import (
     backend_device,
     gc_paused,
@@ -196,7 +197,9 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
     """The nodes at exactly ``distance`` hops from ``source`` (a ``set``); like NetworkX, the
     search stops at that layer. The conversion is deferred for this function: a search that
     likely reaches few nodes (:func:`._common.local_search`) of a graph not converted yet runs
-    on its own dicts (:func:`._common.layer_by_sets`), never converting it."""
+    on its own dicts, never converting it: compiled for int and str labels
+    (:func:`._short_reach.layer`; past 1/16 of the nodes it gives up and the graph is
+    converted), by set algebra for others (:func:`._common.layer_by_sets`)."""
     pending = G.pending
     if not (source in G if pending is None else pending.has_node(source)):
         raise node_error("graph", source)
@@ -207,7 +210,11 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
     if depth != distance or depth < 0 or depth >= len(G):
         return set()  # NetworkX compares every layer index with ``distance``: none is equal
     if pending is not None and local_search(pending, depth):
-        return layer_by_sets(pending._adj, source, depth)
+        near = _short_reach.layer(pending._adj, source, depth, max(len(G) // 16, 1))
+        if near is _short_reach.UNREADABLE:  # (labels other than ints and strs)
+            return layer_by_sets(pending._adj, source, depth)
+        if near is not _short_reach.GAVE_UP:
+            return near
     order, _, starts = _bfs(G, np.array([G.find(source)]), depth)
     if starts.size - 1 <= depth:
         return set()
