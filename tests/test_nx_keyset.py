@@ -155,6 +155,35 @@ def test_bad_positions_raise():
 
 
 @usable
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("n", [0, 1, 9, 300, 4097])
+def test_sets_of_address_hash_pairs(kind, n):
+    """:func:`_keyset.pair_set`: CPython's set of the objects, each found by ``in``, a working
+    set afterwards; an address given twice taken once; references balanced once dropped."""
+    keys = _keys(kind, n, random.Random(n + 1))
+    own = [k for k in keys if not (type(k) is int and -5 <= k <= 256)]  # (not CPython's shared)
+    before = [sys.getrefcount(k) for k in own]
+    pairs = np.array([(id(k), hash(k)) for k in keys] * 2, dtype=np.int64).reshape(-1, 2)
+    built = _keyset.pair_set(pairs)
+    assert type(built) is set and built == set(keys) and len(built) == len(set(keys))
+    assert all(k in built for k in keys) and "absent" not in built
+    assert [sys.getrefcount(k) for k in own] == [c + 1 for c in before]
+    built.add("extra")
+    assert "extra" in built and len(built) == n + 1
+    del built
+    gc.collect()
+    assert [sys.getrefcount(k) for k in own] == before
+
+
+@usable
+def test_bad_pairs_raise():
+    for bad in (np.zeros((3, 3), dtype=np.int64), np.zeros(4, dtype=np.int64),
+                np.zeros((2, 2), dtype=np.int32), [[id(1), hash(1)]]):  # fmt: skip
+        with pytest.raises(TypeError, match=r"shape \(k, 2\)"):
+            _keyset.pair_set(bad)
+
+
+@usable
 def test_a_bad_mask_raises():
     with pytest.raises(ValueError, match="one flag per key"):
         _keyset.key_set(dict.fromkeys(range(10)), np.ones(9, dtype=bool))

@@ -29,7 +29,7 @@ from numba.extending import intrinsic
 from ._capi import DIRECT_REFCOUNTS, _add_refs, _store_i64, _value_slots
 from ._cpython import _i64, _u8
 
-__all__ = ["key_set"]
+__all__ = ["key_set", "pair_set"]
 
 #: CPython's set probing (``Objects/setobject.c``, 3.11-3.13).
 LINEAR_PROBES = 9
@@ -55,14 +55,10 @@ def _claim(typingctx, addr, value):
 
 
 @nb.njit(cache=True, inline="always")
-def _insert(table, mask, src_entries, general, j):  # pragma: no cover - compiled
-    """Insert the key of entry ``j`` of a dict table (entries at ``src_entries``; ``general``:
-    (hash, key, value) entries, else str-keyed (key, value)) into the set table at ``table``,
-    with a reference to it; 1, or 0 when the probe met the same key (inserted already: of
-    two threads inserting one key, the second to claim a slot on its path meets it)."""
-    at = src_entries + j * (24 if general else 16)
-    key = _i64(at + (8 if general else 0))
-    h = _i64(at) if general else _i64(key + 24)  # (a str caches its hash)
+def _insert_key(table, mask, key, h):  # pragma: no cover - compiled
+    """Insert ``key`` (an object's address) of hash ``h`` into the set table at ``table``, with
+    a reference to it; 1, or 0 when the probe met the same key (inserted already: of two
+    threads inserting one key, the second to claim a slot on its path meets it)."""
     i = h & mask
     perturb = h
     while True:
@@ -76,6 +72,16 @@ def _insert(table, mask, src_entries, general, j):  # pragma: no cover - compile
                 return 0
         perturb = (perturb >> PERTURB_SHIFT) & _LOW_59
         i = (i * 5 + 1 + perturb) & mask
+
+
+@nb.njit(cache=True, inline="always")
+def _insert(table, mask, src_entries, general, j):  # pragma: no cover - compiled
+    """:func:`_insert_key` of the key of entry ``j`` of a dict table (entries at
+    ``src_entries``; ``general``: (hash, key, value) entries, else str-keyed (key, value))."""
+    at = src_entries + j * (24 if general else 16)
+    key = _i64(at + (8 if general else 0))
+    h = _i64(at) if general else _i64(key + 24)  # (a str caches its hash)
+    return _insert_key(table, mask, key, h)
 
 
 @nb.njit(cache=True)
@@ -123,6 +129,19 @@ def _fill_set_table_at(src, n, table, mask, at):  # pragma: no cover - compiled
         else:
             outside += 1
     return count, outside
+
+
+@nb.njit(cache=True)
+def _fill_set_table_pairs(pairs, table, mask):  # pragma: no cover - compiled
+    """Clear the set table at ``table`` (``mask + 1`` entries) and insert each key
+    ``pairs[i, 0]`` of hash ``pairs[i, 1]``, on one thread (a few thousand keys: waking the
+    workers would cost more). Returns how many were inserted."""
+    for w in range(2 * (mask + 1)):
+        _store_i64(table + 8 * w, 0)
+    count = 0
+    for i in range(pairs.shape[0]):
+        count += _insert_key(table, mask, pairs[i, 0], pairs[i, 1])
+    return count
 
 
 _MALLOC = ctypes.pythonapi.PyMem_Malloc
@@ -182,6 +201,67 @@ def key_set(
     return _build(keys_of, n, keep, at)
 
 
+def pair_set(pairs: np.ndarray) -> set | None:
+    """The set of the objects whose addresses are ``pairs[:, 0]``, of hashes ``pairs[:, 1]``
+    (an int64 array of shape ``(k, 2)``), its table written directly: no ``__hash__`` or
+    ``__eq__`` runs. The objects must be alive, of distinct values (no two equal), and
+    their hashes right, as a search that found them through a set gives them
+    (:mod:`._short_reach`); an address given twice is taken once. None where the C API is
+    not usable (the caller then builds the set itself).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> keys = ["a", 7, (1, 2)]
+    >>> s = pair_set(np.array([(id(k), hash(k)) for k in keys]))
+    >>> s is None or s == {"a", 7, (1, 2)}
+    True
+
+    Raises
+    ------
+    TypeError
+        Unless ``pairs`` is an int64 array of shape ``(k, 2)``.
+    MemoryError
+        When the table could not be allocated.
+    """
+    from . import _cpython as raw
+
+    if (
+        not isinstance(pairs, np.ndarray)
+        or pairs.dtype != np.int64
+        or pairs.ndim != 2
+        or (pairs.shape[1] != 2)
+    ):
+        raise TypeError(f"pair_set reads an int64 array of shape (k, 2), got {pairs!r:.80}")
+    if not DIRECT_REFCOUNTS or not raw.available() or not _self_tested():
+        return None
+    return _build_pairs(np.ascontiguousarray(pairs))
+
+
+def _build_pairs(pairs: np.ndarray) -> set:
+    slots = _table_slots(pairs.shape[0])
+    table = _new_table(slots)
+    return _attach(table, slots, _fill_set_table_pairs(pairs, table, slots - 1))
+
+
+def _new_table(slots: int) -> int:
+    table = _MALLOC(16 * slots)
+    if not table:
+        raise MemoryError(f"could not allocate a set table of {slots} slots")
+    return table
+
+
+def _attach(table: int, slots: int, made: int) -> set:
+    """A new empty set given the filled table at ``table`` (``slots`` entries, ``made`` keys);
+    its small table is left unused, and its dealloc frees ``table``."""
+    out: set = set()
+    header = id(out)
+    for offset, value in ((_SET_FILL, made), (_SET_USED, made), (_SET_MASK, slots - 1)):
+        ctypes.c_ssize_t.from_address(header + offset).value = value
+    ctypes.c_void_p.from_address(header + _SET_TABLE).value = table
+    return out
+
+
 def _build(keys_of: dict, n: int, keep: np.ndarray | None, at: np.ndarray | None) -> set:
     """:func:`key_set` once its checks passed."""
     if at is not None:
@@ -189,20 +269,14 @@ def _build(keys_of: dict, n: int, keep: np.ndarray | None, at: np.ndarray | None
     else:
         count = n if keep is None else int(np.count_nonzero(keep))
     slots = _table_slots(count)
-    out: set = set()
-    table = _MALLOC(16 * slots)
-    if not table:
-        raise MemoryError(f"could not allocate a set table of {slots} slots")
+    table = _new_table(slots)
     outside = 0
     if at is not None:
         made, outside = _fill_set_table_at(id(keys_of), n, table, slots - 1, at)
     else:
         flags = np.zeros(1, dtype=np.bool_) if keep is None else keep
         made = _fill_set_table(id(keys_of), n, table, slots - 1, flags, keep is None)
-    header = id(out)
-    for offset, value in ((_SET_FILL, made), (_SET_USED, made), (_SET_MASK, slots - 1)):
-        ctypes.c_ssize_t.from_address(header + offset).value = value
-    ctypes.c_void_p.from_address(header + _SET_TABLE).value = table  # (set's dealloc frees it)
+    out = _attach(table, slots, made)
     if outside:  # (the set is whole, of the others; dropped with the error)
         raise IndexError(f"{outside} positions in at are outside 0..{n - 1}")
     return out
@@ -218,7 +292,8 @@ _TESTED: dict[str, bool] = {}
 
 def _self_tested() -> bool:
     """Self-test, once: sets built here of int, str and tuple keys (negative hashes), from
-    flags and from positions (each given twice), equal CPython's, find each key, and take
+    flags, from positions (each given twice) and from (address, hash) pairs (each given
+    twice), equal CPython's, find each key, and take
     further additions and removals."""
     if "ok" not in _TESTED:
         _TESTED["ok"] = False  # (a failure part-way leaves it off)
@@ -233,8 +308,12 @@ def _self_tested() -> bool:
             fits = _value_slots_size(id(source), len(keys)) != 0
             expected = {k for k, kept in zip(keys, keep, strict=True) if kept}
             at = np.repeat(np.flatnonzero(keep), 2)  # (each position twice: inserted once)
-            for flags, positions in ((keep, None), (None, at)):
-                built = _build(source, len(keys), flags, positions) if fits else None
+            pairs = np.array([(id(k), hash(k)) for k in expected] * 2, dtype=np.int64)
+            for flags, positions in ((keep, None), (None, at), (None, None)):
+                if flags is None and positions is None:  # (each pair twice: inserted once)
+                    built = _build_pairs(pairs)
+                else:
+                    built = _build(source, len(keys), flags, positions) if fits else None
                 ok = ok and built == expected and all(k in built for k in expected)
                 if ok:
                     built.add("extra")

@@ -6,7 +6,9 @@ costs ~0.3-0.5 us (a row lookup, a ``set.update``, the layer's set algebra). Her
 loop does the same through the C API: ``PyDict_GetItemWithError`` for each node's row, the row's
 table read in place (:mod:`._cpython`), ``PySet_Add`` for each neighbour into the set returned,
 a neighbour being new when the set's size grew. :func:`layer` stops the same search at a given
-layer (``descendants_at_distance``).
+layer (``descendants_at_distance``); that layer's set is then written directly from the queued
+nodes' addresses and hashes (:func:`._keyset.pair_set`: 2 cores, urand:17 at distance 3, 2,744
+nodes, 0.45 -> 0.23-0.25 ms with the search).
 
 A first call finds nothing of the graph cached, and each node's row is a chain of dependent
 misses (the outer dict's index slot, its entry, the row dict, its key table, the keys). So the
@@ -33,6 +35,7 @@ import numpy as np
 from llvmlite import ir
 
 from ..cpu.prefetch import prefetch_address as _prefetch
+from . import _keyset
 from ._capi import CLEAR, SET_ADD, _call0, _call2, _caller, api
 from ._cpython import _entry, _entry_key, _i64, _prefetch_entries, _table, _u8, _u32
 
@@ -134,14 +137,16 @@ def _prefetch_block(outer, queue, lo, hi, rows_at, dict_type):  # pragma: no cov
 
 @nb.njit(cache=True)
 def _search(
-    fns, get_item, rows, found, queue, limit, depth, layer, dict_type, int_type, str_type
+    fns, get_item, rows, found, queue, limit, depth, dict_type, int_type, str_type
 ):  # pragma: no cover - compiled
     """Add to the set ``found`` (holding the source, ``queue[0]``: its address and hash)
-    the nodes reached through the rows of ``rows``, layer by layer, ``depth`` layers (-1: all);
-    then the last layer's nodes to the set ``layer`` (0: none). How many nodes were added to
-    ``found``, :data:`_TOO_MANY` once more than ``limit`` were, :data:`_CANNOT` when a row is
-    not a plain combined dict, a key is not an exact int or str, or a C call failed (its error
-    cleared). Each block of queued nodes is fetched first (:func:`_prefetch_block`)."""
+    the nodes reached through the rows of ``rows``, layer by layer, ``depth`` layers (-1: all),
+    each queued in ``queue``. ``(added, last)``: how many nodes were added to ``found`` (so
+    ``queue[:added + 1]`` holds the source and them) and where the last layer searched
+    starts in ``queue``; ``added`` is :data:`_TOO_MANY` once more than ``limit`` were found,
+    :data:`_CANNOT` when a row is not a plain combined dict, a key is not an exact int or
+    str, or a C call failed (its error cleared). Each block of queued nodes is fetched first
+    (:func:`_prefetch_block`)."""
     outer = rows if _i64(rows + 40) == 0 else np.int64(0)  # (a combined table: fetched)
     rows_at = np.empty(_BLOCK, dtype=np.int64)
     lo, hi, layers = 0, 1, 0
@@ -153,12 +158,12 @@ def _search(
             row = _call2_i64(get_item, rows, queue[i, 0])
             if row == 0:  # (not a node of rows, or an error)
                 _call0(fns[CLEAR])
-                return _CANNOT
+                return _CANNOT, 0
             if _i64(row + 8) != dict_type or _i64(row + 40) != 0:
-                return _CANNOT
+                return _CANNOT, 0
             entries, size, kind, count = _table(row)
             if size == 0:
-                return _CANNOT
+                return _CANNOT, 0
             for e in range(count):
                 at = entries + size * e
                 value, key = _entry_key(at, kind)
@@ -166,38 +171,38 @@ def _search(
                     continue
                 key_type = _i64(key + 8)
                 if key_type != int_type and key_type != str_type:
-                    return _CANNOT
+                    return _CANNOT, 0
                 before = _i64(found + _SET_USED)
                 if _call2(fns[SET_ADD], found, key) != 0:
                     _call0(fns[CLEAR])
-                    return _CANNOT
+                    return _CANNOT, 0
                 if _i64(found + _SET_USED) != before:
                     if hi > limit:
-                        return _TOO_MANY
+                        return _TOO_MANY, 0
                     queue[hi, 0] = key
                     queue[hi, 1] = _entry(at, kind)[1]
                     hi += 1
         lo = end
         layers += 1
-    if layer != 0:
-        for i in range(lo, hi):
-            if _call2(fns[SET_ADD], layer, queue[i, 0]) != 0:
-                _call0(fns[CLEAR])
-                return _CANNOT
-    return hi - 1
+    return hi - 1, lo
 
 
-def _run(rows: dict, source: Any, limit: int, depth: int, layer: set | None) -> tuple[int, set]:
-    """:func:`_search` from ``source`` (checked to be readable by the callers)."""
+def _run(rows: dict, source: Any, limit: int, depth: int, layer: bool) -> tuple[int, Any]:
+    """:func:`_search` from ``source`` (checked to be readable by the callers): how many
+    nodes it added and the set of them (the source left out), or with ``layer`` the set of
+    the last layer's nodes (UNREADABLE where that set cannot be built directly)."""
     queue = np.empty((limit + 2, 2), dtype=np.int64)  # (address, hash) of each node found
     queue[0] = id(source), hash(source)
-    found = {source}
-    added = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, limit, depth,
-                    0 if layer is None else id(layer), id(dict), id(int), id(str))  # fmt: skip
-    if layer is None and added >= 0:
-        found.discard(source)
-        layer = found
-    return added, layer
+    found = {source}  # (holds every node queued: their addresses stay valid)
+    added, last = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, limit, depth,
+                          id(dict), id(int), id(str))  # fmt: skip
+    if added < 0:
+        return added, None
+    if layer:  # (the nodes queued are distinct: found through one set)
+        made = _keyset.pair_set(queue[last : added + 1])
+        return added, UNREADABLE if made is None else made
+    found.discard(source)
+    return added, found
 
 
 def _readable(rows: Any, source: Any, limit: int) -> bool:
@@ -237,7 +242,7 @@ def reach(rows: dict, source: Any, limit: int) -> set | None:
     limit = operator.index(limit)
     if not _readable(rows, source, limit):
         return UNREADABLE
-    added, found = _run(rows, source, limit, -1, None)
+    added, found = _run(rows, source, limit, -1, False)
     return _answer(added, found)
 
 
@@ -266,11 +271,11 @@ def layer(rows: dict, source: Any, depth: int, limit: int) -> set | None:
     limit, depth = operator.index(limit), operator.index(depth)
     if depth < 0 or not _readable(rows, source, limit):
         return UNREADABLE
-    added, found = _run(rows, source, limit, depth, set())
+    added, found = _run(rows, source, limit, depth, True)
     return _answer(added, found)
 
 
-def _answer(added: int, found: set) -> set | None:
+def _answer(added: int, found: Any) -> Any:
     if added == _CANNOT:
         return UNREADABLE
     if added == _TOO_MANY:
