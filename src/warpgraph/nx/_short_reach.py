@@ -98,6 +98,8 @@ def _prefetch_block(outer, queue, lo, hi, rows_at, dict_type):  # pragma: no cov
     mask = (np.int64(1) << log2_size) - 1
     width = _u8(keys + 9) - log2_size  # log2 of an index's bytes
     entries, size, kind, count = _table(outer)
+    if size == 0:
+        return
     value_at = 16 if kind == 0 else 8
     indices = keys + 32
     for i in range(lo, hi):
