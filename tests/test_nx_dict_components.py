@@ -82,6 +82,51 @@ def test_labels_are_networkx_components_in_networkx_order(directed, labels, orde
 
 
 @needs_reader
+def _blobs(seed: int, labels: str):
+    """Dense random parts (mean degree ~12: the Afforest passes) in shuffled node order: a
+    part of 1,000 nodes (ids 0..999) joined to the largest (5,000 nodes, ids 1,000 and up)
+    only by edges added last, so each row's first entries never hold them, and their lower
+    end in the smaller part; a separate part of 800, isolated nodes, self-loops, deleted
+    entries."""
+    rng = np.random.default_rng(seed)
+    G = nx.Graph()
+    G.add_nodes_from(rng.permutation(7000).tolist())
+    for lo, size in ((0, 1000), (1000, 5000), (6000, 800)):
+        s, d = rng.integers(lo, lo + size, 6 * size), rng.integers(lo, lo + size, 6 * size)
+        G.add_edges_from(zip(s.tolist(), d.tolist(), strict=True))
+    G.add_edges_from((v, v) for v in range(0, 7000, 101))
+    G.remove_edges_from(list(G.edges(range(6000, 6800)))[::9])
+    G.add_edges_from([(17, 4321), (900, 1234)])  # (last in their rows: the bridges)
+    return _relabelled(G, labels)
+
+
+@needs_reader
+@pytest.mark.parametrize("labels", ["int", "str"])
+def test_afforest_passes_equal_networkx(labels, monkeypatch):
+    """The first entries of each row, then only the rows outside the largest part found: the
+    parts joined by edges no first entry holds are still one component, in NetworkX's
+    order and count."""
+    from warpgraph.nx import _dict_components
+
+    skipped = []
+    real = _dict_components.largest_sampled_label
+
+    def spy(comp, samples):
+        skipped.append(real(comp, samples))
+        return skipped[-1]
+
+    monkeypatch.setattr(_dict_components, "largest_sampled_label", spy)
+    for seed in range(3):
+        G = _blobs(seed, labels)
+        count, expected = _expected_labels(G)
+        found = weak_components(G)
+        assert found is not None and found.count == count
+        assert np.array_equal(found.labels, expected)
+    assert len(skipped) == 3  # (the Afforest passes ran, each with a part to skip)
+    bridged = nx.node_connected_component(G, 17 if labels == "int" else "v17")
+    assert len(bridged) > 5900  # (both parts, less a few nodes no edge met)
+
+
 def test_count_against_scipy_on_a_large_random_graph():
     """An independent oracle (SciPy's csgraph) on 200k nodes, the union-find under contention
     from every thread."""

@@ -25,7 +25,14 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from ..algorithms.components.cpu import _union, canonical_labels
+from ..algorithms.components.cpu import (
+    NEIGHBOR_ROUNDS,
+    SAMPLES,
+    _compress,
+    _union,
+    canonical_labels,
+    largest_sampled_label,
+)
 from . import _cpython as raw
 from ._cpython import _entry, _i64, _position, _prefetch_rows_ahead, _table
 
@@ -37,19 +44,23 @@ MIN_NODES = 4096
 
 @nb.njit(parallel=True, cache=True)
 def _union_rows(
-    dicts, dict_type, direct, n, keys, ids, bits, lower_only, comp
+    dicts, dict_type, direct, n, keys, ids, bits, lower_only, comp, first, skip
 ):  # pragma: no cover - compiled
     """Join row ``i``'s node with the node of each key of the dict at ``dicts[i]`` in ``comp``
     (a key's node: its hash for ``direct``, else its hash's position through the table
     ``keys``/``ids``); with ``lower_only`` only neighbours of smaller id (an undirected graph
-    holds each edge in both rows). Returns how many rows could not be read so: not a plain
-    combined dict, live entries other than its length, or a key hash that is no node's."""
+    holds each edge in both rows). ``first`` > 0: only each row's first ``first`` live
+    entries (the row not checked whole); ``skip`` >= 0: the rows of nodes labelled ``skip``
+    are not read. Returns how many rows could not be read so: not a plain combined dict, live
+    entries other than its length, or a key hash that is no node's."""
     bad = 0
     rows = dicts.shape[0]
     mask = (np.int64(1) << bits) - 1
     shift = np.uint64(64 - bits)
     for r in prange(rows):
         i = np.int64(r)  # (prange indices may be unsigned: keep the arithmetic signed)
+        if skip >= 0 and comp[i] == skip:
+            continue
         _prefetch_rows_ahead(dicts, i, rows, dict_type)
         d = dicts[i]
         if _i64(d + 8) != dict_type or _i64(d + 40) != 0:
@@ -63,6 +74,9 @@ def _union_rows(
             if v == 0:  # deleted entry
                 continue
             live += 1
+            if live == first + 1:
+                live = _i64(d + 16)  # (not read whole: taken as its length)
+                break
             if h == -1:
                 ok = False
                 break
@@ -89,6 +103,45 @@ def _count_roots(comp):  # pragma: no cover - compiled
     for v in prange(comp.shape[0]):
         roots += 1 if comp[v] == v else 0
     return roots
+
+
+#: Undirected graphs of this many arcs a node or more take the Afforest passes: each row's
+#: first :data:`~warpgraph.algorithms.components.cpu.NEIGHBOR_ROUNDS` entries, then the
+#: whole rows of the nodes outside the largest component found so far. A row of a sparser
+#: graph is one or two cache lines past its header, read as cheaply once as in part.
+AFFOREST_DEGREE = 8
+
+
+def _union_all(G, rows, direct, n, keys, ids, bits, comp) -> bool:
+    """Join every arc of ``G``'s rows ``rows`` in ``comp``; False where a row could not be
+    read so. An undirected graph holds each edge in both rows, so once each node is joined
+    to its first neighbours, the rows of the nodes in the largest component may be skipped
+    (Afforest, as :func:`~warpgraph.algorithms.components.cpu.afforest_labels`): an edge out
+    of it is met again in the other node's row, which is read whole."""
+    undirected = not G.is_directed()
+    if undirected and _mean_degree(rows, id(dict)) >= AFFOREST_DEGREE:
+        if _union_rows(rows, id(dict), direct, n, keys, ids, bits, False, comp,
+                       NEIGHBOR_ROUNDS, -1):  # fmt: skip
+            return False
+        _compress(comp)
+        skip = largest_sampled_label(comp, SAMPLES)
+        return not _union_rows(rows, id(dict), direct, n, keys, ids, bits, False, comp, -1, skip)
+    return not _union_rows(rows, id(dict), direct, n, keys, ids, bits, undirected, comp, -1, -1)
+
+
+@nb.njit(cache=True)
+def _mean_degree(dicts, dict_type):  # pragma: no cover - compiled
+    """The mean length of 256 rows spread over ``dicts`` (0 where one is not a dict)."""
+    rows = dicts.shape[0]
+    step = max(1, rows // 256)
+    total = 0
+    taken = 0
+    for i in range(0, rows, step):
+        if _i64(dicts[i] + 8) != dict_type:
+            return 0.0
+        total += _i64(dicts[i] + 16)
+        taken += 1
+    return total / max(taken, 1)
 
 
 class DictComponents(NamedTuple):
@@ -142,8 +195,7 @@ def weak_components(
         return None
     adj_hashes, rows, direct, bits, keys, ids = found
     comp = np.arange(n, dtype=np.int32)
-    lower_only = not G.is_directed()  # (an undirected graph's rows hold each edge twice)
-    if _union_rows(rows, id(dict), direct, n, keys, ids, bits, lower_only, comp):
+    if not _union_all(G, rows, direct, n, keys, ids, bits, comp):
         return None
     count = int(_count_roots(comp))
     if not labels or count == 1:  # (one component: every node's label is 0, in any order)
