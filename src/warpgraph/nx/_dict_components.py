@@ -11,6 +11,13 @@ offsets, no arc array, nothing copied anywhere. The union-find is the lock-free 
 compare-and-swap), so every component's root is its smallest id: the labels numbered by root
 are NetworkX's component order (by first node).
 
+A dense undirected graph (:data:`AFFOREST_DEGREE` arcs a node or more) is read in two passes,
+as Afforest reads a CSR (:func:`~warpgraph.algorithms.components.cpu.afforest_labels`): each
+row's first two entries, then, the largest part found by a sample, only the rows of the nodes
+outside it. Every edge is in both its nodes' rows, so an edge out of that part is met in the
+other row. H200 host, urand:17 (16 arcs a node), first calls, same-process A/B, median of 9:
+``connected_components`` 5.18 -> 4.25 ms, ``number_connected_components`` 4.78 -> 3.37 ms.
+
 It runs on the host on both backends: there is no device work worth starting for a pass that
 ends when the reading ends. It applies only to a graph not converted yet (a cached conversion
 is counted on its device) of plain ``Graph``/``DiGraph`` dicts that :mod:`._cpython` can read;
