@@ -412,7 +412,9 @@ def _small_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
     return [set(nodes[lo:hi]) for lo, hi in pairwise(b)]
 
 
-#: Rows whose lengths estimate a graph's average degree (:func:`local_search`).
+#: Rows whose lengths estimate a graph's average degree (:func:`local_search`). Each is a
+#: cache miss on a first call: 4,096 rows took 0.22 ms on 2 cores (urand:17, after a
+#: collection), 512 take 0.02 ms; the estimate only chooses between searching and converting.
 DEGREE_SAMPLE_ROWS = 512
 
 
