@@ -26,6 +26,7 @@ anything else returns None and the caller converts as before.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 import numba as nb
@@ -126,14 +127,14 @@ def _union_all(G, rows, direct, n, keys, ids, bits, comp) -> bool:
     (Afforest, as :func:`~warpgraph.algorithms.components.cpu.afforest_labels`): an edge out
     of it is met again in the other node's row, which is read whole."""
     undirected = not G.is_directed()
+    # (bad rows counted) = join(lower_only, comp, first entries or -1, label skipped or -1)
+    join = partial(_union_rows, rows, id(dict), direct, n, keys, ids, bits)
     if undirected and _mean_degree(rows, id(dict)) >= AFFOREST_DEGREE:
-        if _union_rows(rows, id(dict), direct, n, keys, ids, bits, False, comp,
-                       NEIGHBOR_ROUNDS, -1):  # fmt: skip
+        if join(False, comp, NEIGHBOR_ROUNDS, -1):
             return False
         _compress(comp)
-        skip = largest_sampled_label(comp, SAMPLES)
-        return not _union_rows(rows, id(dict), direct, n, keys, ids, bits, False, comp, -1, skip)
-    return not _union_rows(rows, id(dict), direct, n, keys, ids, bits, undirected, comp, -1, -1)
+        return not join(False, comp, -1, largest_sampled_label(comp, SAMPLES))
+    return not join(undirected, comp, -1, -1)
 
 
 @nb.njit(cache=True)
