@@ -21,7 +21,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from warpgraph.nx import _capi, _parallel_rows, _results  # noqa: E402
+from warpgraph.nx import _capi, _parallel_copies, _parallel_rows, _results  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -34,13 +34,22 @@ usable = pytest.mark.skipif(
 pytestmark = usable
 
 
-@pytest.fixture(params=["parallel", "serial"])
+@pytest.fixture(params=["parallel", "serial", "forged"])
 def placement(request, monkeypatch):
-    """Rows placed in parallel or by the serial pass; yields the calls made of each."""
-    threads = 1 if request.param == "parallel" else 10**9
+    """Rows placed in parallel or by the serial pass, made as copies of templates; or placed in
+    parallel and made by workers (``forged``: the data dict copies too). Yields the calls made
+    of each."""
+    threads = 10**9 if request.param == "serial" else 1
     monkeypatch.setattr(_parallel_rows, "PARALLEL_PLACE_THREADS", threads)
     monkeypatch.setattr(_parallel_rows, "ENTRIES_PER_ROW", 0)  # short rows here too
-    calls = {"fill_rows": [], "_place": [], "_place_serial": []}
+    if request.param == "forged":
+        if not _parallel_copies.allowed():
+            pytest.skip("dicts cannot be made by workers here")
+        monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 1)
+        monkeypatch.setattr(_parallel_copies, "MIN_PARALLEL", 0)
+    else:
+        monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 10**9)
+    calls = {"fill_rows": [], "_place": [], "_place_serial": [], "_forged": []}
     for name in calls:
         real = getattr(_parallel_rows, name)
 
@@ -56,10 +65,11 @@ def placement(request, monkeypatch):
 
 def _assert_used(calls) -> None:
     assert calls["fill_rows"] and all(r == 0 for r in calls["fill_rows"])
-    if calls["kind"] == "parallel":
-        assert calls["_place"] and all(r[4] for r in calls["_place"]) and not calls["_place_serial"]
-    else:
+    if calls["kind"] == "serial":
         assert calls["_place_serial"] and not calls["_place"]
+    else:
+        assert calls["_place"] and all(r[4] for r in calls["_place"]) and not calls["_place_serial"]
+    assert bool(calls["_forged"]) == (calls["kind"] == "forged")
 
 
 def _labels(kind: str, n: int, rng: random.Random) -> list:
@@ -189,11 +199,14 @@ def test_references_balanced(kind, placement, monkeypatch):
         wrong += [u for u in H if sys.getrefcount(H._adj[u]) != 2]
         wrong += [u for u in H if sys.getrefcount(H._node[u]) != 2]
         assert not wrong
-        shared = values[0]  # one value for every template of a call
-        assert all(v is shared for v in values)
-        assert sys.getrefcount(shared) == len(values) + 2  # the list's, the name's, argument
-        del shared
-        values.clear()
+        if placement["kind"] == "forged":
+            assert not values  # no templates
+        else:
+            shared = values[0]  # one value for every template of a call
+            assert all(v is shared for v in values)
+            assert sys.getrefcount(shared) == len(values) + 2  # the list's, the name's, argument
+            del shared
+            values.clear()
         del H
     assert [sys.getrefcount(x) for x in objects] == before
     _assert_used(placement)
@@ -236,16 +249,22 @@ def test_a_row_beyond_the_presized_tables(placement):
 
 def test_short_rows_made_one_at_a_time(monkeypatch):
     """Rows shorter than ``ENTRIES_PER_ROW`` on average are filled one at a time, to the same
-    result; longer ones by the workers."""
+    result, unless the workers make the rows themselves; longer ones by the workers."""
     made = []
     real = _parallel_rows.fill_rows
     monkeypatch.setattr(_parallel_rows, "fill_rows", lambda *a: made.append(1) or real(*a))
+    monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 10**9)
     grid = nx.grid_2d_graph(60, 60)  # 4 entries a row at most
     _assert_equal(nx.k_core(grid, backend=BACKEND), nx.k_core(grid))
     assert not made
     dense = _graph(8, "str", n=1500)  # about 8 a row, and hubs
     _assert_equal(nx.k_core(dense, 3, backend=BACKEND), nx.k_core(dense, 3))
     assert made
+    if _parallel_copies.allowed():
+        made.clear()
+        monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 1)
+        _assert_equal(nx.k_core(grid, backend=BACKEND), nx.k_core(grid))
+        assert made
 
 
 def test_table_classes_and_templates():
@@ -263,6 +282,8 @@ def test_allocation_failure_leaves_nothing_behind(fail_in, placement, monkeypatc
     """A ``PyDict_Copy`` that fails part-way (among the data dict copies, or among the rows'
     template copies) raises ``MemoryError``; everything made so far is released, the source
     graph's objects keep their references and the next call builds the result."""
+    if placement["kind"] == "forged":
+        pytest.skip("no PyDict_Copy is called (test_forged_rows_released_after_a_failure)")
     G = _graph(9, "big_int", n=600)
     real_api = _capi.api()
     copy = ctypes.pythonapi.PyDict_Copy
@@ -319,3 +340,61 @@ def test_empty_dict_for_sizes_and_refusals():
     for bad in (-1, 2.0, "3", True, None):
         with pytest.raises(InvalidArgumentError, match="non-negative int"):
             _capi.empty_dict_for(bad)
+
+
+@pytest.fixture
+def forging(monkeypatch):
+    """Rows and data dict copies made by workers, whatever the thread count and size."""
+    if not _parallel_copies.allowed():
+        pytest.skip("dicts cannot be made by workers here")
+    monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 1)
+    monkeypatch.setattr(_parallel_copies, "MIN_PARALLEL", 0)
+    monkeypatch.setattr(_parallel_rows, "ENTRIES_PER_ROW", 0)
+
+
+def _refs_kept_after(G, fail, monkeypatch) -> None:
+    """``fail()`` patches an allocation to fail: the call raises ``MemoryError`` and the
+    source's labels and attribute values keep their references; undone, the next call works."""
+    big = [d["w"] for _, _, d in G.edges(data=True) if d.get("w", 0) > 1000]  # not shared
+    objects = [*G, *big]
+    K = nx.k_core(G, 2)
+    nx.core_number(G, backend=BACKEND)  # the conversion, cached
+    before = [sys.getrefcount(x) for x in objects]
+    with monkeypatch.context() as patch:
+        fail(patch)
+        with pytest.raises(MemoryError):
+            nx.k_core(G, 2, backend=BACKEND)
+    gc.collect()  # (the collector's lists are whole: the forged rows were unlinked)
+    assert [sys.getrefcount(x) for x in objects] == before
+    _assert_equal(nx.k_core(G, 2, backend=BACKEND), K)
+
+
+def test_forged_rows_released_after_a_failure(forging, monkeypatch):
+    """An allocation failure after the rows were made and linked into the collector's list
+    releases them all."""
+    made = []
+    real = _parallel_rows._forge_rows
+
+    def spy(*args):
+        made.append(real(*args))
+        return made[-1]
+
+    def fail(patch):
+        patch.setattr(_parallel_rows, "_forge_rows", spy)
+        patch.setattr(_parallel_rows, "_empty_rows", lambda fns, sizes, rows: -1)
+
+    _refs_kept_after(_graph(9, "big_int", n=600), fail, monkeypatch)
+    assert made and made[0][1] == 0 and made[0][0][0, 0] != 0  # rows were made, then freed
+
+
+def test_memory_refused_to_the_workers(forging, monkeypatch):
+    """A raw allocator that gives nothing: the data dicts are then copied by ``PyDict_Copy``
+    and the rows fail with ``MemoryError``."""
+    libc = ctypes.CDLL(None)
+    refuse = ctypes.cast(libc.sched_yield, ctypes.c_void_p).value  # returns 0: no memory
+    free = ctypes.cast(libc.free, ctypes.c_void_p).value
+
+    def fail(patch):
+        patch.setattr(_parallel_copies, "_raw_api", lambda: (refuse, free))
+
+    _refs_kept_after(_graph(10, "big_int", n=600), fail, monkeypatch)

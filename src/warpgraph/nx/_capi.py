@@ -456,12 +456,14 @@ def _rows(
 
 
 def _rows_worth_workers(deg: np.ndarray) -> bool:
-    """Whether the rows (kept arcs per row: ``deg``, cumulative) are long enough on average
-    for :mod:`._parallel_rows` (see its ``ENTRIES_PER_ROW``)."""
+    """Whether :mod:`._parallel_rows` should make the rows (kept arcs per row: ``deg``,
+    cumulative): always where it makes them by workers (``rows_forged``), else when they are
+    long enough on average (see its ``ENTRIES_PER_ROW``)."""
     from . import _parallel_rows
 
     rows = deg.size - 1
-    return rows > 0 and deg[-1] >= _parallel_rows.ENTRIES_PER_ROW * rows
+    long_rows = deg[-1] >= _parallel_rows.ENTRIES_PER_ROW * rows
+    return rows > 0 and (long_rows or _parallel_rows.rows_forged())
 
 
 def build_graph(
@@ -526,9 +528,11 @@ def build_graph(
         if done == 0:
             copy_at = np.zeros(start[-1], dtype=np.int64)
             try:
+                from ._parallel_copies import copy_data_dicts
+
                 deg, kept, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
                                                  start, directed)  # fmt: skip
-                done = _copies(fns, *_by_address(arcs, found), copy_at)
+                done = copy_data_dicts(fns, arcs, found, copy_at)
                 one_at_a_time = done == 0
                 if one_at_a_time and not directed and DIRECT_REFCOUNTS and _rows_worth_workers(deg):
                     from ._parallel_rows import fill_rows

@@ -22,6 +22,14 @@
 4. The references each copy took to its template's keys and values are given back in one
    step per template, and the rows are put into ``H._adj`` in visiting order.
 
+Where :mod:`._parallel_copies` may allocate (session 26: 4+ threads, CPython's default
+allocators), step 2 is done by the workers too (:func:`_forge_rows`): each row is a new empty
+dict in memory from ``PyMem_RawMalloc``, and each task links its rows into one chain that is
+put into the collector's list beside a fresh list object (:func:`_link`), so the rows are
+tracked as CPython's insertion of a dict value would track them. Then rows of any length are
+made here (grid:708's k-core, 4 entries a row, H200 host: 230 -> 131-140 ms with the data
+dicts copied by workers too). No templates, so step 4 is only the put.
+
 Used only for undirected graphs, where reference counts may be written directly
 (:data:`._capi.DIRECT_REFCOUNTS`) and the dict layout is CPython 3.11-3.13's (GIL build, checked
 by :func:`._cpython.available`). ``PyDictObject``: ``ma_used`` 16, ``ma_keys`` 32,
@@ -49,6 +57,7 @@ from ._capi import (
     _fail,
     _new_dict,
     _put,
+    _release_all,
     _store_i64,
     api,
 )
@@ -88,7 +97,8 @@ def table_class(sizes):  # pragma: no cover - compiled
 #: :func:`._capi._rows`, which fills each row while it is in cache. H200 host, 16 threads,
 #: ``k_core`` (session 20): urand:17's main core (15.6 entries a row) 539 -> 283 ms on the CPU
 #: backend, 547 -> 336 on the GPU one; grid:708 (4 a row) 320 -> 363 and 245 -> 310 ms, so the
-#: grid keeps the one-at-a-time rows.
+#: grid keeps the one-at-a-time rows. Not used where the rows are made by workers
+#: (:func:`rows_forged`).
 ENTRIES_PER_ROW = 8
 
 # --------------------------------------------------------------------------- 1. placement
@@ -279,6 +289,127 @@ def _allocate(fns, templates, classes, sizes, rows):  # pragma: no cover - compi
     return 0
 
 
+#: Rows per task of :func:`_forge_rows` (each task links its rows into one chain).
+ROW_CHUNK = 4096
+
+
+@nb.njit(inline="always")
+def _log2_index_bytes(log2):  # pragma: no cover - compiled
+    """CPython's index width for a table of ``2**log2`` slots: 1, 2, 4 or 8 bytes a slot."""
+    if log2 < 8:
+        return log2
+    if log2 < 16:
+        return log2 + 1
+    if log2 < 32:
+        return log2 + 2
+    return log2 + 3
+
+
+@nb.njit(parallel=True, cache=True)
+def _forge_rows(malloc, free, dict_type, classes, sizes, rows):  # pragma: no cover - compiled
+    """``rows[p]`` = a new empty dict with a general table of ``2**classes[p]`` slots, for each
+    row with ``sizes[p] > 0``, made by workers in memory from ``malloc`` (``PyMem_RawMalloc``;
+    see :mod:`._parallel_copies`): the table as ``new_keys_object`` makes it (indices -1,
+    entries zeroed), the object after its collector header. Each task links its rows through
+    their headers into one chain (``_gc_prev`` set, ``_gc_next`` of the last 0). Returns the
+    chains (first and last header) and how many rows got no memory (left 0)."""
+    k = rows.shape[0]
+    tasks = (k + ROW_CHUNK - 1) // ROW_CHUNK
+    chains = np.zeros((tasks, 2), dtype=np.int64)
+    refused = np.zeros(tasks, dtype=np.int64)
+    for t in nb.prange(tasks):
+        first = last = np.int64(0)
+        for p in range(t * ROW_CHUNK, min(k, (t + 1) * ROW_CHUNK)):
+            if sizes[p] == 0:
+                continue
+            log2 = classes[p]
+            log2_bytes = _log2_index_bytes(log2)
+            index_bytes = np.int64(1) << log2_bytes
+            usable = (np.int64(2) << log2) // 3
+            size = 32 + index_bytes + 24 * usable
+            table = _call1(malloc, size)
+            block = _call1(malloc, 64) if table != 0 else np.int64(0)
+            if block == 0:
+                if table != 0:
+                    _call1(free, table)
+                refused[t] += 1
+                continue
+            _store_i64(table, 1)  # dk_refcnt
+            _store_i64(table + 8, log2 | (log2_bytes << 8))  # kind 0 (general), version 0
+            _store_i64(table + 16, usable)  # dk_usable
+            _store_i64(table + 24, 0)  # dk_nentries
+            for w in range(index_bytes // 8):
+                _store_i64(table + 32 + 8 * w, -1)
+            for w in range(3 * usable):
+                _store_i64(table + 32 + index_bytes + 8 * w, 0)
+            obj = block + 16
+            _store_i64(obj, 1)  # ob_refcnt
+            _store_i64(obj + 8, dict_type)
+            _store_i64(obj + 16, 0)  # ma_used
+            _store_i64(obj + 24, 0)  # ma_version_tag
+            _store_i64(obj + 32, table)
+            _store_i64(obj + 40, 0)  # ma_values
+            _store_i64(block, 0)  # _gc_next: set by the next row, or by _link
+            _store_i64(block + 8, last)  # _gc_prev (no flag bits)
+            if last == 0:
+                first = block
+            else:
+                _store_i64(last, block)
+            last = block
+            rows[p] = obj
+        chains[t, 0] = first
+        chains[t, 1] = last
+    return chains, refused.sum()
+
+
+@nb.njit(cache=True)
+def _link(after, chains):  # pragma: no cover - compiled
+    """Put the chains of collector headers into the collector's list right after the tracked
+    object ``after`` (its header's ``_gc_next`` and the next header's ``_gc_prev``; that one's
+    flag bits kept)."""
+    at = after - 16
+    for t in range(chains.shape[0]):
+        first, last = chains[t, 0], chains[t, 1]
+        if first == 0:
+            continue
+        nxt = _i64(at)
+        _store_i64(last, nxt)
+        _store_i64(nxt + 8, (_i64(nxt + 8) & 3) | last)
+        _store_i64(first + 8, at)
+        _store_i64(at, first)
+        at = last
+
+
+@nb.njit(cache=True)
+def _empty_rows(fns, sizes, rows):  # pragma: no cover - compiled
+    """``rows[p]`` = ``PyDict_New()`` where ``sizes[p]`` is 0 (untracked, as CPython makes
+    it); 0, or -1 after an allocation error (the error cleared)."""
+    for p in range(rows.shape[0]):
+        if sizes[p] == 0:
+            d = _call1(fns[PRESIZED], 0)
+            if d == 0:
+                return _fail(fns, 0)
+            rows[p] = d
+    return 0
+
+
+def _forged(fns: np.ndarray, classes: np.ndarray, sizes: np.ndarray, rows: np.ndarray) -> int:
+    """:func:`_allocate`'s result by :func:`_forge_rows`, each row tracked by the collector as
+    CPython's insertion of a dict value would make it; 0, or -1 (every row released)."""
+    from ._parallel_copies import _raw_api
+
+    malloc, free = _raw_api()
+    chains, refused = _forge_rows(malloc, free, id(dict), classes, sizes, rows)
+    after: list = []  # tracked at birth: the chains go into the collector's list beside it
+    _link(id(after), chains)
+    del after
+    if refused or _empty_rows(fns, sizes, rows):
+        _release_all(fns, rows)
+        rows[:] = 0
+        return -1
+    return 0
+
+
 # --------------------------------------------------------------------------- 3. the fill
 @nb.njit(inline="always")
 def _index_at(base, width, i):  # pragma: no cover - compiled
@@ -384,6 +515,16 @@ def _template(log2_size: int, largest: int, value: dict) -> dict | None:
     return d if kind == 0 and no_values and compact and room >= largest else None
 
 
+def rows_forged() -> bool:
+    """Whether :func:`fill_rows` makes the rows by :func:`_forge_rows` (as many threads as
+    :mod:`._parallel_copies` wants, and its allocator checks passed), not from templates."""
+    from . import _parallel_copies
+
+    return nb.get_num_threads() >= _parallel_copies.PARALLEL_COPY_THREADS and (
+        _parallel_copies.allowed()
+    )
+
+
 def fill_rows(fns: np.ndarray, adj_out: dict, visit, pos, heads, kept, deg, copy_at, start,
               indptr, key_of: np.ndarray) -> int:  # fmt: skip
     """Make the rows of an undirected result graph and put them into ``adj_out`` (``H._adj``,
@@ -402,6 +543,13 @@ def fill_rows(fns: np.ndarray, adj_out: dict, visit, pos, heads, kept, deg, copy
                                                 indptr)  # fmt: skip
     sizes = np.diff(off)
     classes = table_class(sizes)
+    rows = np.zeros(visit.shape[0], dtype=np.int64)
+    if rows_forged():
+        if _forged(fns, classes, sizes, rows):
+            return -1
+        _fill(rows, off, node, value, given, visit, pos, key_of)
+        copy_at[:] = 0  # (every copy is now held by its rows)
+        return _put_rows(fns, id(adj_out), rows, visit, key_of)
     shared_value: dict = {}
     templates: dict[int, dict] = {}
     for c in np.unique(classes[sizes > 0]).tolist():
@@ -412,7 +560,6 @@ def fill_rows(fns: np.ndarray, adj_out: dict, visit, pos, heads, kept, deg, copy
     table = np.zeros(ROW_TABLE_CLASSES, dtype=np.int64)
     for c, t in templates.items():
         table[c] = id(t)
-    rows = np.zeros(visit.shape[0], dtype=np.int64)
     if _allocate(fns, table, classes, sizes, rows):
         return -1
     _fill(rows, off, node, value, given, visit, pos, key_of)

@@ -1,0 +1,143 @@
+"""Edge data dicts copied by parallel workers (:mod:`warpgraph.nx._parallel_copies`).
+
+A copy made there must be what ``PyDict_Copy`` makes: equal to its source in order, a dict of
+its own (changing it leaves the source alone), untracked by the collector like its source,
+freed like any dict, and holding exactly one reference to each key and value while it lives.
+Dicts that ``PyDict_Copy`` would not clone (tracked, with deleted entries, a table grown past
+its clone size, a subclass) are left to CPython.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import _capi, _parallel_copies  # noqa: E402
+
+pytestmark = pytest.mark.skipif(
+    _capi.api() is None or not _capi.DIRECT_REFCOUNTS or not _parallel_copies.allowed(),
+    reason="dicts cannot be copied by workers here",
+)
+BACKEND = "warpgraph"
+
+
+@pytest.fixture
+def forge_spy(monkeypatch):
+    """Copies made by workers whatever the thread count or size; yields how many each pass
+    made."""
+    monkeypatch.setattr(_parallel_copies, "MIN_PARALLEL", 0)
+    monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 1)
+    made: list[int] = []
+    real = _parallel_copies._forge_all
+
+    def spy(arcs, found, copy_at):
+        made.append(real(arcs, found, copy_at))
+        return made[-1]
+
+    monkeypatch.setattr(_parallel_copies, "_forge_all", spy)
+    return made
+
+
+def _sources() -> tuple[list[dict], list[bool], list]:
+    """Data dicts of each kind, whether workers copy each, and objects only they hold."""
+    own = [float(i) + 0.5 for i in range(6)] + ["".join(("lab", str(i))) for i in range(3)]
+    grown = {"weight": own[0], "label": own[6]}
+    grown[7] = own[1]  # 3 entries in a 16-slot table: PyDict_Copy merges, it does not clone
+    gone = {"weight": own[2], "x": 1}
+    del gone["x"]  # a deleted entry
+    sources = [
+        {"weight": own[3]},
+        dict(weight=own[4], label=own[7], w=own[5]),  # str keys: 16-byte entries
+        {1: own[0], (2, 3): None, own[8]: own[1]},  # other keys: 24-byte entries
+        {"weight": [own[2]]},  # tracked (a list value)
+        dict.fromkeys(range(40), own[3]),  # a larger table, more than a third full
+        gone,
+        grown,
+        {},  # empty: PyDict_Copy makes a new empty dict
+    ]
+    return sources, [True, True, True, False, True, False, False, False], own
+
+
+def test_copies_equal_their_sources_and_are_their_own(forge_spy):
+    sources, by_workers, own = _sources()
+    sources = sources * 3  # the same source copied more than once
+    before = [sys.getrefcount(x) for x in own]
+    at = np.zeros(len(sources), dtype=np.int64)
+    fns = _capi.api().fns
+    found = np.array([id(d) for d in sources], dtype=np.int64)
+    assert _parallel_copies.copy_data_dicts(fns, np.arange(len(sources)), found, at) == 0
+    assert forge_spy == [3 * sum(by_workers)]
+    copies = [_capi._adopt(int(a), fns) for a in at]
+    for source, copy in zip(sources, copies, strict=True):
+        assert copy == source and copy is not source and list(copy) == list(source)
+        assert gc.is_tracked(copy) == gc.is_tracked(source)
+        copy["added"] = 1
+        assert "added" not in source
+        del copy["added"]
+    held = [sys.getrefcount(x) for x in own]
+    assert all(h > b for h, b in zip(held, before, strict=True))
+    del copies, copy
+    assert [sys.getrefcount(x) for x in own] == before
+
+
+def test_copies_grow_and_shrink_as_dicts(forge_spy):
+    sources = [{"weight": float(i)} for i in range(50)]
+    at = np.zeros(len(sources), dtype=np.int64)
+    fns = _capi.api().fns
+    found = np.array([id(d) for d in sources], dtype=np.int64)
+    assert _parallel_copies.copy_data_dicts(fns, np.arange(50)[::-1].copy(), found, at) == 0
+    copies = [_capi._adopt(int(a), fns) for a in at]
+    assert copies == sources[::-1]
+    for i, copy in enumerate(copies):
+        copy.update((k, k) for k in range(i))  # tables resized past the cloned one
+        assert len(copy) == i + 1 and copy[i - 1 if i else "weight"] is not None
+        copy.clear()
+        assert copy == {}
+    assert all(not gc.is_tracked(c) for c in copies)
+
+
+def test_a_dict_subclass_is_refused(forge_spy):
+    class Tagged(dict):
+        pass
+
+    sources = [{"weight": 1}, Tagged(weight=2), {"weight": 3}]
+    at = np.zeros(3, dtype=np.int64)
+    fns = _capi.api().fns
+    found = np.array([id(d) for d in sources], dtype=np.int64)
+    assert _parallel_copies.copy_data_dicts(fns, np.arange(3), found, at) == -2
+    _capi._release_all(fns, at)  # (what build_graph does after a refusal)
+
+
+def _check_k_core(G) -> None:
+    H = nx.k_core(G, backend=BACKEND)
+    expected = nx.k_core(G)
+    assert nx.utils.graphs_equal(H, expected)
+    assert [list(H[u].items()) for u in H] == [list(expected[u].items()) for u in expected]
+    u = next(u for u in H if H[u])
+    v = next(iter(H[u]))  # (not through H.edges: that view and H would make a cycle)
+    assert H[u][v] is H[v][u] and H[u][v] is not G[u][v]  # one copy, shared by both rows
+
+
+def test_k_core_with_worker_copies_equals_networkx(forge_spy):
+    G = nx.gnm_random_graph(400, 3000, seed=5)
+    weights = {e: float(i) + 0.25 for i, e in enumerate(G.edges)}
+    nx.set_edge_attributes(G, weights, "weight")
+    held = list(weights.values())[:50]
+    before = [sys.getrefcount(w) for w in held]
+    _check_k_core(G)
+    assert forge_spy and forge_spy[-1] > 0
+    assert [sys.getrefcount(w) for w in held] == before  # every copy freed, its refs given back
+
+
+def test_refused_with_debug_allocator_hooks(monkeypatch):
+    monkeypatch.setattr(_parallel_copies, "_STATE", {})
+    monkeypatch.setenv("PYTHONMALLOC", "debug")
+    assert not _parallel_copies.allowed()
+    monkeypatch.setattr(_parallel_copies, "_STATE", {})
+    monkeypatch.setenv("PYTHONMALLOC", "malloc")
+    assert _parallel_copies.allowed()
