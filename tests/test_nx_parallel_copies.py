@@ -118,6 +118,8 @@ def _check_k_core(G) -> None:
     expected = nx.k_core(G)
     assert nx.utils.graphs_equal(H, expected)
     assert [list(H[u].items()) for u in H] == [list(expected[u].items()) for u in expected]
+    labels = {id(v) for v in G}  # (ints past 256: made anew, they would be other objects)
+    assert all(id(v) in labels for v in H)  # G's own label objects, as NetworkX's copy
     u = next(u for u in H if H[u])
     v = next(iter(H[u]))  # (not through H.edges: that view and H would make a cycle)
     assert H[u][v] is H[v][u] and H[u][v] is not G[u][v]  # one copy, shared by both rows

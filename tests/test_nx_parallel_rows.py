@@ -398,3 +398,29 @@ def test_memory_refused_to_the_workers(forging, monkeypatch):
         patch.setattr(_parallel_copies, "_raw_api", lambda: (refuse, free))
 
     _refs_kept_after(_graph(10, "big_int", n=600), fail, monkeypatch)
+
+
+@pytest.mark.parametrize("clone", [True, False])
+def test_rows_put_by_a_clone_of_the_node_table(clone, monkeypatch):
+    """``H._adj`` is written as a clone of ``H._node``'s table (same labels, same order) by
+    workers; where the tables do not fit, one row at a time. Both equal NetworkX's."""
+    monkeypatch.setattr(_parallel_rows, "ENTRIES_PER_ROW", 0)
+    used = {"_fill_clone": 0, "_put_rows": 0}
+    for name in used:
+        real = getattr(_parallel_rows, name)
+
+        def spy(*args, _real=real, _name=name):
+            used[_name] += 1
+            return _real(*args)
+
+        monkeypatch.setattr(_parallel_rows, name, spy)
+    if not clone:
+        monkeypatch.setattr(_parallel_rows, "_fits", lambda *args: False)
+    for kind in ("int", "str", "mixed"):
+        G = _graph(11, kind, n=700)
+        H = nx.k_core(G, 2, backend=BACKEND)
+        _assert_equal(H, nx.k_core(G, 2))
+        assert gc.is_tracked(H._adj)
+    assert used == (
+        {"_fill_clone": 3, "_put_rows": 0} if clone else {"_fill_clone": 0, "_put_rows": 3}
+    )

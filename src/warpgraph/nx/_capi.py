@@ -537,8 +537,9 @@ def build_graph(
                 if one_at_a_time and not directed and DIRECT_REFCOUNTS and _rows_worth_workers(deg):
                     from ._parallel_rows import fill_rows
 
-                    done = fill_rows(fns, H._adj, visit, info[:, POS].copy(), heads, kept, deg,
-                                     copy_at, start, indptr, info[:, [LABEL, HASH]])  # fmt: skip
+                    done = fill_rows(fns, H._adj, H._node, visit, info[:, POS].copy(), heads,
+                                     kept, deg, copy_at, start, indptr,
+                                     info[:, [LABEL, HASH]])  # fmt: skip
                     one_at_a_time = done == 1  # no table template: one row at a time
                 if one_at_a_time:
                     pred = id(H._pred) if directed else 0

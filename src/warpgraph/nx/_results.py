@@ -139,7 +139,11 @@ def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
         return None
     heads = W.nx_order  # (the rows' key hashes are not compared: a stale conversion is the
     # caller's, and equal row lengths keep every index in bounds)
-    labels = None if W.identity else np.fromiter(map(id, W.nodes), dtype=np.int64, count=n)
+    # G's own label objects, read from its node table (borrowed: G is held); a table with
+    # deleted entries is not read so, and the labels 0..n-1 are then made anew
+    labels = raw.key_addresses(G._node)
+    if labels is None or labels.size != n:
+        labels = None if W.identity else np.fromiter(map(id, W.nodes), dtype=np.int64, count=n)
     H = G.__class__()
     H.graph.update(G.graph)
     ok = _capi.build_graph(
