@@ -147,9 +147,9 @@ def test_placements_agree():
     seen = {}
     real = _parallel_rows.fill_rows
 
-    def capture(fns, adj, visit, pos, heads, kept, deg, copy_at, start, indptr, *rest):
+    def capture(fns, adj, node, visit, pos, heads, kept, deg, copy_at, start, indptr, *rest):
         seen["args"] = [np.array(x) for x in (visit, pos, heads, kept, deg, copy_at, start, indptr)]
-        return real(fns, adj, visit, pos, heads, kept, deg, copy_at, start, indptr, *rest)
+        return real(fns, adj, node, visit, pos, heads, kept, deg, copy_at, start, indptr, *rest)
 
     _parallel_rows.fill_rows = capture
     try:
