@@ -143,3 +143,17 @@ def test_refused_with_debug_allocator_hooks(monkeypatch):
     monkeypatch.setattr(_parallel_copies, "_STATE", {})
     monkeypatch.setenv("PYTHONMALLOC", "malloc")
     assert _parallel_copies.allowed()
+
+
+def test_refused_under_an_allocator_wrapper(monkeypatch):
+    import tracemalloc
+
+    assert _parallel_copies._object_allocator_unwrapped()
+    tracemalloc.start()  # (its hooks wrap the object allocator, with a context)
+    try:
+        monkeypatch.setattr(_parallel_copies, "_STATE", {})
+        assert not _parallel_copies.allowed()
+    finally:
+        tracemalloc.stop()
+    monkeypatch.setattr(_parallel_copies, "_STATE", {})
+    assert _parallel_copies.allowed()

@@ -194,8 +194,10 @@ def _forge(malloc, free, dict_type, arcs, found, copy_at):  # pragma: no cover -
 def allowed() -> bool:
     """Whether copies may be made here (checked once): the dict tables are readable in place
     (:func:`._cpython.available`), reference counts may be written directly, the object
-    allocator is CPython's default (pymalloc or ``malloc``, without debug hooks), no reference
-    tracer is set (3.13), and a self-test of copies passes."""
+    allocator is CPython's default (pymalloc or ``malloc``, without debug hooks or
+    tracemalloc's wrapper), no reference tracer is set (3.13), and a self-test of copies
+    passes. ``WARPGRAPH_NX_RAW=0`` turns it off with the rest of the raw reader (for a program
+    that installs an allocator of its own, which this cannot see)."""
     ok = _STATE.get("ok")
     if ok is None:
         ok = _STATE["ok"] = _allocator_is_default() and _raw_api() is not None and _self_test()
@@ -209,7 +211,29 @@ def _allocator_is_default() -> bool:
         and os.environ.get("PYTHONMALLOC", "") in ("", "pymalloc", "malloc")
         and not sys.flags.dev_mode
         and not _ref_tracer_set()
+        and _object_allocator_unwrapped()
     )
+
+
+class _AllocatorEx(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_void_p) for name in ("ctx", "malloc", "calloc", "realloc", "free")]
+
+
+_PYMEM_DOMAIN_OBJ = 2
+
+
+def _object_allocator_unwrapped() -> bool:
+    """Whether the object allocator has no context: CPython's own (pymalloc or ``malloc``) has
+    none, where debug hooks and tracemalloc's (each wrapping another allocator) have one. A
+    wrapper may keep a header before each block, which a raw block has not."""
+    get = getattr(ctypes.pythonapi, "PyMem_GetAllocator", None)
+    if get is None:
+        return False
+    get.restype = None
+    get.argtypes = [ctypes.c_int, ctypes.POINTER(_AllocatorEx)]
+    found = _AllocatorEx()
+    get(_PYMEM_DOMAIN_OBJ, ctypes.byref(found))
+    return found.ctx is None and found.free is not None
 
 
 def _ref_tracer_set() -> bool:
