@@ -122,11 +122,15 @@ def _check_k_core(G) -> None:
     assert all(id(v) in labels for v in H)  # G's own label objects, as NetworkX's copy
     u = next(u for u in H if H[u])
     v = next(iter(H[u]))  # (not through H.edges: that view and H would make a cycle)
-    assert H[u][v] is H[v][u] and H[u][v] is not G[u][v]  # one copy, shared by both rows
+    other = H._pred[v][u] if H.is_directed() else H[v][u]
+    assert H[u][v] is other and H[u][v] is not G[u][v]  # one copy, shared by both rows
 
 
-def test_k_core_with_worker_copies_equals_networkx(forge_spy):
-    G = nx.gnm_random_graph(400, 3000, seed=5)
+@pytest.mark.parametrize("directed", [False, True])
+def test_k_core_with_worker_copies_equals_networkx(forge_spy, directed):
+    """Undirected rows take the copies through the workers' rows, directed ones (successor
+    and predecessor rows) through the one-at-a-time build."""
+    G = nx.gnm_random_graph(400, 3000, seed=5, directed=directed)
     weights = {e: float(i) + 0.25 for i, e in enumerate(G.edges)}
     nx.set_edge_attributes(G, weights, "weight")
     held = list(weights.values())[:50]
