@@ -548,23 +548,16 @@ def fill_rows(fns: np.ndarray, adj_out: dict, node_out: dict, visit, pos, heads,
     sizes = np.diff(off)
     classes = table_class(sizes)
     rows = np.zeros(visit.shape[0], dtype=np.int64)
-    if rows_forged():
-        if _forged(fns, classes, sizes, rows):
-            return -1
-        _fill(rows, off, node, value, given, visit, pos, key_of)
-        copy_at[:] = 0  # (every copy is now held by its rows)
-        return _put_all(fns, adj_out, node_out, rows, visit, key_of)
-    shared_value: dict = {}
     templates: dict[int, dict] = {}
-    for c in np.unique(classes[sizes > 0]).tolist():
-        t = _template(c, int(sizes[classes == c].max()), shared_value)
-        if t is None:
+    if rows_forged():
+        failed = _forged(fns, classes, sizes, rows)
+    else:
+        made_templates = _templates(classes, sizes)
+        if made_templates is None:
             return 1
-        templates[c] = t
-    table = np.zeros(ROW_TABLE_CLASSES, dtype=np.int64)
-    for c, t in templates.items():
-        table[c] = id(t)
-    if _allocate(fns, table, classes, sizes, rows):
+        templates, table = made_templates
+        failed = _allocate(fns, table, classes, sizes, rows)
+    if failed:
         return -1
     _fill(rows, off, node, value, given, visit, pos, key_of)
     copy_at[:] = 0  # (every copy is now held by its rows)
@@ -572,6 +565,22 @@ def fill_rows(fns: np.ndarray, adj_out: dict, node_out: dict, visit, pos, heads,
     for c, t in templates.items():
         _return_template_refs(id(t), int(made[c]))
     return _put_all(fns, adj_out, node_out, rows, visit, key_of)
+
+
+def _templates(classes: np.ndarray, sizes: np.ndarray) -> tuple[dict, np.ndarray] | None:
+    """A template per table class in use (:func:`_template`, all sharing one value) and their
+    addresses by class; None when one could not be made."""
+    shared_value: dict = {}
+    templates: dict[int, dict] = {}
+    for c in np.unique(classes[sizes > 0]).tolist():
+        t = _template(c, int(sizes[classes == c].max()), shared_value)
+        if t is None:
+            return None
+        templates[c] = t
+    table = np.zeros(ROW_TABLE_CLASSES, dtype=np.int64)
+    for c, t in templates.items():
+        table[c] = id(t)
+    return templates, table
 
 
 def _put_all(fns: np.ndarray, adj_out: dict, node_out: dict, rows, visit, key_of) -> int:
