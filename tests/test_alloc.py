@@ -97,3 +97,64 @@ def test_freed_heap_top_is_kept_after_raise_trim_threshold():
 def test_trim_threshold_set_by_the_user_is_left_alone():
     words = _fresh(_TRIM_BODY, MALLOC_TRIM_THRESHOLD_=str(2**20))
     assert words == ["False", "False", "False"]  # not set, and the user's 1 MiB trims
+
+
+_PAD_BODY = """
+    import threading
+
+    alloc.raise_mmap_threshold()  # 20 MiB blocks come from the heap from now on
+    kept = []
+
+    def heap_growth(make):
+        before = libc.mallinfo2().arena  # bytes the arenas took from the system
+        make()
+        return libc.mallinfo2().arena - before
+
+    main_before = heap_growth(lambda: kept.append(np.ones(20 * 2**17)))  # 20 MiB
+    print(alloc.raise_trim_threshold())
+    main_after = heap_growth(lambda: kept.append(np.ones(20 * 2**17)))
+
+    def in_a_thread():  # a new thread's first malloc makes its arena
+        libc.malloc.restype = ctypes.c_void_p
+        worker = threading.Thread(target=lambda: kept.append(libc.malloc(1024)))
+        worker.start()
+        worker.join()
+
+    arena = heap_growth(in_a_thread)
+    print(main_before < 30 * 2**20, main_after >= 80 * 2**20, arena >= 60 * 2**20)
+"""
+
+
+@pytest.mark.skipif(not _mallinfo2_available(), reason="needs glibc with mallinfo2")
+def test_heaps_grow_by_the_top_pad_after_raise_trim_threshold():
+    """In a fresh process: the main heap grows by a block plus :data:`TOP_PAD` (by the block
+    alone before), and a thread's new arena opens its whole first heap at once."""
+    if _alloc._strict_overcommit():
+        pytest.skip("strict overcommit: the pad is not set")
+    assert _fresh(_PAD_BODY) == ["True", "True", "True", "True"]
+
+
+@pytest.mark.skipif(not _mallinfo2_available(), reason="needs glibc with mallinfo2")
+def test_top_pad_set_by_the_user_is_left_alone():
+    words = _fresh(_PAD_BODY, MALLOC_TOP_PAD_=str(2**17))
+    assert words == ["False", "True", "False", "False"]
+
+
+def test_strict_overcommit_read_from_the_kernel_setting(tmp_path):
+    setting = tmp_path / "overcommit_memory"
+    setting.write_text("2\n")
+    assert _alloc._strict_overcommit(str(setting))
+    setting.write_text("0\n")
+    assert not _alloc._strict_overcommit(str(setting))
+    assert not _alloc._strict_overcommit(str(tmp_path / "absent"))
+
+
+def test_nothing_set_under_strict_overcommit(monkeypatch):
+    monkeypatch.setattr(_alloc, "_TRIM_DONE", [])
+    monkeypatch.setattr(_alloc, "_strict_overcommit", lambda: True)
+    monkeypatch.delenv("MALLOC_TOP_PAD_", raising=False)
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    monkeypatch.delenv("GLIBC_TUNABLES", raising=False)
+    assert _alloc.raise_trim_threshold() is False
+    assert _alloc._TRIM_DONE == [True]

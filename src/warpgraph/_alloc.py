@@ -40,8 +40,18 @@ _DONE: list[bool] = []
 TRIM_THRESHOLD = 256 * 2**20
 #: Settings by which a user fixed glibc's thresholds: then :func:`raise_trim_threshold` keeps out.
 USER_SETTINGS = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_")
-_M_TRIM_THRESHOLD = -1  # mallopt's parameter number (malloc.h)
+_M_TRIM_THRESHOLD = -1  # mallopt's parameter numbers (malloc.h)
+_M_TOP_PAD = -2
 _TRIM_DONE: list[bool] = []
+
+#: Extra memory glibc maps whenever a heap grows (``mallopt(M_TOP_PAD)``, 128 KiB by default),
+#: set by :func:`raise_trim_threshold`: glibc's ``HEAP_MAX_SIZE`` on 64-bit systems, so that a
+#: thread's arena made afterwards has its whole first heap readable and writable at once.
+#: Without it, a worker thread's heap is opened page by page as it fills, each step an
+#: ``mprotect`` that takes the process's memory-map lock for writing, while the other workers'
+#: page faults wait on the same lock (16 threads copying a result's dicts, 1M edges: 87-104 ms,
+#: 22 ms with the pad; ``docs/PERFORMANCE.md``, session 27). Untouched pages cost no memory.
+TOP_PAD = 64 * 2**20
 
 
 def _glibc() -> bool:
@@ -75,14 +85,23 @@ def raise_mmap_threshold() -> bool:
 
 def raise_trim_threshold() -> bool:
     """Once per process, on Linux with glibc: keep up to :data:`TRIM_THRESHOLD` of freed heap
-    top mapped (``mallopt(M_TRIM_THRESHOLD)``), after :func:`raise_mmap_threshold`. Run before
-    NetworkX results are built (:mod:`warpgraph.nx`): a 1M-edge result's large dicts and
-    arrays (about 80 MB) are freed at the top of the heap, which glibc otherwise returns to the
-    kernel above 64 MiB, to fault it in again at the next result (2 cores, grid:708 ``k_core``:
-    about 19k page faults, 70 ms). Nothing is changed where the user set glibc's thresholds
-    (:data:`USER_SETTINGS`, or ``glibc.malloc`` tunables). An explicit setting also fixes the
-    mmap threshold where it is (32 MiB after :func:`raise_mmap_threshold`). Returns whether it
-    was set now; ``malloc_trim(0)`` gives the kept memory back at any time.
+    top mapped (``mallopt(M_TRIM_THRESHOLD)``) and grow heaps by :data:`TOP_PAD` at a time
+    (``mallopt(M_TOP_PAD)``), after :func:`raise_mmap_threshold`. Run before NetworkX results
+    are built (:mod:`warpgraph.nx`):
+
+    - a 1M-edge result's large dicts and arrays (about 80 MB) are freed at the top of the heap,
+      which glibc otherwise returns to the kernel above 64 MiB, to fault it in again at the next
+      result (2 cores, grid:708 ``k_core``: about 19k page faults, 70 ms);
+    - the worker threads that copy a result's dicts (:mod:`warpgraph.nx._parallel_copies`)
+      allocate from their own arenas, whose heaps glibc otherwise opens a page at a time
+      (:data:`TOP_PAD`).
+
+    Nothing is changed where the user set glibc's thresholds (:data:`USER_SETTINGS`, or
+    ``glibc.malloc`` tunables), nor under strict overcommit (``vm.overcommit_memory = 2``,
+    where the pad would count against the commit limit). An explicit setting also fixes the
+    mmap threshold where it is (32 MiB after :func:`raise_mmap_threshold`). Arenas made before
+    the call keep their first heap's size. Returns whether both were set now;
+    ``malloc_trim(0)`` gives the kept memory back at any time.
 
     Examples
     --------
@@ -100,7 +119,19 @@ def raise_trim_threshold() -> bool:
         "GLIBC_TUNABLES", ""
     ):
         return False
+    if _strict_overcommit():
+        return False
     import ctypes
 
     raise_mmap_threshold()
-    return ctypes.CDLL(None).mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1
+    mallopt = ctypes.CDLL(None).mallopt
+    return mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1 and mallopt(_M_TOP_PAD, TOP_PAD) == 1
+
+
+def _strict_overcommit(path: str = "/proc/sys/vm/overcommit_memory") -> bool:
+    """Whether the kernel counts mapped, untouched memory against a commit limit (mode 2)."""
+    try:
+        with open(path) as f:
+            return f.read().strip() == "2"
+    except OSError:
+        return False
