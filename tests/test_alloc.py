@@ -20,8 +20,10 @@ def _mallinfo2_available() -> bool:
 
 
 def test_runs_once_per_process():
-    assert _alloc._DONE == [True]  # importing warpgraph ran it
+    assert _alloc._DONE == [True]  # importing warpgraph ran both
+    assert _alloc._PAD_DONE == [True]
     assert _alloc.raise_mmap_threshold() is False
+    assert _alloc.pad_heap_growth() is False
 
 
 #: A fresh process's start: glibc's ``mallinfo2`` and this module loaded as ``alloc`` (not
@@ -111,7 +113,7 @@ _PAD_BODY = """
         return libc.mallinfo2().arena - before
 
     main_before = heap_growth(lambda: kept.append(np.ones(20 * 2**17)))  # 20 MiB
-    print(alloc.raise_trim_threshold())
+    print(alloc.pad_heap_growth(), alloc.pad_heap_growth())
     main_after = heap_growth(lambda: kept.append(np.ones(20 * 2**17)))
 
     def in_a_thread():  # a new thread's first malloc makes its arena
@@ -126,18 +128,18 @@ _PAD_BODY = """
 
 
 @pytest.mark.skipif(not _mallinfo2_available(), reason="needs glibc with mallinfo2")
-def test_heaps_grow_by_the_top_pad_after_raise_trim_threshold():
+def test_heaps_grow_by_the_top_pad_after_pad_heap_growth():
     """In a fresh process: the main heap grows by a block plus :data:`TOP_PAD` (by the block
     alone before), and a thread's new arena opens its whole first heap at once."""
     if _alloc._strict_overcommit():
         pytest.skip("strict overcommit: the pad is not set")
-    assert _fresh(_PAD_BODY) == ["True", "True", "True", "True"]
+    assert _fresh(_PAD_BODY) == ["True", "False", "True", "True", "True"]
 
 
 @pytest.mark.skipif(not _mallinfo2_available(), reason="needs glibc with mallinfo2")
 def test_top_pad_set_by_the_user_is_left_alone():
     words = _fresh(_PAD_BODY, MALLOC_TOP_PAD_=str(2**17))
-    assert words == ["False", "True", "False", "False"]
+    assert words == ["False", "False", "True", "False", "False"]
 
 
 def test_strict_overcommit_read_from_the_kernel_setting(tmp_path):
@@ -149,12 +151,12 @@ def test_strict_overcommit_read_from_the_kernel_setting(tmp_path):
     assert not _alloc._strict_overcommit(str(tmp_path / "absent"))
 
 
-def test_nothing_set_under_strict_overcommit(monkeypatch):
-    monkeypatch.setattr(_alloc, "_TRIM_DONE", [])
+def test_no_pad_under_strict_overcommit(monkeypatch):
+    monkeypatch.setattr(_alloc, "_PAD_DONE", [])
     monkeypatch.setattr(_alloc, "_strict_overcommit", lambda: True)
     monkeypatch.delenv("MALLOC_TOP_PAD_", raising=False)
     monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
     monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
     monkeypatch.delenv("GLIBC_TUNABLES", raising=False)
-    assert _alloc.raise_trim_threshold() is False
-    assert _alloc._TRIM_DONE == [True]
+    assert _alloc.pad_heap_growth() is False
+    assert _alloc._PAD_DONE == [True]

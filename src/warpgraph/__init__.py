@@ -18,13 +18,16 @@ import importlib
 __version__ = "0.1.0"
 
 from . import errors
+from ._alloc import pad_heap_growth as _pad_heap_growth
 from ._alloc import raise_mmap_threshold as _raise_mmap_threshold
 from .device import info
 from .graph import Graph
 from .stats import stats  # binds the function over the submodule name on purpose
 
-# Multi-MB arrays from the heap rather than fresh pages faulted in on every use (see _alloc).
+# Multi-MB arrays from the heap rather than fresh pages faulted in on every use, and heaps
+# (worker threads' arenas too) opened 64 MiB at a time rather than a page at a time (see _alloc).
 _raise_mmap_threshold()
+_pad_heap_growth()
 
 # Public algorithm names -> the module that defines them. Imported on first use, so
 # `import warpgraph` stays fast and never compiles a Numba function or imports CuPy.

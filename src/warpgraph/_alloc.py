@@ -28,7 +28,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["raise_mmap_threshold", "raise_trim_threshold"]
+__all__ = ["pad_heap_growth", "raise_mmap_threshold", "raise_trim_threshold"]
 
 #: glibc's ``DEFAULT_MMAP_THRESHOLD_MAX`` on 64-bit systems: the most its dynamic rule gives.
 MMAP_THRESHOLD_MAX = 32 * 2**20
@@ -43,9 +43,10 @@ USER_SETTINGS = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP
 _M_TRIM_THRESHOLD = -1  # mallopt's parameter numbers (malloc.h)
 _M_TOP_PAD = -2
 _TRIM_DONE: list[bool] = []
+_PAD_DONE: list[bool] = []
 
 #: Extra memory glibc maps whenever a heap grows (``mallopt(M_TOP_PAD)``, 128 KiB by default),
-#: set by :func:`raise_trim_threshold`: glibc's ``HEAP_MAX_SIZE`` on 64-bit systems, so that a
+#: set by :func:`pad_heap_growth`: glibc's ``HEAP_MAX_SIZE`` on 64-bit systems, so that a
 #: thread's arena made afterwards has its whole first heap readable and writable at once.
 #: Without it, a worker thread's heap is opened page by page as it fills, each step an
 #: ``mprotect`` that takes the process's memory-map lock for writing, while the other workers'
@@ -85,23 +86,14 @@ def raise_mmap_threshold() -> bool:
 
 def raise_trim_threshold() -> bool:
     """Once per process, on Linux with glibc: keep up to :data:`TRIM_THRESHOLD` of freed heap
-    top mapped (``mallopt(M_TRIM_THRESHOLD)``) and grow heaps by :data:`TOP_PAD` at a time
-    (``mallopt(M_TOP_PAD)``), after :func:`raise_mmap_threshold`. Run before NetworkX results
-    are built (:mod:`warpgraph.nx`):
-
-    - a 1M-edge result's large dicts and arrays (about 80 MB) are freed at the top of the heap,
-      which glibc otherwise returns to the kernel above 64 MiB, to fault it in again at the next
-      result (2 cores, grid:708 ``k_core``: about 19k page faults, 70 ms);
-    - the worker threads that copy a result's dicts (:mod:`warpgraph.nx._parallel_copies`)
-      allocate from their own arenas, whose heaps glibc otherwise opens a page at a time
-      (:data:`TOP_PAD`).
-
-    Nothing is changed where the user set glibc's thresholds (:data:`USER_SETTINGS`, or
-    ``glibc.malloc`` tunables), nor under strict overcommit (``vm.overcommit_memory = 2``,
-    where the pad would count against the commit limit). An explicit setting also fixes the
-    mmap threshold where it is (32 MiB after :func:`raise_mmap_threshold`). Arenas made before
-    the call keep their first heap's size. Returns whether both were set now;
-    ``malloc_trim(0)`` gives the kept memory back at any time.
+    top mapped (``mallopt(M_TRIM_THRESHOLD)``), after :func:`raise_mmap_threshold`. Run before
+    NetworkX results are built (:mod:`warpgraph.nx`): a 1M-edge result's large dicts and
+    arrays (about 80 MB) are freed at the top of the heap, which glibc otherwise returns to the
+    kernel above 64 MiB, to fault it in again at the next result (2 cores, grid:708 ``k_core``:
+    about 19k page faults, 70 ms). Nothing is changed where the user set glibc's thresholds
+    (:data:`USER_SETTINGS`, or ``glibc.malloc`` tunables). An explicit setting also fixes the
+    mmap threshold where it is (32 MiB after :func:`raise_mmap_threshold`). Returns whether it
+    was set now; ``malloc_trim(0)`` gives the kept memory back at any time.
 
     Examples
     --------
@@ -113,19 +105,49 @@ def raise_trim_threshold() -> bool:
     if _TRIM_DONE:
         return False
     _TRIM_DONE.append(True)
+    if not _glibc_unset():
+        return False
+    raise_mmap_threshold()
+    return _mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+
+
+def pad_heap_growth() -> bool:
+    """Once per process, on Linux with glibc: grow heaps by :data:`TOP_PAD` at a time
+    (``mallopt(M_TOP_PAD)``), after :func:`raise_mmap_threshold`. Run when warpgraph is
+    imported, before its worker threads first allocate: a thread's arena takes the pad in
+    force when the arena is made, and keeps its first heap's size after. Nothing is changed
+    where the user set glibc's thresholds (:data:`USER_SETTINGS`, or ``glibc.malloc``
+    tunables), nor under strict overcommit (``vm.overcommit_memory = 2``, where mapped pages
+    count against the commit limit, touched or not). Returns whether it was set now.
+
+    Examples
+    --------
+    >>> pad_heap_growth() in (True, False)
+    True
+    >>> pad_heap_growth()  # once only
+    False
+    """
+    if _PAD_DONE:
+        return False
+    _PAD_DONE.append(True)
+    if not _glibc_unset() or _strict_overcommit():
+        return False
+    raise_mmap_threshold()
+    return _mallopt(_M_TOP_PAD, TOP_PAD)
+
+
+def _glibc_unset() -> bool:
+    """Linux with glibc, and none of glibc's malloc settings made by the user."""
     if not sys.platform.startswith("linux") or not _glibc():
         return False
-    if any(k in os.environ for k in USER_SETTINGS) or "glibc.malloc" in os.environ.get(
-        "GLIBC_TUNABLES", ""
-    ):
-        return False
-    if _strict_overcommit():
-        return False
+    tunables = os.environ.get("GLIBC_TUNABLES", "")
+    return not any(k in os.environ for k in USER_SETTINGS) and "glibc.malloc" not in tunables
+
+
+def _mallopt(param: int, value: int) -> bool:
     import ctypes
 
-    raise_mmap_threshold()
-    mallopt = ctypes.CDLL(None).mallopt
-    return mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1 and mallopt(_M_TOP_PAD, TOP_PAD) == 1
+    return ctypes.CDLL(None).mallopt(param, value) == 1
 
 
 def _strict_overcommit(path: str = "/proc/sys/vm/overcommit_memory") -> bool:
