@@ -51,7 +51,9 @@ _PAD_DONE: list[bool] = []
 #: Without it, a worker thread's heap is opened page by page as it fills, each step an
 #: ``mprotect`` that takes the process's memory-map lock for writing, while the other workers'
 #: page faults wait on the same lock (16 threads copying a result's dicts, 1M edges: 87-104 ms,
-#: 22 ms with the pad; ``docs/PERFORMANCE.md``, session 27). Untouched pages cost no memory.
+#: 22 ms with the pad; ``docs/PERFORMANCE.md``, session 27). Untouched pages cost no memory;
+#: the cost is glibc's trimming, which then leaves up to this much freed memory per arena
+#: mapped for reuse instead of returning it.
 TOP_PAD = 64 * 2**20
 
 
