@@ -19,6 +19,10 @@ one ``mmap``/``munmap`` pair (no page is touched). It changes nothing where the 
 set explicitly (``mallopt`` or ``MALLOC_MMAP_THRESHOLD_``: glibc then keeps it fixed), nor
 outside glibc. Its cost to memory is glibc's usual one: up to 64 MiB of freed heap kept for
 reuse instead of returned at once (the trim threshold follows at twice the mmap threshold).
+
+:func:`pad_heap_growth` (also at import) has glibc open heaps :data:`TOP_PAD` at a time, so
+that worker threads filling their own arenas do not take the memory-map lock for every step;
+:func:`raise_trim_threshold` (at the first NetworkX conversion) keeps freed heap top mapped.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ _DONE: list[bool] = []
 #: Freed memory at the top of the heap that glibc keeps for reuse once
 #: :func:`raise_trim_threshold` ran (its dynamic rule gives 64 MiB at most).
 TRIM_THRESHOLD = 256 * 2**20
-#: Settings by which a user fixed glibc's thresholds: then :func:`raise_trim_threshold` keeps out.
+#: Settings by which a user fixed glibc's thresholds: then the settings here keep out.
 USER_SETTINGS = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_")
 _M_TRIM_THRESHOLD = -1  # mallopt's parameter numbers (malloc.h)
 _M_TOP_PAD = -2
