@@ -40,6 +40,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -58,6 +59,7 @@ import networkx as nx
 import numba as nb
 import numpy as np
 from _common import write_json
+from _phases import PhaseRecorder
 
 import warpgraph as wg
 from warpgraph.nx import FUNCTIONS, _cpython
@@ -418,14 +420,20 @@ def _run_graph(g: dict, names: list[str], devices: list[str], args) -> list[dict
             try:
                 if args.warm_each:  # kernels chosen by this graph's size or shape compile here
                     ours_call()
-                colds, stolen = [], []
+                colds, stolen, records = [], [], []
+                recorder = getattr(args, "recorder", None)
+                cold_call = ours_call
+                if recorder is not None:
+                    cold_call = partial(_recorded, recorder, ours_call, records)
                 for _ in range(args.cold_repeat):  # each a first call: conversion cleared
                     G.__networkx_cache__.clear()
                     before = steal_ticks()
-                    t_cold, ours = timed(ours_call)
+                    t_cold, ours = timed(cold_call)
                     stolen.append(None if before is None else steal_ticks() - before)
                     colds.append(t_cold)
                 res.update(cold_s=statistics.median(colds), cold_all_s=colds)
+                if recorder is not None:
+                    res["cold_phases"] = records
                 if args.profile:  # after the timed calls: the profiler's cost is not timed
                     profile_cold(ours_call, G, args, f"{row['graph']} {name} {dev}")
                 res["cold_steal_ticks"] = stolen
@@ -538,6 +546,12 @@ def main(argv: list[str] | None = None) -> int:
         "(cProfile, untimed) and append their costliest functions to this text file",
     )
     ap.add_argument("--out", default=None, help="JSON path (default benchmarks/results/)")
+    ap.add_argument(
+        "--phases",
+        action="store_true",
+        help="record each first call's page faults, collections and result-building phases "
+        "(_phases.PhaseRecorder) in the JSON as cold_phases; adds a few us per call",
+    )
     ap.add_argument("--convert-repeat", type=int, default=3, help="conversions timed (best)")
     ap.add_argument("--str-labels", action="store_true", help="also convert with str labels")
     ap.add_argument("--conversion-only", action="store_true", help="time the conversions only")
@@ -568,6 +582,25 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"unknown algorithms {unknown}; known: {sorted(CASES)}")
     print(f"warm-up on {args.devices} ({args.warm_up}) ...", flush=True)
     warm_up(names, args.devices, args.warm_up)
+    with PhaseRecorder() if args.phases else contextlib.nullcontext() as recorder:
+        args.recorder = recorder
+        return _run_graphs(args, names)
+
+
+def _recorded(recorder: PhaseRecorder, call: Callable[[], Any], records: list) -> Any:
+    """``call()`` inside one record of ``recorder``, appended to ``records`` with its ms."""
+    recorder.start()
+    t0 = time.perf_counter()
+    try:
+        return call()
+    finally:
+        ms = (time.perf_counter() - t0) * 1e3
+        records.append({"ms": round(ms, 3), **recorder.stop()})
+
+
+def _run_graphs(args, names: list[str]) -> int:
+    """Build each graph of ``args.graphs``, time its conversions and run ``names`` on it;
+    the JSON is written after each graph."""
     graphs, rows = [], []
     print(
         f"{'graph':<10} {'algorithm':<38} {'NX s':>8}  "

@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("networkx")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
+import _phases  # noqa: E402
 import nx_ab  # noqa: E402
 import nx_backend  # noqa: E402
 import nx_build  # noqa: E402
@@ -243,6 +244,72 @@ def test_fresh_process_script_reports_each_function(capsys):
     assert out["label"] == "x" and out["graph"] == "grid:12"
     for key in ("number_connected_components_ms", "connected_components_ms", "convert_from_nx_ms"):
         assert out[key] > 0
+
+
+def test_fresh_process_script_records_phases_with_the_previous_result_held(capsys, monkeypatch):
+    """--keep-previous holds each result during the next call; --phases records the build's
+    phases per call; the frozen graph is unfrozen after."""
+    import gc
+    import json
+
+    import networkx as nx
+
+    alive_during_call: list[int] = []
+    real = nx.k_core
+
+    def k_core(G, *args, **kwargs):  # counts the k-cores alive when a call starts
+        alive_during_call.append(
+            sum(type(o) is nx.Graph and len(o) == 100 and o is not G for o in gc.get_objects())
+        )
+        return real(G, *args, **kwargs)
+
+    monkeypatch.setattr(nx, "k_core", k_core)
+    argv = ["--graph", "grid:10", "--functions", "k_core", "--warm-up", "grid:4",
+            "--keep-previous", "--freeze", "--phases", "--cold-repeat", "3"]  # fmt: skip
+    assert nx_fresh_process.main(argv) == 0
+    assert gc.get_freeze_count() == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["warm_up"] == "grid:4" and len(out["k_core_all_ms"]) == 3
+    calls = out["k_core_calls"]
+    assert [c["build_graph_calls"] for c in calls] == [1, 1, 1]
+    for c in calls:
+        assert 0 < c["build_graph_ms"] <= c["ms"] and c["node_dicts_ms"] <= c["build_graph_ms"]
+    # (the warm-up replaces the untimed call) the 2nd and 3rd calls find the one before alive
+    assert alive_during_call[-3:] == [0, 1, 1]
+
+
+def test_phase_recorder_restores_the_functions_and_records_only_between_start_and_stop():
+    import networkx as nx
+
+    from warpgraph.nx import _capi, _parallel_copies
+
+    real = _capi.build_graph, _parallel_copies.copy_data_dicts
+    G = nx.grid_2d_graph(6, 6)
+    with _phases.PhaseRecorder() as recorder:
+        assert _capi.build_graph is not real[0]
+        nx.k_core(G, backend="warpgraph")  # outside a record: nothing kept
+        recorder.start()
+        G.__networkx_cache__.clear()
+        nx.k_core(G, backend="warpgraph")
+        record = recorder.stop()
+        with pytest.raises(RuntimeError, match="without start"):
+            recorder.stop()
+    assert (_capi.build_graph, _parallel_copies.copy_data_dicts) == real
+    assert record["build_graph_calls"] == 1 and record["copies_calls"] == 1
+    assert record["faults"] is None or record["faults"] >= record["build_graph_faults"] >= 0
+
+
+def test_backend_benchmark_records_cold_phases(tmp_path):
+    import json
+
+    out = tmp_path / "r.json"
+    argv = ["--graphs", "grid:6", "--algorithms", "k_core", "triangles", "--warm-up", "grid:4",
+            "--cold-repeat", "2", "--repeat", "1", "--phases", "--out", str(out)]  # fmt: skip
+    assert nx_backend.main(argv) == 0
+    rows = {r["algorithm"]: r["cpu"] for r in json.loads(out.read_text())["results"]}
+    assert [c["build_graph_calls"] for c in rows["k_core"]["cold_phases"]] == [1, 1]
+    assert all("build_graph_ms" not in c for c in rows["triangles"]["cold_phases"])
+    assert len(rows["triangles"]["cold_phases"]) == 2
 
 
 def test_fresh_process_script_refuses_unknown_functions(capsys):
