@@ -69,9 +69,17 @@ BACKEND = "warpgraph"
 
 
 # ---------------------------------------------------------------------------- graphs
-def edges_for(spec: str) -> tuple[int, np.ndarray, np.ndarray]:
+def parse_spec(spec: str) -> tuple[str, int]:
+    """``(kind, size)`` of a graph spec (``urand:S``, ``kron:S``, ``grid:R``), checked without
+    building anything (``SystemExit`` for a spec not known)."""
     kind, _, arg = spec.partition(":")
-    size = int(arg)
+    if kind not in ("urand", "kron", "grid") or not arg.isdigit():
+        raise SystemExit(f"unknown graph {spec!r} (urand:S, kron:S, grid:R)")
+    return kind, int(arg)
+
+
+def edges_for(spec: str) -> tuple[int, np.ndarray, np.ndarray]:
+    kind, size = parse_spec(spec)
     gen = wg.generators
     if kind == "urand":
         n = 2**size
@@ -79,11 +87,9 @@ def edges_for(spec: str) -> tuple[int, np.ndarray, np.ndarray]:
     elif kind == "kron":
         n = 2**size
         s, d = gen.kronecker_edges(size, 16, seed=1, device="cpu")
-    elif kind == "grid":
+    else:  # grid
         n = size * size
         s, d = gen.grid_2d_edges(size, size, device="cpu")
-    else:
-        raise SystemExit(f"unknown graph {spec!r} (urand:S, kron:S, grid:R)")
     s, d = wg._arrays.to_host(s).astype(np.int64), wg._arrays.to_host(d).astype(np.int64)
     keep = s != d
     return n, s[keep], d[keep]

@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         p.error(f"--functions: not NetworkX functions: {', '.join(unknown)}")
     for spec in filter(None, (args.warm_up, args.graph)):
-        nx_backend.edges_for(spec)  # (an unknown graph refused before any work)
+        nx_backend.parse_spec(spec)  # (an unknown graph refused before any work)
     config = nx.config.backends.warpgraph
     earlier, config.device = config.device, args.device
     try:

@@ -37,9 +37,19 @@ def test_repeat_below_one_refused(main, argv, flag, capsys):
     assert f"{flag} must be at least 1" in capsys.readouterr().err
 
 
-def test_unknown_graph_refused():
-    with pytest.raises(SystemExit, match="unknown graph 'ring:5'"):
-        nx_backend.edges_for("ring:5")
+@pytest.mark.parametrize("spec", ["ring:5", "grid:", "urand:x", "grid"])
+def test_unknown_graph_refused(spec):
+    with pytest.raises(SystemExit, match=f"unknown graph '{spec}'"):
+        nx_backend.edges_for(spec)
+
+
+def test_fresh_process_script_refuses_an_unknown_warm_up_graph_before_any_work(monkeypatch):
+    def no_build(spec):
+        raise AssertionError("built before the specs were checked")
+
+    monkeypatch.setattr(nx_backend, "build", no_build)
+    with pytest.raises(SystemExit, match="unknown graph 'ring:3'"):
+        nx_fresh_process.main(["--graph", "grid:4", "--warm-up", "ring:3"])
 
 
 def _ids(objs):
