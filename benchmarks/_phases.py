@@ -1,8 +1,10 @@
 """Where a first call's result building goes: phase timers and page faults per timed call.
 
 The large results of the NetworkX backend (``k_core``'s subgraph and its kin) are built by
-:func:`warpgraph.nx._capi.build_graph` in phases: the node attribute dicts (one at a time), the
-edge data dict copies (worker threads where allowed) and the rows. Sessions 26-28 found the
+:func:`warpgraph.nx._capi.build_graph` in phases: the copies of the node attribute dicts and
+of the edge data dicts (worker threads where allowed), the attribute dicts put into the
+result's node dict (with their copies, one at a time, where the workers do not copy), and
+the rows. Sessions 26-28 found the
 first calls' time in those phases and in the page faults of growing heaps; this module records
 them for the benchmark scripts (``nx_fresh_process.py --phases``, ``nx_backend.py --phases``)
 so such measurements need no script outside the project.
@@ -31,11 +33,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-#: Recorded phase -> (module, function). ``worker_copies`` is part of ``copies``, and both are
-#: part of ``build_graph``, as are ``node_dicts`` and ``rows``.
+#: Recorded phase -> (module, function). ``node_dicts``: the attribute dicts copied and put
+#: into ``H._node`` one at a time; where the workers copy them (session 28), ``copies`` takes
+#: them first (two calls per build: the node attribute dicts, then the edge data dicts) and
+#: ``node_dicts_put`` puts the copies. ``copies`` includes ``worker_copies``; all are part of
+#: ``build_graph``, as is ``rows``.
 PHASES: dict[str, tuple[str, str]] = {
     "build_graph": ("warpgraph.nx._capi", "build_graph"),
     "node_dicts": ("warpgraph.nx._capi", "_nodes"),
+    "node_dicts_put": ("warpgraph.nx._capi", "_put_nodes"),
     "copies": ("warpgraph.nx._parallel_copies", "copy_data_dicts"),
     "worker_copies": ("warpgraph.nx._parallel_copies", "_forge_all"),
     "rows": ("warpgraph.nx._parallel_rows", "fill_rows"),

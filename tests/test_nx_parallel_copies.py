@@ -50,6 +50,8 @@ def _sources() -> tuple[list[dict], list[bool], list]:
     grown[7] = own[1]  # 3 entries in a 16-slot table: PyDict_Copy merges, it does not clone
     gone = {"weight": own[2], "x": 1}
     del gone["x"]  # a deleted entry
+    emptied = {"weight": own[2]}
+    del emptied["weight"]  # no entry left in a table of its own
     sources = [
         {"weight": own[3]},
         dict(weight=own[4], label=own[7], w=own[5]),  # str keys: 16-byte entries
@@ -58,9 +60,17 @@ def _sources() -> tuple[list[dict], list[bool], list]:
         dict.fromkeys(range(40), own[3]),  # a larger table, more than a third full
         gone,
         grown,
-        {},  # empty: PyDict_Copy makes a new empty dict
+        {},  # empty: PyDict_Copy makes a new empty dict, as the workers do
+        emptied,  # likewise
     ]
-    return sources, [True, True, True, False, True, False, False, False], own
+    return sources, [True, True, True, False, True, False, False, True, True], own
+
+
+def _empty_table_holders() -> int:
+    """How many dicts hold CPython's shared empty key table (3.11 counts; 3.12+: immortal)."""
+    import ctypes
+
+    return ctypes.c_int64.from_address(_parallel_copies._empty_keys()).value
 
 
 def test_copies_equal_their_sources_and_are_their_own(forge_spy):
@@ -83,6 +93,26 @@ def test_copies_equal_their_sources_and_are_their_own(forge_spy):
     assert all(h > b for h, b in zip(held, before, strict=True))
     del copies, copy
     assert [sys.getrefcount(x) for x in own] == before
+
+
+def test_empty_copies_hold_the_shared_empty_table_as_cpythons_do(forge_spy):
+    sources = [{} for _ in range(5)]
+    at = np.zeros(5, dtype=np.int64)
+    fns = _capi.api().fns
+    found = np.array([id(d) for d in sources], dtype=np.int64)
+    _parallel_copies._forge_all(found[:0], found[:0], at[:0])  # (loads the compiled code)
+    holders = _empty_table_holders()
+    assert _parallel_copies.copy_data_dicts(fns, np.arange(5), found, at) == 0
+    assert forge_spy[-1] == 5
+    counted = _empty_table_holders() - holders
+    assert counted in (0, 5)  # 3.12+: immortal, left alone; 3.11: one per copy
+    copies = [_capi._adopt(int(a), fns) for a in at]
+    assert copies == sources and not any(gc.is_tracked(c) for c in copies)
+    assert len({id(c) for c in copies} | {id(d) for d in sources}) == 10
+    copies[0]["x"] = [1]  # its own table now, and tracked as a dict holding a list
+    assert sources[0] == {} and gc.is_tracked(copies[0])
+    del copies
+    assert _empty_table_holders() - holders == 0
 
 
 def test_copies_grow_and_shrink_as_dicts(forge_spy):
@@ -124,6 +154,74 @@ def _check_k_core(G) -> None:
     v = next(iter(H[u]))  # (not through H.edges: that view and H would make a cycle)
     other = H._pred[v][u] if H.is_directed() else H[v][u]
     assert H[u][v] is other and H[u][v] is not G[u][v]  # one copy, shared by both rows
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_unweighted_k_core_with_attributes_equals_networkx(forge_spy, directed):
+    """Empty edge data and node attribute dicts (most of them empty, some not) copied by the
+    workers: the result equals NetworkX's and its dicts are its own."""
+    G = nx.gnm_random_graph(400, 3000, seed=6, directed=directed)
+    kept = next(iter(nx.k_core(G)))
+    for v in list(G)[::7]:
+        G.nodes[v]["color"] = f"c{v}"
+    G.nodes[kept]["color"] = "kept"
+    _check_k_core(G)
+    assert len(forge_spy) == 2 and forge_spy[0] > 0 and forge_spy[1] > 0  # nodes, then edges
+    H = nx.k_core(G, backend=BACKEND)
+    assert H.nodes[kept] == {"color": "kept"} and H.nodes[kept] is not G.nodes[kept]
+    H.nodes[kept]["color"] = "changed"
+    empty = next(v for v in H if not H.nodes[v])
+    H.nodes[empty]["new"] = 1
+    assert G.nodes[kept]["color"] == "kept" and G.nodes[empty] == {}
+    del H
+    G.__networkx_cache__.clear()
+    gc.collect()
+    holders = _empty_table_holders()  # (after the compiled code and caches were loaded)
+    nx.k_core(G, backend=BACKEND)
+    G.__networkx_cache__.clear()
+    gc.collect()
+    assert _empty_table_holders() == holders  # every empty copy freed (3.11 counts them)
+
+
+def test_node_attribute_dict_subclass_or_failed_put_leaves_nothing_behind(forge_spy, monkeypatch):
+    """A node attribute dict that is not a plain ``dict`` (the copies made are released, the
+    result built another way), then a put into ``H._node`` that fails (``MemoryError``, the
+    copies not put released): the attribute values keep their references either way."""
+
+    class Attrs(dict):
+        pass
+
+    G = nx.gnm_random_graph(300, 2000, seed=8)
+    values = [float(v) + 0.5 for v in G]
+    for v, x in zip(G, values, strict=True):
+        G.nodes[v]["x"] = x
+    before = [sys.getrefcount(x) for x in values]
+    odd = list(G)[150]
+    G._node[odd] = Attrs(G._node[odd])
+    H = nx.k_core(G, backend=BACKEND)  # (built the other way: equal, its own label objects)
+    K = nx.k_core(G)
+    assert nx.utils.graphs_equal(H, K) and dict(H.nodes(data=True)) == dict(K.nodes(data=True))
+    del K
+    del H
+    gc.collect()
+    assert [sys.getrefcount(x) for x in values] == before
+    G._node[odd] = dict(G._node[odd])
+    G.__networkx_cache__.clear()
+    calls = []
+    real = _capi._put_nodes
+
+    def failing(fns, node_out, visit, copies, info):  # puts half, then fails as CPython would
+        calls.append(visit.size)
+        half = visit.size // 2
+        real(fns, node_out, visit[:half], copies[:half], info)
+        return -1
+
+    monkeypatch.setattr(_capi, "_put_nodes", failing)
+    with pytest.raises(MemoryError):
+        nx.k_core(G, backend=BACKEND)
+    assert calls and forge_spy[-1] > 0
+    gc.collect()
+    assert [sys.getrefcount(x) for x in values] == before
 
 
 @pytest.mark.parametrize("directed", [False, True])

@@ -424,3 +424,11 @@ def test_rows_put_by_a_clone_of_the_node_table(clone, monkeypatch):
     assert used == (
         {"_fill_clone": 3, "_put_rows": 0} if clone else {"_fill_clone": 0, "_put_rows": 3}
     )
+
+
+def test_the_copy_self_test_passes_under_the_default_allocator():
+    """Where the default object allocator is in use (CPython 3.11-3.13 with the GIL), the
+    workers' copies must pass their self-test: a failure there turns them off silently (every
+    copy then made by ``PyDict_Copy``) and skips their tests, so it is caught here."""
+    if _parallel_copies._allocator_is_default() and _parallel_copies._raw_api() is not None:
+        assert _parallel_copies._self_test()

@@ -205,8 +205,8 @@ def _put(fns, d, key, value, h):  # pragma: no cover - compiled
 
 @nb.njit(cache=True)
 def _nodes(fns, node_out, visit, node_data, info):  # pragma: no cover - compiled
-    """``H._node[label] = G._node[label].copy()`` for the nodes in visiting order; 0, -1 on an
-    error, -2 when an attribute dict is not a plain ``dict``."""
+    """``H._node[label] = G._node[label].copy()`` for the nodes in visiting order, one at a
+    time; 0, -1 on an error, -2 when an attribute dict is not a plain ``dict``."""
     k = visit.shape[0]
     for p in range(k):
         if p + 8 < k:
@@ -216,6 +216,24 @@ def _nodes(fns, node_out, visit, node_data, info):  # pragma: no cover - compile
             return -2
         nd = _call1(fns[COPY], node_data[u])
         if nd == 0 or _put(fns, node_out, info[u, LABEL], nd, info[u, HASH]):
+            return _fail(fns, 0)
+    return 0
+
+
+@nb.njit(cache=True)
+def _put_nodes(fns, node_out, visit, copies, info):  # pragma: no cover - compiled
+    """``H._node[label] = copies[p]`` for the nodes in visiting order, each copy's reference
+    passed (its slot zeroed); 0, or -1 on an error (the copies not put left to the caller)."""
+    k = visit.shape[0]
+    for p in range(k):
+        if p + 16 < k:
+            _prefetch_row(info, visit[p + 16])
+        if p + 8 < k:
+            _prefetch(info[visit[p + 8], LABEL])  # (its reference count is written)
+        u = visit[p]
+        copy = copies[p]
+        copies[p] = 0
+        if _put(fns, node_out, info[u, LABEL], copy, info[u, HASH]):
             return _fail(fns, 0)
     return 0
 
@@ -524,12 +542,21 @@ def build_graph(
         if directed:
             H._pred = empty_dict_for(visit.size)
             H._succ = H._adj  # (NetworkX's descriptors also keep them one object)
-        done = _nodes(fns, id(H._node), visit, node_data, info)
+        from ._parallel_copies import by_workers, copy_data_dicts  # (they import this module)
+
+        if by_workers(visit.size):  # the attribute dicts copied by workers first, then put
+            node_copies = np.zeros(visit.size, dtype=np.int64)
+            try:
+                done = copy_data_dicts(fns, np.arange(visit.size), node_data[visit], node_copies)
+                if done == 0:
+                    done = _put_nodes(fns, id(H._node), visit, node_copies, info)
+            finally:
+                _release_all(fns, node_copies)  # the copies not put (after an error)
+        else:  # (one pass: on 2 cores, 43-65 ms for grid:708 against 51-74 ms in two)
+            done = _nodes(fns, id(H._node), visit, node_data, info)
         if done == 0:
             copy_at = np.zeros(start[-1], dtype=np.int64)
             try:
-                from ._parallel_copies import copy_data_dicts
-
                 deg, kept, first, arcs, found = _plan(visit, info, indptr, heads, keep, addresses,
                                                  start, directed)  # fmt: skip
                 done = copy_data_dicts(fns, arcs, found, copy_at)

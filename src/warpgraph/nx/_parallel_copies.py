@@ -11,8 +11,12 @@ only the rest.
   (``dk_refcnt`` 1) and sized as CPython clones it (the smallest size, or more than a third
   full), and **not tracked by the collector**. A copy of an untracked dict is untracked too,
   so it needs no place on the collector's lists (those are not for threads to write). Edge
-  data such as ``{"weight": 3}`` or ``{"weight": 0.5, "label": "a"}`` qualifies. Any other dict
-  is copied by ``PyDict_Copy`` afterwards, as before.
+  data such as ``{"weight": 3}`` or ``{"weight": 0.5, "label": "a"}`` qualifies. So does an
+  empty exact ``dict`` (an unweighted graph's edge data, most node attribute dicts), whatever
+  its table: ``PyDict_Copy`` makes a new empty dict for it, untracked, on CPython's shared
+  empty key table, whose count of holders 3.11 keeps (one atomic add per task; 3.12+ makes
+  that table immortal, and the add leaves it alone). Any other dict is copied by
+  ``PyDict_Copy`` afterwards, as before.
 - **Memory.** Each copy is two blocks of ``PyMem_RawMalloc``, which needs no GIL. One block is
   the object, after its 16-byte collector header (zeroed: untracked). The other is the key
   table, a byte copy of the source's, as CPython's clone is. ``PyObject_Free`` hands every
@@ -52,7 +56,7 @@ from . import _capi
 from ._capi import _call1, _store_i64
 from ._cpython import _i64, _u8
 
-__all__ = ["allowed", "copy_data_dicts"]
+__all__ = ["allowed", "by_workers", "copy_data_dicts"]
 
 #: Fewer data dicts than this are copied by CPython alone (a parallel region costs ~20 us).
 MIN_PARALLEL = 4096
@@ -132,16 +136,35 @@ def _cloneable(d, dict_type):  # pragma: no cover - compiled
     )  # fmt: skip
 
 
+@nb.njit(inline="always")
+def _new_dict(block, dict_type, used, table):  # pragma: no cover - compiled
+    """A dict object after its zeroed collector header (untracked) at ``block``: one
+    reference, ``used`` entries in ``table``, no version tag, a combined table."""
+    obj = block + _GC_HEADER
+    _store_i64(block, 0)  # _gc_next, _gc_prev: untracked
+    _store_i64(block + 8, 0)
+    _store_i64(obj, 1)  # ob_refcnt
+    _store_i64(obj + 8, dict_type)
+    _store_i64(obj + 16, used)  # ma_used
+    _store_i64(obj + 24, 0)  # ma_version_tag
+    _store_i64(obj + 32, table)  # ma_keys
+    _store_i64(obj + 40, 0)  # ma_values
+    return obj
+
+
 @nb.njit(parallel=True, cache=True)
-def _forge(malloc, free, dict_type, arcs, found, copy_at):  # pragma: no cover - compiled
+def _forge(malloc, free, dict_type, empty_keys, arcs, found, copy_at):  # pragma: no cover
     """``copy_at[arcs[j]]`` = a copy of the dict at ``found[j]`` for each one that is
-    :func:`_cloneable`, made in memory from ``malloc`` (``PyMem_RawMalloc``); the others (and
-    any whose memory was refused) are left 0. Returns how many were made."""
+    :func:`_cloneable` or empty (an exact ``dict`` with no entry: ``PyDict_Copy`` makes a new
+    empty dict on ``empty_keys``, the shared empty table), made in memory from ``malloc``
+    (``PyMem_RawMalloc``); the others (and any whose memory was refused) are left 0. Returns
+    how many were made."""
     m = found.shape[0]
     tasks = (m + CHUNK - 1) // CHUNK
     made = np.zeros(tasks, dtype=np.int64)
     for t in nb.prange(tasks):
         cache = np.zeros((_CACHE_SLOTS, 2), dtype=np.int64)
+        empties = 0
         lo = t * CHUNK
         hi = min(m, lo + CHUNK)
         for j in range(lo, hi):
@@ -151,6 +174,12 @@ def _forge(malloc, free, dict_type, arcs, found, copy_at):  # pragma: no cover -
             if j + 4 < hi:
                 _prefetch(_i64(found[j + 4] + 32))  # the key table
             d = found[j]
+            if _i64(d + 8) == dict_type and _i64(d + 16) == 0:  # empty: whatever its table
+                block = _call1(malloc, _GC_HEADER + _DICT_BYTES)
+                if block != 0:
+                    copy_at[arcs[j]] = _new_dict(block, dict_type, 0, empty_keys)
+                    empties += 1
+                continue
             if not _cloneable(d, dict_type):
                 continue
             keys = _i64(d + 32)
@@ -164,15 +193,7 @@ def _forge(malloc, free, dict_type, arcs, found, copy_at):  # pragma: no cover -
                 continue
             for w in range(0, size, 8):
                 _store_i64(table + w, _i64(keys + w))
-            obj = block + _GC_HEADER
-            _store_i64(block, 0)  # _gc_next, _gc_prev: untracked
-            _store_i64(block + 8, 0)
-            _store_i64(obj, 1)  # ob_refcnt
-            _store_i64(obj + 8, dict_type)
-            _store_i64(obj + 16, _i64(d + 16))  # ma_used
-            _store_i64(obj + 24, 0)  # ma_version_tag
-            _store_i64(obj + 32, table)
-            _store_i64(obj + 40, 0)  # ma_values
+            obj = _new_dict(block, dict_type, _i64(d + 16), table)
             general = _u8(table + 10) == 0
             size_of = 24 if general else 16
             key_at = 8 if general else 0
@@ -188,6 +209,9 @@ def _forge(malloc, free, dict_type, arcs, found, copy_at):  # pragma: no cover -
         for s in range(_CACHE_SLOTS):
             if cache[s, 0] != 0:
                 _add_refs_atomic(cache[s, 0], cache[s, 1])
+        if empties:  # each empty dict holds the shared table (3.11 counts it; 3.12+: immortal)
+            _add_refs_atomic(empty_keys, empties)
+            made[t] += empties
     return made.sum()
 
 
@@ -259,7 +283,14 @@ def _raw_api() -> tuple[int, int] | None:
 
 def _forge_all(arcs: np.ndarray, found: np.ndarray, copy_at: np.ndarray) -> int:
     malloc, free = _raw_api()
-    return int(_forge(malloc, free, id(dict), arcs, found, copy_at))
+    return int(_forge(malloc, free, id(dict), _empty_keys(), arcs, found, copy_at))
+
+
+def _empty_keys() -> int:
+    """The address of CPython's shared empty key table (``Py_EMPTY_KEYS``): the table of a
+    new empty dict, as ``PyDict_New`` makes it."""
+    fresh: dict = {}
+    return ctypes.c_int64.from_address(id(fresh) + 32).value
 
 
 def _self_test() -> bool:
@@ -271,6 +302,8 @@ def _self_test() -> bool:
         grown[7] = 0.5  # a table grown to 16 slots for 3 entries: left to PyDict_Copy
         gone = {name: 1, "x": 2}
         del gone["x"]  # a deleted entry: left to PyDict_Copy
+        emptied = {name: 1}
+        del emptied[name]  # no entry left, its own table: copied as an empty dict
         sources = [
             {name: 3},
             dict(weight=big, label=text, w=0.5),  # str keys: 16-byte entries
@@ -279,14 +312,23 @@ def _self_test() -> bool:
             dict.fromkeys(range(40), big),  # a larger table, more than a third full
             gone,
             grown,
+            {},
+            emptied,
         ]
         before = [sys.getrefcount(x) for x in (big, text)]
         addresses = np.array([id(d) for d in sources], dtype=np.int64)
         copy_at = np.zeros(addresses.size, dtype=np.int64)
+        nothing = np.zeros(0, dtype=np.int64)
+        _forge_all(nothing, nothing, nothing)  # (loading the compiled code makes empty dicts)
+        empty_keys = ctypes.c_int64.from_address(_empty_keys())
+        holders = empty_keys.value
         made = _forge_all(np.arange(addresses.size), addresses, copy_at)
+        immortal = (holders & 0xFFFFFFFF) >= 1 << 31  # (3.12+: the count's low half negative)
+        if empty_keys.value - holders != (0 if immortal else 2):  # (the two empty copies)
+            return False
         fns = _capi.api().fns
         copies = [_capi._adopt(int(a), fns) if a else None for a in copy_at]
-        expected = [True, True, True, False, True, False, False]
+        expected = [True, True, True, False, True, False, False, True, True]
         if made != sum(expected) or [c is not None for c in copies] != expected:
             return False
         for src, copy in zip(sources, copies, strict=True):
@@ -309,6 +351,13 @@ def _self_test() -> bool:
         return False
 
 
+def by_workers(count: int) -> bool:
+    """Whether :func:`copy_data_dicts` gives ``count`` dicts to the workers: enough of them
+    (:data:`MIN_PARALLEL`), enough threads (:data:`PARALLEL_COPY_THREADS`), and
+    :func:`allowed`."""
+    return count >= MIN_PARALLEL and nb.get_num_threads() >= PARALLEL_COPY_THREADS and allowed()
+
+
 def copy_data_dicts(fns: np.ndarray, arcs: np.ndarray, found: np.ndarray, copy_at) -> int:
     """``copy_at[arcs[j]]`` = a copy of the data dict at ``found[j]``, as
     :func:`._capi._copies` (same return codes): those :func:`_cloneable` by parallel workers
@@ -327,8 +376,7 @@ def copy_data_dicts(fns: np.ndarray, arcs: np.ndarray, found: np.ndarray, copy_a
     >>> [_capi._adopt(int(a), fns) for a in at]
     [{'weight': 0}, {'weight': 1}, {'weight': 2}]
     """
-    many = found.shape[0] >= MIN_PARALLEL and nb.get_num_threads() >= PARALLEL_COPY_THREADS
-    if many and allowed():
+    if by_workers(found.shape[0]):
         made = _forge_all(arcs, found, copy_at)
         if made == found.shape[0]:
             return 0
