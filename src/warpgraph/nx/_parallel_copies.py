@@ -1,4 +1,5 @@
-"""Copies of a result graph's edge data dicts, made by parallel workers.
+"""Copies of a result graph's edge data dicts (and, since session 28, its node attribute
+dicts), made by parallel workers.
 
 :func:`._capi.build_graph` copied each kept edge's data dict by ``PyDict_Copy``, one at a time
 under the GIL. That was the largest single part of a large subgraph result (session 26, H200
