@@ -76,7 +76,9 @@ class PhaseRecorder:
     def __enter__(self) -> PhaseRecorder:
         for phase, (module_name, name) in self.phases.items():
             module = importlib.import_module(module_name)
-            real = getattr(module, name)
+            real = getattr(module, name, None)
+            if real is None:  # an older tree (an A/B through PYTHONPATH) lacks this phase
+                continue
             self._saved.append((module, name, real))
             setattr(module, name, self._wrap(phase, real))
         return self

@@ -27,7 +27,9 @@ result (``result_floor_s``: CPython's own copy of every container of it) and Net
 over that floor plus the dispatcher's (``ceiling_x``): no backend whose first call builds the
 result on one thread, as CPython's copy does, does better (parallel builders can).
 Undirected functions use the graph with an int ``weight`` (1..100) on every edge, self-loops
-removed; directed ones the same edges as arcs, oriented as generated.
+removed (``urand:17:unweighted``: no edge data, so every edge's dict is empty, as in most
+users' graphs; weighted functions then take 1 per edge); directed ones the same edges as arcs,
+oriented as generated.
 
 Usage::
 
@@ -69,17 +71,23 @@ BACKEND = "warpgraph"
 
 
 # ---------------------------------------------------------------------------- graphs
-def parse_spec(spec: str) -> tuple[str, int]:
-    """``(kind, size)`` of a graph spec (``urand:S``, ``kron:S``, ``grid:R``), checked without
-    building anything (``SystemExit`` for a spec not known)."""
-    kind, _, arg = spec.partition(":")
-    if kind not in ("urand", "kron", "grid") or not arg.isdigit():
-        raise SystemExit(f"unknown graph {spec!r} (urand:S, kron:S, grid:R)")
-    return kind, int(arg)
+def parse_spec(spec: str) -> tuple[str, int, bool]:
+    """``(kind, size, weighted)`` of a graph spec (``urand:S``, ``kron:S``, ``grid:R``, each
+    optionally ending ``:unweighted``), checked without building anything (``SystemExit`` for
+    a spec not known)."""
+    kind, _, rest = spec.partition(":")
+    arg, colon, tail = rest.partition(":")
+    if (
+        kind not in ("urand", "kron", "grid")
+        or not arg.isdigit()
+        or colon + tail not in ("", ":unweighted")
+    ):
+        raise SystemExit(f"unknown graph {spec!r} (urand:S, kron:S, grid:R; :unweighted after)")
+    return kind, int(arg), tail != "unweighted"
 
 
 def edges_for(spec: str) -> tuple[int, np.ndarray, np.ndarray]:
-    kind, size = parse_spec(spec)
+    kind, size, _ = parse_spec(spec)
     gen = wg.generators
     if kind == "urand":
         n = 2**size
@@ -96,13 +104,18 @@ def edges_for(spec: str) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 def build(spec: str) -> dict[str, Any]:
-    """The undirected (weighted) and directed NetworkX graphs of a spec, built once."""
+    """The undirected (weighted unless the spec ends ``:unweighted``) and directed NetworkX
+    graphs of a spec, built once."""
     t0 = time.perf_counter()
+    weighted = parse_spec(spec)[2]
     n, s, d = edges_for(spec)
-    w = np.random.default_rng(7).integers(1, 101, s.size)
     U = nx.Graph()
     U.add_nodes_from(range(n))
-    U.add_weighted_edges_from(zip(s.tolist(), d.tolist(), w.tolist(), strict=True))
+    if weighted:
+        w = np.random.default_rng(7).integers(1, 101, s.size)
+        U.add_weighted_edges_from(zip(s.tolist(), d.tolist(), w.tolist(), strict=True))
+    else:  # every edge's data dict empty, as most users' graphs have
+        U.add_edges_from(zip(s.tolist(), d.tolist(), strict=True))
     D = nx.DiGraph()
     D.add_nodes_from(range(n))
     D.add_edges_from(zip(s.tolist(), d.tolist(), strict=True))
@@ -114,6 +127,7 @@ def build(spec: str) -> dict[str, Any]:
         "nodes": U.number_of_nodes(),
         "edges": U.number_of_edges(),
         "arcs_directed": D.number_of_edges(),
+        "weighted": weighted,
         "build_s": time.perf_counter() - t0,
         "source": source,
     }

@@ -37,10 +37,20 @@ def test_repeat_below_one_refused(main, argv, flag, capsys):
     assert f"{flag} must be at least 1" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("spec", ["ring:5", "grid:", "urand:x", "grid"])
+@pytest.mark.parametrize("spec", ["ring:5", "grid:", "urand:x", "grid", "grid:4:heavy", "grid:4:"])
 def test_unknown_graph_refused(spec):
     with pytest.raises(SystemExit, match=f"unknown graph '{spec}'"):
         nx_backend.edges_for(spec)
+
+
+def test_unweighted_spec_builds_the_same_edges_with_empty_data():
+    weighted, unweighted = nx_backend.build("grid:5"), nx_backend.build("grid:5:unweighted")
+    assert weighted["info"]["weighted"] and not unweighted["info"]["weighted"]
+    U, W = unweighted["U"], weighted["U"]
+    assert sorted(U.edges) == sorted(W.edges) and list(U) == list(W)
+    assert all(d == {} for _, _, d in U.edges(data=True))
+    assert all(1 <= d["weight"] <= 100 for _, _, d in W.edges(data=True))
+    assert sorted(unweighted["D"].edges) == sorted(weighted["D"].edges)
 
 
 def test_fresh_process_script_refuses_an_unknown_warm_up_graph_before_any_work(monkeypatch):
@@ -308,6 +318,17 @@ def test_phase_recorder_restores_the_functions_and_records_only_between_start_an
     assert record["build_graph_calls"] == 1 and record["node_dicts_calls"] == 1
     assert record["copies_calls"] == 1  # (36 nodes: their dicts copied one at a time)
     assert record["faults"] is None or record["faults"] >= record["build_graph_faults"] >= 0
+
+
+def test_phase_recorder_skips_a_phase_an_older_tree_lacks():
+    from warpgraph.nx import _capi
+
+    phases = {"absent": ("warpgraph.nx._capi", "no_such_function"), **_phases.PHASES}
+    with _phases.PhaseRecorder(phases) as recorder:
+        recorder.start()
+        record = recorder.stop()
+    assert not hasattr(_capi, "no_such_function")
+    assert "absent_ms" not in record and "absent_calls" not in record
 
 
 def test_backend_benchmark_records_cold_phases(tmp_path):
