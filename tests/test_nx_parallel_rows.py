@@ -432,3 +432,37 @@ def test_the_copy_self_test_passes_under_the_default_allocator():
     copy then made by ``PyDict_Copy``) and skips their tests, so it is caught here."""
     if _parallel_copies._allocator_is_default() and _parallel_copies._raw_api() is not None:
         assert _parallel_copies._self_test()
+
+
+_FIRST_CALL = """
+import gc, sys
+import networkx as nx
+G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(70, 70))
+{prelude}
+H = nx.k_core(G, backend="warpgraph")  # (loads warpgraph.nx._parallel_copies, as a user's does)
+assert nx.utils.graphs_equal(H, nx.k_core(G))
+from warpgraph.nx import _parallel_copies
+if not (_parallel_copies._allocator_is_default() and _parallel_copies._raw_api()):
+    sys.exit(3)  # (no workers' copies on this interpreter)
+print(_parallel_copies._STATE.get("ok"))
+"""
+
+
+@pytest.mark.parametrize("prelude", ["", "gc.disable()"])
+def test_the_copy_self_test_passes_in_a_users_first_call(prelude):
+    """The self-test runs in the first call that has enough dicts to copy, just after this
+    module loaded and with the collector paused (the build pauses it), so constants of its
+    own code have not been seen by a collection yet. Session 29 found it failing exactly
+    there (a tuple constant still tracked): every fresh process copied one dict at a time.
+    Run in a fresh interpreter, with 4 Numba threads so that the workers are asked for."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "NUMBA_NUM_THREADS": "4"}
+    code = _FIRST_CALL.format(prelude=prelude)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+    if done.returncode == 3:
+        pytest.skip("the workers' copies are not used on this interpreter")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[-1] == "True"

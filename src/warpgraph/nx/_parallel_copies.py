@@ -308,7 +308,12 @@ def _self_test() -> bool:
         sources = [
             {name: 3},
             dict(weight=big, label=text, w=0.5),  # str keys: 16-byte entries
-            {1: big, (2, 3): None},  # other keys: 24-byte entries
+            # other keys: 24-byte entries. None of them a container: a tuple constant stays
+            # GC-tracked until a collection sees it, and a dict holding a tracked key is
+            # tracked (left to PyDict_Copy), so a tuple key made this test fail in a process
+            # whose collector had not run since this module loaded (a user's first call: the
+            # workers were then off for good; session 29).
+            {1: big, 2.5: None},
             {name: [1]},  # tracked: left to PyDict_Copy
             dict.fromkeys(range(40), big),  # a larger table, more than a third full
             gone,
