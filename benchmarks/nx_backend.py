@@ -800,6 +800,10 @@ def node_floors(labels: list) -> dict[str, float]:
 
 
 def save(args, graphs: list[dict], rows: list[dict]) -> str:
+    # (imported here, after the runs: imported earlier, a module loads in a state that no
+    # user's process has, which hid session 29's self-test failure from the spy scripts)
+    from warpgraph.nx import _parallel_copies
+
     name = "networkx_" + "_".join(args.devices)
     return write_json(
         name,
@@ -830,6 +834,10 @@ def save(args, graphs: list[dict], rows: list[dict]) -> str:
             "reference_frozen": args.freeze_reference,  # NetworkX's results out of the walks
             "fixed_threads": args.fixed_threads,  # else fewer threads while the load is high
             "dict_tables_read_in_place": _cpython.available(),  # else Python iterates them
+            # else every data dict is copied by PyDict_Copy, one at a time (a self-test that
+            # failed in the first call left them off for the whole run before session 29)
+            "worker_copies_allowed": _parallel_copies.allowed(),
+            "numba_threads": nb.get_num_threads(),
             "graphs": graphs,
             "results": rows,
         },
