@@ -800,9 +800,9 @@ def node_floors(labels: list) -> dict[str, float]:
 
 
 def save(args, graphs: list[dict], rows: list[dict]) -> str:
-    # (imported here, after the runs: imported earlier, a module loads in a state that no
-    # user's process has, which hid session 29's self-test failure from the spy scripts)
-    from warpgraph.nx import _parallel_copies
+    # (read here, after the runs: the fast paths' modules loaded earlier would start in a state
+    # no user's process has, which hid session 29's self-test failure from the spy scripts)
+    from warpgraph.nx import fast_paths
 
     name = "networkx_" + "_".join(args.devices)
     return write_json(
@@ -834,10 +834,9 @@ def save(args, graphs: list[dict], rows: list[dict]) -> str:
             "reference_frozen": args.freeze_reference,  # NetworkX's results out of the walks
             "fixed_threads": args.fixed_threads,  # else fewer threads while the load is high
             "dict_tables_read_in_place": _cpython.available(),  # else Python iterates them
-            # else every data dict is copied by PyDict_Copy, one at a time (a self-test that
-            # failed in the first call left them off for the whole run before session 29)
-            "worker_copies_allowed": _parallel_copies.allowed(),
-            "numba_threads": nb.get_num_threads(),
+            # which compiled paths ran (a self-test that failed in the first call left the
+            # workers' copies off for whole runs before session 29)
+            "fast_paths": fast_paths(),
             "graphs": graphs,
             "results": rows,
         },

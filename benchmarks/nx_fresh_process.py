@@ -96,9 +96,9 @@ def main(argv: list[str] | None = None) -> int:
             gc.collect()
             gc.freeze()
         out = _measure(nx, G, args)
-        from warpgraph.nx import _parallel_copies  # (after the calls, as in nx_backend.save)
+        from warpgraph.nx import fast_paths  # (after the calls, as in nx_backend.save)
 
-        out["worker_copies_allowed"] = _parallel_copies.allowed()
+        out["fast_paths"] = fast_paths()
     finally:
         config.device = earlier
         if args.freeze:

@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
-__all__ = ["FUNCTIONS", "arena_stats", "get_info", "keep_object_arenas", "release_object_arenas"]
+__all__ = [
+    "FUNCTIONS",
+    "arena_stats",
+    "fast_paths",
+    "get_info",
+    "keep_object_arenas",
+    "release_object_arenas",
+]
 
 #: Names served from :mod:`warpgraph.nx._arenas` on first use (it imports Numba).
 _ARENA_NAMES = ("arena_stats", "keep_object_arenas", "release_object_arenas")
@@ -90,4 +97,41 @@ def get_info() -> dict:
         "functions": {
             name: ({"additional_docs": note} if note else {}) for name, note in FUNCTIONS.items()
         },
+    }
+
+
+def fast_paths() -> dict[str, bool | int]:
+    """Which of the backend's compiled fast paths this process uses. Each is decided once per
+    process, at its first use, by checks of the interpreter and a self-test; where one is off,
+    results are the same but built the slower way (a failed self-test is also logged as a
+    warning on the ``warpgraph.nx`` logger).
+
+    Returns
+    -------
+    dict
+        ``dict_tables_read_in_place``: NetworkX's dicts read by compiled code (CPython
+        3.11-3.13 with the GIL); ``sets_written_directly``: result sets' tables written by
+        compiled code; ``copies_by_workers``: result graphs' dicts made by worker threads
+        (used from ``copy_threads_needed`` Numba threads on); ``numba_threads``: Numba's
+        thread count now.
+
+    Examples
+    --------
+    >>> import warpgraph.nx
+    >>> paths = warpgraph.nx.fast_paths()
+    >>> sorted(paths)  # doctest: +NORMALIZE_WHITESPACE
+    ['copies_by_workers', 'copy_threads_needed', 'dict_tables_read_in_place', 'numba_threads',
+     'sets_written_directly']
+    """
+    import numba
+
+    from . import _capi, _cpython, _keyset, _parallel_copies
+
+    raw = _cpython.available()
+    return {
+        "dict_tables_read_in_place": raw,
+        "sets_written_directly": bool(raw and _capi.DIRECT_REFCOUNTS and _keyset._self_tested()),
+        "copies_by_workers": _parallel_copies.allowed(),
+        "numba_threads": numba.get_num_threads(),
+        "copy_threads_needed": _parallel_copies.PARALLEL_COPY_THREADS,
     }

@@ -24,6 +24,7 @@ hold the GIL (no ``nogil``), so no Python thread can change the dicts while they
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import sys
 import sysconfig
@@ -877,8 +878,26 @@ def available() -> bool:
     """Whether the raw reader may be used here (checked once: layout, then a self-test)."""
     ok = _STATE.get("ok")
     if ok is None:
-        ok = _STATE["ok"] = _layout_supported() and _self_test()
+        layout = _layout_supported()
+        ok = _STATE["ok"] = layout and _self_test()
+        if layout and not ok:
+            report_failed_self_test("reading dict tables in place", "Python iterates them")
     return ok
+
+
+_LOG = logging.getLogger("warpgraph.nx")
+
+
+def report_failed_self_test(path: str, instead: str) -> None:
+    """Log (warning, logger ``warpgraph.nx``) that a fast path's self-test failed where its
+    other checks passed: a bug, not a property of the interpreter. The results stay right
+    (the slower way makes them), so only the log tells. Session 29 found the workers' copies
+    off in every fresh process since session 26 this way: nothing had said so."""
+    _LOG.warning(
+        "warpgraph.nx: the self-test of %s failed on this interpreter (%s %s); %s instead, "
+        "which is slower. Please report it (warpgraph.nx.fast_paths() says what is on).",
+        path, sys.implementation.name, sys.version.split()[0], instead,
+    )  # fmt: skip
 
 
 def _self_test() -> bool:

@@ -27,7 +27,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ._capi import DIRECT_REFCOUNTS, _add_refs, _store_i64, _value_slots
-from ._cpython import _i64, _u8
+from ._cpython import _i64, _u8, report_failed_self_test
 
 __all__ = ["key_set", "pair_set"]
 
@@ -321,4 +321,6 @@ def _self_tested() -> bool:
                     ok = "extra" in built and keys[0] not in built
                     ok = ok and len(built) == len(expected)
         _TESTED["ok"] = ok
+        if not ok:  # (called only where the reader and direct reference counts are usable)
+            report_failed_self_test("sets written directly", "Python builds each set")
     return _TESTED["ok"]

@@ -55,7 +55,7 @@ from numba.extending import intrinsic
 from ..cpu.prefetch import prefetch_address as _prefetch
 from . import _capi
 from ._capi import _call1, _store_i64
-from ._cpython import _i64, _u8
+from ._cpython import _i64, _u8, report_failed_self_test
 
 __all__ = ["allowed", "by_workers", "copy_data_dicts"]
 
@@ -225,7 +225,10 @@ def allowed() -> bool:
     that installs an allocator of its own, which this cannot see)."""
     ok = _STATE.get("ok")
     if ok is None:
-        ok = _STATE["ok"] = _allocator_is_default() and _raw_api() is not None and _self_test()
+        checks = _allocator_is_default() and _raw_api() is not None
+        ok = _STATE["ok"] = checks and _self_test()
+        if checks and not ok:
+            report_failed_self_test("the workers' dict copies", "PyDict_Copy copies each dict")
     return bool(ok)
 
 
