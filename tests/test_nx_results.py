@@ -458,3 +458,39 @@ def test_dict_entries_of_small_and_big_dicts_and_refusals():
         assert addresses.tolist() == [id(v) for v in d.values()]
     for not_plain in ([1, 2], OrderedDict(a=1), None):
         assert _cpython.dict_entries(not_plain) is None
+
+
+@pytest.mark.parametrize("given", [True, False])
+@pytest.mark.parametrize("kept", [0, 1, 37, 1000])
+def test_node_table_matches_numpy(given, kept):
+    """``_capi._node_info`` (parallel) writes what NumPy's column writes did: position or -1,
+    label address (0 where the builder makes the labels), hash, a 0 cursor; ``_columns``
+    copies two of its columns."""
+    rng = np.random.default_rng(kept)
+    n = 1000
+    hashes = rng.integers(-(2**62), 2**62, n)
+    labels = rng.integers(1, 2**40, n) if given else np.zeros(0, np.int64)
+    visit = rng.permutation(n)[:kept].astype(np.int64)
+    info = _capi._node_info(visit, hashes, labels)
+    want = np.zeros((n, 4), dtype=np.int64)
+    want[:, _capi.POS] = -1
+    want[visit, _capi.POS] = np.arange(kept)
+    want[:, _capi.HASH] = hashes
+    if given:
+        want[:, _capi.LABEL] = labels
+    np.testing.assert_array_equal(info, want)
+    pair = _capi._columns(info, _capi.LABEL, _capi.HASH)
+    np.testing.assert_array_equal(pair, want[:, [_capi.LABEL, _capi.HASH]])
+    assert pair.flags.c_contiguous
+
+
+def test_build_graph_refuses_labels_that_do_not_match_the_hashes():
+    if _capi.api() is None:
+        pytest.skip("no C API here")
+    H = nx.Graph()
+    empty = np.zeros(0, np.int64)
+    with pytest.raises(ValueError, match="2 labels for 3 node hashes"):
+        _capi.build_graph(H, _capi.api().fns, empty, np.zeros(4, np.int64), empty, None, empty,
+                          np.zeros(1, np.int64), np.zeros(3, np.int64), np.arange(2),
+                          np.arange(3))  # fmt: skip
+    assert len(H) == 0

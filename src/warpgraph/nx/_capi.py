@@ -189,6 +189,35 @@ def _new_ints(fns, visit, info):  # pragma: no cover - compiled
     return 0
 
 
+@nb.njit(cache=True, parallel=True)
+def _node_info(visit, hashes, labels):  # pragma: no cover - compiled
+    """The ``(n, 4)`` table :func:`build_graph` works from: per dense id its visiting
+    position (-1: not kept), label address (``labels``; 0 where ``labels`` is empty: made
+    later), hash, and a 0 cursor. Written in parallel in one pass: NumPy's zeros and four
+    column writes took 12.8 ms for grid:708 (501k nodes) on one core of 2."""
+    n = hashes.shape[0]
+    info = np.empty((n, 4), dtype=np.int64)
+    given = labels.shape[0] == n
+    for u in nb.prange(n):
+        info[u, POS] = -1
+        info[u, LABEL] = labels[u] if given else 0
+        info[u, HASH] = hashes[u]
+        info[u, FILL] = 0
+    for p in nb.prange(visit.shape[0]):
+        info[visit[p], POS] = p
+    return info
+
+
+@nb.njit(cache=True, parallel=True)
+def _columns(info, first, second):  # pragma: no cover - compiled
+    """``info[:, [first, second]]`` (contiguous), copied in parallel."""
+    out = np.empty((info.shape[0], 2), dtype=np.int64)
+    for u in nb.prange(info.shape[0]):
+        out[u, 0] = info[u, first]
+        out[u, 1] = info[u, second]
+    return out
+
+
 @nb.njit(cache=True)
 def _release_labels(fns, visit, info):  # pragma: no cover - compiled
     for j in range(visit.shape[0]):
@@ -522,19 +551,15 @@ def build_graph(
     MemoryError
         When CPython could not allocate a dict (``H`` is then incomplete).
     """
-    n = hashes.size
     visit = np.ascontiguousarray(visit, dtype=np.int64)
-    info = np.zeros((n, 4), dtype=np.int64)
-    info[:, POS] = -1
-    info[visit, POS] = np.arange(visit.size)
-    info[:, HASH] = hashes
-    keep = np.zeros(0, np.bool_) if arc_keep is None else np.ascontiguousarray(arc_keep, np.bool_)
     made = labels is None
-    if made:
-        if _new_ints(fns, visit, info):
-            raise MemoryError("could not allocate the node labels")
-    else:
-        info[:, LABEL] = labels
+    given = np.zeros(0, np.int64) if made else np.ascontiguousarray(labels, dtype=np.int64)
+    if not made and given.shape != hashes.shape:
+        raise ValueError(f"{given.size} labels for {hashes.size} node hashes")
+    info = _node_info(visit, np.ascontiguousarray(hashes, dtype=np.int64), given)
+    keep = np.zeros(0, np.bool_) if arc_keep is None else np.ascontiguousarray(arc_keep, np.bool_)
+    if made and _new_ints(fns, visit, info):
+        raise MemoryError("could not allocate the node labels")
     try:
         directed = H.is_directed()
         # H's (empty) tables replaced by ones sized for the kept nodes: no resize while they fill
@@ -566,7 +591,7 @@ def build_graph(
 
                     done = fill_rows(fns, H._adj, H._node, visit, info[:, POS].copy(), heads,
                                      kept, deg, copy_at, start, indptr,
-                                     info[:, [LABEL, HASH]])  # fmt: skip
+                                     _columns(info, LABEL, HASH))  # fmt: skip
                     one_at_a_time = done == 1  # no table template: one row at a time
                 if one_at_a_time:
                     pred = id(H._pred) if directed else 0
