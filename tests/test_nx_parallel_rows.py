@@ -15,6 +15,7 @@ import ctypes
 import gc
 import random
 import sys
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -466,3 +467,60 @@ def test_the_copy_self_test_passes_in_a_users_first_call(prelude):
         pytest.skip("the workers' copies are not used on this interpreter")
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split()[-1] == "True"
+
+
+@pytest.mark.parametrize("kind", ["big_int", "str", "mixed"])
+@pytest.mark.parametrize("directed", [False, True])
+def test_node_table_cloned_when_every_node_is_kept_in_order(kind, directed, monkeypatch):
+    """Where the workers copy the node attribute dicts and every node is kept in the source's
+    order, ``H._node`` is a clone of ``G._node``'s table (``_capi._fill_clone``), with an
+    ``H._adj`` of the same size; a subset is put one node at a time (``_capi._put_nodes``).
+    Both equal NetworkX's, with new attribute dicts, tracked as CPython's, and every
+    reference given back when the result is freed."""
+    if not _parallel_copies.allowed():
+        pytest.skip("dicts cannot be made by workers here")
+    monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 1)
+    monkeypatch.setattr(_parallel_copies, "MIN_PARALLEL", 0)
+    used = {"_fill_clone": 0, "_put_nodes": 0}
+    for name in used:
+        real = getattr(_capi, name)
+
+        def spy(*args, _real=real, _name=name):
+            used[_name] += 1
+            return _real(*args)
+
+        monkeypatch.setattr(_capi, name, spy)
+    G = _graph(12, kind, n=900)
+    if directed:
+        G = nx.DiGraph(G)
+    G.add_edges_from(pairwise(G))  # (a path through all: every node in the 2-core)
+    labels = list(G)
+    before = [sys.getrefcount(v) for v in labels]
+    values = [d.get("color") for d in G._node.values()]
+    H = nx.k_core(G, 2, backend=BACKEND)
+    K = nx.k_core(G, 2)
+    assert len(H) == len(G)
+    _assert_equal(H, K) if not directed else assert_directed_equal(H, K)
+    assert gc.is_tracked(H._node) == gc.is_tracked(K._node)
+    assert all(H._node[v] is not G._node[v] for v in G)
+    assert used == {"_fill_clone": 1, "_put_nodes": 0}
+    main = max(nx.core_number(G).values())
+    S = nx.k_core(G, main, backend=BACKEND)  # (the main core, a subset: put one at a time)
+    assert 0 < len(S) < len(G) and used == {"_fill_clone": 1, "_put_nodes": 1}
+    (_assert_equal if not directed else assert_directed_equal)(S, nx.k_core(G, main))
+    del H, S, K
+    G.__networkx_cache__.clear()  # (the conversion holds the labels too)
+    gc.collect()
+    assert [sys.getrefcount(v) for v in labels] == before
+    assert [d.get("color") for d in G._node.values()] == values
+
+
+def assert_directed_equal(H, K) -> None:
+    assert type(H) is type(K) and H.graph == K.graph
+    assert list(H.nodes(data=True)) == list(K.nodes(data=True))
+    for table in ("_succ", "_pred"):
+        mine, theirs = getattr(H, table), getattr(K, table)
+        assert list(mine) == list(theirs)
+        assert all(list(mine[v].items()) == list(theirs[v].items()) for v in theirs)
+    assert H._adj is H._succ
+    assert nx.utils.graphs_equal(H, K)

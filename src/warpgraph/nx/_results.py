@@ -158,6 +158,7 @@ def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
         node[1],
         labels,
         hashes,
+        G._node,
     )
     return H if ok else None
 
