@@ -401,20 +401,27 @@ def test_memory_refused_to_the_workers(forging, monkeypatch):
     _refs_kept_after(_graph(10, "big_int", n=600), fail, monkeypatch)
 
 
-@pytest.mark.parametrize("clone", [True, False])
-def test_rows_put_by_a_clone_of_the_node_table(clone, monkeypatch):
-    """``H._adj`` is written as a clone of ``H._node``'s table (same labels, same order) by
-    workers; where the tables do not fit, one row at a time. Both equal NetworkX's."""
-    monkeypatch.setattr(_parallel_rows, "ENTRIES_PER_ROW", 0)
-    used = {"_fill_clone": 0, "_put_rows": 0}
-    for name in used:
-        real = getattr(_parallel_rows, name)
+def _count_calls(module, names, monkeypatch) -> dict[str, int]:
+    """Count the calls of ``module``'s functions ``names`` (made through the module) while
+    the test runs: ``{name: calls}``, live."""
+    used = dict.fromkeys(names, 0)
+    for name in names:
+        real = getattr(module, name)
 
         def spy(*args, _real=real, _name=name):
             used[_name] += 1
             return _real(*args)
 
-        monkeypatch.setattr(_parallel_rows, name, spy)
+        monkeypatch.setattr(module, name, spy)
+    return used
+
+
+@pytest.mark.parametrize("clone", [True, False])
+def test_rows_put_by_a_clone_of_the_node_table(clone, monkeypatch):
+    """``H._adj`` is written as a clone of ``H._node``'s table (same labels, same order) by
+    workers; where the tables do not fit, one row at a time. Both equal NetworkX's."""
+    monkeypatch.setattr(_parallel_rows, "ENTRIES_PER_ROW", 0)
+    used = _count_calls(_parallel_rows, ("_fill_clone", "_put_rows"), monkeypatch)
     if not clone:
         monkeypatch.setattr(_parallel_rows, "_fits", lambda *args: False)
     for kind in ("int", "str", "mixed"):
@@ -481,15 +488,7 @@ def test_node_table_cloned_when_every_node_is_kept_in_order(kind, directed, monk
         pytest.skip("dicts cannot be made by workers here")
     monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 1)
     monkeypatch.setattr(_parallel_copies, "MIN_PARALLEL", 0)
-    used = {"_fill_clone": 0, "_put_nodes": 0}
-    for name in used:
-        real = getattr(_capi, name)
-
-        def spy(*args, _real=real, _name=name):
-            used[_name] += 1
-            return _real(*args)
-
-        monkeypatch.setattr(_capi, name, spy)
+    used = _count_calls(_capi, ("_fill_clone", "_put_nodes"), monkeypatch)
     G = _graph(12, kind, n=900)
     if directed:
         G = nx.DiGraph(G)
