@@ -484,6 +484,44 @@ def test_node_table_matches_numpy(given, kept):
     assert pair.flags.c_contiguous
 
 
+def test_parallel_helpers_match_numpy():
+    """The parallel passes that replaced NumPy's serial ones: ``gather`` (``values[at]``),
+    ``_column``, ``zero_fill``, and the checks of ``_native_copy``."""
+    rng = np.random.default_rng(5)
+    values = rng.integers(-(2**40), 2**40, 3000)
+    at = rng.integers(0, values.size, 700)
+    np.testing.assert_array_equal(_capi.gather(values, at), values[at])
+    info = rng.integers(0, 99, (500, 4))
+    col = _capi._column(info, _capi.HASH)
+    np.testing.assert_array_equal(col, info[:, _capi.HASH])
+    assert col.flags.c_contiguous
+    _capi.zero_fill(values)
+    assert not values.any()
+    hashes = rng.integers(0, 2**50, 400)
+    other = hashes.copy()
+    assert _results._same_hashes(hashes, hashes, hashes)
+    other[399] += 1
+    assert not _results._same_hashes(other, hashes, hashes)
+    assert not _results._same_hashes(hashes, other, hashes)
+    indptr = np.array([0, 2, 2, 5, 9])
+    visit = np.array([3, 0])
+    assert _results._same_lengths(np.array([0, 4, 6]), indptr, visit)
+    assert not _results._same_lengths(np.array([0, 4, 5]), indptr, visit)
+
+
+def test_a_graph_changed_after_its_conversion_is_not_built_in_place():
+    """Row lengths that no longer match the conversion's send ``_native_copy`` back (None),
+    and the result still equals NetworkX's."""
+    if _capi.api() is None:
+        pytest.skip("no C API here")
+    G = nx.grid_2d_graph(80, 80)
+    G = nx.convert_node_labels_to_integers(G)
+    W = _converted(G)
+    G._adj[5][6000] = G._adj[6000][5] = {}  # (behind NetworkX's back: the cache stays)
+    visit = np.arange(len(W), dtype=np.int64)
+    assert _results._native_copy(W, G, visit, None) is None
+
+
 def test_build_graph_refuses_labels_that_do_not_match_the_hashes():
     if _capi.api() is None:
         pytest.skip("no C API here")

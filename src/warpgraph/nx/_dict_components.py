@@ -106,6 +106,16 @@ def _union_rows(
 
 
 @nb.njit(parallel=True, cache=True)
+def _own_ids(n):  # pragma: no cover - compiled
+    """``np.arange(n, dtype=np.int32)``, written (and its fresh pages faulted in) by all the
+    threads: one thread took 0.24 ms of grid:708's 2.2 ms of joins on a 16-core host."""
+    comp = np.empty(n, dtype=np.int32)
+    for v in prange(n):
+        comp[v] = v
+    return comp
+
+
+@nb.njit(parallel=True, cache=True)
 def _count_roots(comp):  # pragma: no cover - compiled
     roots = 0
     for v in prange(comp.shape[0]):
@@ -202,7 +212,7 @@ def weak_components(
     if found is None or found.rows.size != n:  # (a row per node of ``_node``)
         return None
     adj_hashes, rows, direct, bits, keys, ids = found
-    comp = np.arange(n, dtype=np.int32)
+    comp = _own_ids(n)
     if not _union_all(G, rows, direct, n, keys, ids, bits, comp):
         return None
     count = int(_count_roots(comp))

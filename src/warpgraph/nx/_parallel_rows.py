@@ -63,6 +63,7 @@ from ._capi import (
     _release_all,
     _store_i64,
     api,
+    zero_fill,
 )
 from ._cpython import _i64, _loader, _u8
 from ._keyset import _LOW_59, PERTURB_SHIFT  # (a dict's probe perturbs as a set's does)
@@ -85,15 +86,33 @@ def _usable(log2_size: int) -> int:
 
 
 @nb.njit(cache=True)
+def _class_of(size):  # pragma: no cover - compiled
+    s = 3
+    while (2 << s) // 3 < size:
+        s += 1
+    return s
+
+
+@nb.njit(cache=True)
 def table_class(sizes):  # pragma: no cover - compiled
     """For each row size, the least ``s >= 3`` whose ``2**s``-slot table takes it."""
     out = np.empty(sizes.shape[0], dtype=np.int64)
     for p in range(sizes.shape[0]):
-        s = 3
-        while (2 << s) // 3 < sizes[p]:
-            s += 1
-        out[p] = s
+        out[p] = _class_of(sizes[p])
     return out
+
+
+@nb.njit(cache=True, parallel=True)
+def _sizes_and_classes(off):  # pragma: no cover - compiled
+    """Each row's size (``off`` its offsets) and :func:`table_class`, in one parallel pass
+    (``off`` was written by many threads)."""
+    rows = off.shape[0] - 1
+    sizes = np.empty(rows, dtype=np.int64)
+    classes = np.empty(rows, dtype=np.int64)
+    for p in nb.prange(rows):
+        sizes[p] = off[p + 1] - off[p]
+        classes[p] = _class_of(sizes[p])
+    return sizes, classes
 
 
 #: Rows this long on average, or longer, are made here; shorter ones one at a time by
@@ -545,8 +564,7 @@ def fill_rows(fns: np.ndarray, adj_out: dict, node_out: dict, visit, pos, heads,
     if not placed:
         off, node, value, given = _place_serial(visit, pos, heads, kept, deg, copy_at, start,
                                                 indptr)  # fmt: skip
-    sizes = np.diff(off)
-    classes = table_class(sizes)
+    sizes, classes = _sizes_and_classes(off)
     rows = np.zeros(visit.shape[0], dtype=np.int64)
     templates: dict[int, dict] = {}
     if rows_forged():
@@ -560,10 +578,11 @@ def fill_rows(fns: np.ndarray, adj_out: dict, node_out: dict, visit, pos, heads,
     if failed:
         return -1
     _fill(rows, off, node, value, given, visit, pos, key_of)
-    copy_at[:] = 0  # (every copy is now held by its rows)
-    made = np.bincount(classes[sizes > 0], minlength=ROW_TABLE_CLASSES)
-    for c, t in templates.items():
-        _return_template_refs(id(t), int(made[c]))
+    zero_fill(copy_at)  # (every copy is now held by its rows)
+    if templates:
+        made = np.bincount(classes[sizes > 0], minlength=ROW_TABLE_CLASSES)
+        for c, t in templates.items():
+            _return_template_refs(id(t), int(made[c]))
     return _put_all(fns, adj_out, node_out, rows, visit, key_of)
 
 
