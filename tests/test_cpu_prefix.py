@@ -36,6 +36,8 @@ def test_chunks_of_no_row_and_a_few():
     assert prefix.chunks(-3) == (0, 1)
     assert prefix.chunks(3) == (3, 1)
     assert prefix.chunks(1000) == (250, 4)
+    with pytest.raises(TypeError):
+        prefix.chunks(2.5)
 
 
 def test_wrong_arrays_are_refused():

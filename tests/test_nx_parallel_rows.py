@@ -270,7 +270,10 @@ def test_short_rows_made_one_at_a_time(monkeypatch):
 
 def test_table_classes_and_templates():
     sizes = np.array([0, 1, 5, 6, 10, 11, 21, 22, 87381, 87382], dtype=np.int64)
-    assert _parallel_rows.table_class(sizes).tolist() == [3, 3, 3, 4, 4, 5, 5, 6, 17, 18]
+    off = np.concatenate([[0], np.cumsum(sizes)])
+    got_sizes, classes = _parallel_rows._sizes_and_classes(off)
+    assert got_sizes.tolist() == sizes.tolist()
+    assert classes.tolist() == [3, 3, 3, 4, 4, 5, 5, 6, 17, 18]
     value: dict = {}
     for c, largest in ((3, 5), (4, 10), (9, 341), (17, 87381), (18, 90000)):
         t = _parallel_rows._template(c, largest, value)

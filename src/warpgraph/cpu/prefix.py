@@ -30,6 +30,8 @@ True
 
 from __future__ import annotations
 
+import operator
+
 import numba as nb
 import numpy as np
 
@@ -47,7 +49,13 @@ def chunks(rows: int) -> tuple[int, int]:
     --------
     >>> chunks(1000), chunks(3), chunks(0)
     ((250, 4), (3, 1), (0, 1))
+
+    Raises
+    ------
+    TypeError
+        When ``rows`` is not an integer.
     """
+    rows = operator.index(rows)
     if rows <= 0:
         return 0, 1
     size = -(-rows // min(rows, CHUNKS))

@@ -36,6 +36,7 @@ import numpy as np
 from numba import prange, types
 from numba.extending import intrinsic
 
+from ..cpu import prefix
 from ..cpu.prefetch import prefetch_address as _prefetch
 
 __all__ = [
@@ -170,17 +171,15 @@ def _lengths(dicts, dict_type, out):  # pragma: no cover - compiled
 
 
 @nb.njit(parallel=True, cache=True)
-def _row_offsets(dicts, dict_type, indptr):  # pragma: no cover - compiled
-    """``indptr[i + 1]``: the summed lengths of ``dicts[:i + 1]`` (``indptr[0] = 0``), a prefix
-    sum in parallel chunks (a serial ``np.cumsum`` of lengths written by many threads reads each
-    line from another core's cache: 1.7 ms for 501k rows on a 16-core host, against the 0.5 ms
-    parallel pass that read them). Returns how many rows are not plain combined dicts."""
+def _row_offsets(dicts, dict_type, indptr, totals, size):  # pragma: no cover - compiled
+    """``indptr[i + 1]``: the summed lengths of ``dicts`` up to ``i`` within its chunk of
+    ``size`` rows, ``totals[c + 1]``: chunk ``c``'s sum (:mod:`..cpu.prefix`: a serial
+    ``np.cumsum`` of lengths written by many threads reads each line from another core's
+    cache, 1.7 ms for 501k rows on a 16-core host, against the 0.5 ms parallel pass that read
+    them). Returns how many rows are not plain combined dicts."""
     rows = dicts.shape[0]
-    chunks = min(rows, 256)
-    size = (rows + chunks - 1) // max(chunks, 1)
-    totals = np.zeros(chunks + 1, dtype=np.int64)
     bad = 0
-    for c in prange(chunks):
+    for c in prange(totals.shape[0] - 1):
         run = 0
         odd = 0
         for i in range(c * size, min(rows, (c + 1) * size)):
@@ -191,13 +190,6 @@ def _row_offsets(dicts, dict_type, indptr):  # pragma: no cover - compiled
             indptr[i + 1] = run
         totals[c + 1] = run
         bad += odd
-    for c in range(chunks):
-        totals[c + 1] += totals[c]
-    for c in prange(chunks):
-        shift = totals[c]
-        for i in range(c * size, min(rows, (c + 1) * size)):
-            indptr[i + 1] += shift
-    indptr[0] = 0
     return bad
 
 
@@ -1295,7 +1287,12 @@ def row_offsets(dicts: np.ndarray) -> np.ndarray | None:
     if not isinstance(dicts, np.ndarray) or dicts.dtype != np.int64 or dicts.ndim != 1:
         raise TypeError(f"row_offsets reads a 1-D int64 array of dict addresses, got {dicts!r:.80}")
     indptr = np.empty(dicts.size + 1, dtype=np.int64)
-    return None if _row_offsets(dicts, id(dict), indptr) else indptr
+    count, size = prefix.chunks(dicts.size)
+    totals = np.empty(count + 1, dtype=np.int64)
+    if _row_offsets(dicts, id(dict), indptr, totals, size):
+        return None
+    prefix.add_chunk_offsets(indptr, totals, size)
+    return indptr
 
 
 def identity_hashes(node_hashes: np.ndarray) -> bool:

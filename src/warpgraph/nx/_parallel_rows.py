@@ -87,25 +87,17 @@ def _usable(log2_size: int) -> int:
 
 @nb.njit(cache=True)
 def _class_of(size):  # pragma: no cover - compiled
+    """The least ``s >= 3`` whose ``2**s``-slot table takes ``size`` entries."""
     s = 3
     while (2 << s) // 3 < size:
         s += 1
     return s
 
 
-@nb.njit(cache=True)
-def table_class(sizes):  # pragma: no cover - compiled
-    """For each row size, the least ``s >= 3`` whose ``2**s``-slot table takes it."""
-    out = np.empty(sizes.shape[0], dtype=np.int64)
-    for p in range(sizes.shape[0]):
-        out[p] = _class_of(sizes[p])
-    return out
-
-
 @nb.njit(cache=True, parallel=True)
 def _sizes_and_classes(off):  # pragma: no cover - compiled
-    """Each row's size (``off`` its offsets) and :func:`table_class`, in one parallel pass
-    (``off`` was written by many threads)."""
+    """Each row's size (``off`` its offsets) and table class (:func:`_class_of`), in one
+    parallel pass (``off`` was written by many threads)."""
     rows = off.shape[0] - 1
     sizes = np.empty(rows, dtype=np.int64)
     classes = np.empty(rows, dtype=np.int64)
