@@ -7,11 +7,13 @@ between the backend as it is (``in_place``: :mod:`warpgraph.nx._dict_reach` wher
 and the same backend with the search in place switched off (``converted``: the graph converted,
 then a BFS); one untimed round first, then the median and min of ``--repeat`` calls each.
 With ``--steps`` the in-place calls are also timed step by step (the short search first tried,
-the outer dict read, the search, the set).
+the outer dict read, the search, the set). With ``--workers`` the in-place search is also run
+with each of those thread counts (``in_place_w<k>``): how it scales on the host's cores.
 
 Usage::
 
     python benchmarks/nx_reach.py urand:17 grid:708 --devices cpu gpu --out reach.json
+    python benchmarks/nx_reach.py grid:708 --workers 1 2 4 8 16 --out scaling.json
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import statistics
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
 
 import networkx as nx
+import numba
 from nx_backend import BACKEND, build, set_device
 
 from warpgraph.nx import _cpython, _dict_reach, _keyset, reachability
@@ -58,19 +62,33 @@ def _timed_steps(spent: dict[str, float]) -> Callable[[], None]:
     return undo
 
 
+def _in_place_with(workers: int, rows_of: dict, source) -> set | None:
+    """:func:`reachability._in_place` with the search on ``workers`` threads."""
+    return _dict_reach.reach(rows_of, hash(source), workers, want="set")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("graphs", nargs="+", help="graph specs of nx_backend.py (urand:17, grid:708)")
     ap.add_argument("--devices", nargs="+", default=["cpu"], choices=["cpu", "gpu"])
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--steps", action="store_true", help="also time the in-place steps")
+    ap.add_argument(
+        "--workers", nargs="+", type=int, default=[], help="also search in place with these threads"
+    )
     ap.add_argument("--out", default=None, help="JSON path")
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
+    if any(w < 1 for w in args.workers):
+        ap.error("--workers must be at least 1")
+    if any(w > numba.config.NUMBA_NUM_THREADS for w in args.workers):
+        ap.error(f"--workers above Numba's {numba.config.NUMBA_NUM_THREADS} threads")
     warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
     real = reachability._in_place
     variants = {"in_place": real, "converted": lambda rows_of, source: None}
+    for w in args.workers:
+        variants[f"in_place_w{w}"] = partial(_in_place_with, w)
     report: dict[str, dict] = {}
     for spec in args.graphs:
         g = build(spec)

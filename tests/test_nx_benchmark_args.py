@@ -28,6 +28,7 @@ import nx_stall_probe  # noqa: E402
         (nx_stall_probe.main, ["--calls", "0"], "--calls"),
         (nx_fresh_process.main, ["--cold-repeat", "0"], "--cold-repeat"),
         (nx_reach.main, ["grid:4", "--repeat", "0"], "--repeat"),
+        (nx_reach.main, ["grid:4", "--workers", "0"], "--workers"),
     ],
 )
 def test_repeat_below_one_refused(main, argv, flag, capsys):
@@ -370,3 +371,22 @@ def test_reach_script_times_both_ways_and_restores_the_backend(tmp_path):
     for row in report.values():
         assert row["in_place"] > 0 and row["converted"] > 0
         assert set(row["steps_ms"]) >= {"reach_within", "row_tables", "_search", "key_set"}
+
+
+def test_reach_script_times_the_search_on_each_thread_count(tmp_path):
+    import json
+
+    out = tmp_path / "reach.json"
+    assert nx_reach.main(["urand:13", "--repeat", "1", "--workers", "1", "--out", str(out)]) == 0
+    for row in json.loads(out.read_text()).values():
+        assert row["in_place_w1"] > 0 and row["in_place_w1_min"] > 0
+
+
+def test_reach_script_refuses_more_workers_than_numba_threads(capsys):
+    import numba
+
+    too_many = str(numba.config.NUMBA_NUM_THREADS + 1)
+    with pytest.raises(SystemExit) as exc:
+        nx_reach.main(["grid:4", "--workers", too_many])
+    assert exc.value.code == 2
+    assert "--workers above" in capsys.readouterr().err
