@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("networkx")
 
 import warpgraph.nx as wnx  # noqa: E402
-from warpgraph.nx import _capi, _cpython, _keyset, _parallel_copies  # noqa: E402
+from warpgraph.nx import _capi, _cpython, _keyset, _parallel_copies, _presized  # noqa: E402
 
 
 def test_fast_paths_say_what_each_module_decided():
@@ -22,6 +22,7 @@ def test_fast_paths_say_what_each_module_decided():
     assert paths["copies_by_workers"] is _parallel_copies.allowed()
     assert paths["copy_threads_needed"] == _parallel_copies.PARALLEL_COPY_THREADS
     assert paths["numba_threads"] >= 1
+    assert paths["tables_sized_in_parallel"] is _presized.available()
     if not paths["dict_tables_read_in_place"]:
         assert paths["sets_written_directly"] is False
 
@@ -70,3 +71,16 @@ def test_failed_set_self_test_is_logged(monkeypatch, caplog):
         assert _keyset._self_tested() is False
     [message] = _warnings(caplog)
     assert "sets written directly failed" in message
+
+
+def test_failed_table_self_test_is_logged_and_leaves_tables_to_cpython(monkeypatch, caplog):
+    if _presized._allocator() is None or not _cpython.available():
+        pytest.skip("tables are not sized in parallel on this interpreter")
+    monkeypatch.setattr(_presized, "_STATE", {})
+    monkeypatch.setattr(_presized, "_self_test", lambda allocate: False)
+    with caplog.at_level(logging.WARNING, logger="warpgraph.nx"):
+        assert _presized.available() is False
+        assert _presized.empty_table_dict(1 << 16) is None
+    [message] = _warnings(caplog)
+    assert "sizing empty dicts in parallel failed" in message and "dict.fromkeys" in message
+    assert _capi.empty_dict_for(1 << 16) == {}  # (CPython's way)

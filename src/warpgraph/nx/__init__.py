@@ -112,8 +112,9 @@ def fast_paths() -> dict[str, bool | int]:
         ``dict_tables_read_in_place``: NetworkX's dicts read by compiled code (CPython
         3.11-3.13 with the GIL); ``sets_written_directly``: result sets' tables written by
         compiled code; ``copies_by_workers``: result graphs' dicts made by worker threads
-        (used from ``copy_threads_needed`` Numba threads on); ``numba_threads``: Numba's
-        thread count now.
+        (used from ``copy_threads_needed`` Numba threads on); ``tables_sized_in_parallel``:
+        large empty result tables made without CPython's one-thread clearing
+        (:mod:`._presized`); ``numba_threads``: Numba's thread count now.
 
     Examples
     --------
@@ -121,11 +122,11 @@ def fast_paths() -> dict[str, bool | int]:
     >>> paths = warpgraph.nx.fast_paths()
     >>> sorted(paths)  # doctest: +NORMALIZE_WHITESPACE
     ['copies_by_workers', 'copy_threads_needed', 'dict_tables_read_in_place', 'numba_threads',
-     'sets_written_directly']
+     'sets_written_directly', 'tables_sized_in_parallel']
     """
     import numba
 
-    from . import _capi, _cpython, _keyset, _parallel_copies
+    from . import _capi, _cpython, _keyset, _parallel_copies, _presized
 
     raw = _cpython.available()
     return {
@@ -134,4 +135,5 @@ def fast_paths() -> dict[str, bool | int]:
         "copies_by_workers": _parallel_copies.allowed(),
         "numba_threads": numba.get_num_threads(),
         "copy_threads_needed": _parallel_copies.PARALLEL_COPY_THREADS,
+        "tables_sized_in_parallel": _presized.available(),
     }

@@ -881,8 +881,11 @@ def _sized_like(keys_of: dict) -> dict | None:
 
 
 def empty_dict_for(count: int) -> dict:
-    """An empty dict whose (general) table CPython sized for ``count`` entries at once, with
-    no size cap (``_PyDict_NewPresized`` stops at 2**17 slots; see :func:`_sized_like`).
+    """An empty dict whose (general) table is sized for ``count`` entries at once, as CPython
+    sizes it for ``dict.fromkeys`` of a dict of ``count`` entries, with no size cap
+    (``_PyDict_NewPresized`` stops at 2**17 slots; see :func:`_sized_like`). Large tables
+    are made by :mod:`._presized` (the index table cleared by all threads, the entries not
+    cleared), others by :func:`fromkeys_sized`.
 
     Examples
     --------
@@ -894,9 +897,21 @@ def empty_dict_for(count: int) -> dict:
     ------
     InvalidArgumentError
         When ``count`` is not a non-negative int.
+    MemoryError
+        When the table cannot be allocated.
     """
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
         raise InvalidArgumentError(f"count must be a non-negative int, not {count!r}")
+    from ._presized import empty_table_dict  # (it imports this module)
+
+    made = empty_table_dict(int(count))
+    return fromkeys_sized(int(count)) if made is None else made
+
+
+def fromkeys_sized(count: int) -> dict:
+    """:func:`empty_dict_for` made by CPython alone: ``dict.fromkeys`` of a private empty dict
+    whose entry count reads ``count`` while the call runs (CPython clears the whole table on
+    this thread). ``count`` is not checked."""
     empty = {0: None}
     del empty[0]  # a general table (an int key was inserted) with no live entry
     used = ctypes.c_ssize_t.from_address(id(empty) + 16)  # ma_used
