@@ -44,6 +44,7 @@ from ..cpu.prefetch import prefetch_item as _prefetch_item
 from ..errors import InvalidArgumentError
 from . import _cpython
 from ._cpython import _i64, _u8
+from ._presized import empty_table_dict
 
 __all__ = ["Api", "api", "build_graph", "node_dict", "node_sets", "tree_graph", "values_for_keys"]
 
@@ -902,8 +903,6 @@ def empty_dict_for(count: int) -> dict:
     """
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
         raise InvalidArgumentError(f"count must be a non-negative int, not {count!r}")
-    from ._presized import empty_table_dict  # (it imports this module)
-
     made = empty_table_dict(int(count))
     return fromkeys_sized(int(count)) if made is None else made
 

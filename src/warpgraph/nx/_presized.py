@@ -115,7 +115,7 @@ def _word(at: int) -> int:
 def _self_test(allocate: ctypes._CFuncPtr) -> bool:
     """Whether tables made here have the header and index table of those CPython makes, and
     take entries as CPython's do (filled, copied, grown, emptied)."""
-    from ._capi import fromkeys_sized  # (the fromkeys way: the reference)
+    from ._capi import fromkeys_sized  # (the reference; that module imports this one)
 
     if _word(id({}) + _MA_KEYS) != _word(id({}) + _MA_KEYS):  # (not one static empty table)
         return False
