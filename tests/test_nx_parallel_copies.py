@@ -17,7 +17,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from warpgraph.nx import _capi, _parallel_copies  # noqa: E402
+from warpgraph.nx import _capi, _cpython, _parallel_copies  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     _capi.api() is None or not _capi.DIRECT_REFCOUNTS or not _parallel_copies.allowed(),
@@ -70,7 +70,7 @@ def _empty_table_holders() -> int:
     """How many dicts hold CPython's shared empty key table (3.11 counts; 3.12+: immortal)."""
     import ctypes
 
-    return ctypes.c_int64.from_address(_parallel_copies._empty_keys()).value
+    return ctypes.c_int64.from_address(_cpython.empty_keys_address()).value
 
 
 def test_copies_equal_their_sources_and_are_their_own(forge_spy):

@@ -122,3 +122,39 @@ def test_tables_are_freed_into_their_own_allocator_domain():
                           text=True, timeout=600)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().endswith("ok")
+
+
+@pytest.mark.parametrize(
+    ("count", "error"), [(-1, ValueError), (2.5, TypeError), ("5000", TypeError), (None, TypeError)]
+)
+def test_a_count_that_is_no_entry_count_is_refused(count, error):
+    with pytest.raises(error):
+        _presized.empty_table_dict(count)
+    with pytest.raises(error):
+        _presized.table_shape(count)
+
+
+@needs_tables
+def test_the_shared_empty_table_keeps_its_reference_count():
+    """The new ``{}`` took a reference to CPython's shared empty table; swapping in the new
+    table gives it back (3.11; 3.12+ leave an immortal count alone either way)."""
+    from warpgraph.nx import _cpython
+
+    shared = ctypes.c_int64.from_address(_cpython.empty_keys_address())
+    before = shared.value
+    made = [_presized.empty_table_dict(5000) for _ in range(5)]
+    assert shared.value == before
+    del made
+    assert shared.value == before
+
+
+def test_the_table_self_test_passes_where_the_allocator_is_known():
+    """A failed self-test only slows results down (``dict.fromkeys`` then), so nothing else
+    would tell: on CPython 3.11-3.13 with the GIL it must pass."""
+    from warpgraph.nx import _cpython
+
+    allocate = _presized._allocator()
+    if allocate is None or not _cpython.available():
+        pytest.skip("no known table allocator on this interpreter")
+    assert _presized._self_test(allocate)
+    assert _presized.available()

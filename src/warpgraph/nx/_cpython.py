@@ -58,6 +58,19 @@ __all__ = [
 INT, FLOAT, NONE, MISSING, OTHER = 0, 1, 2, 3, 4
 
 
+def empty_keys_address() -> int:
+    """The address of CPython's shared empty key table (``Py_EMPTY_KEYS``): the table of a
+    new empty dict, as ``PyDict_New`` makes it (``ma_keys``, offset 32)."""
+    fresh: dict = {}
+    return ctypes.c_int64.from_address(id(fresh) + 32).value
+
+
+def immortal_count(count: int) -> bool:
+    """Whether a reference count read as an int64 is CPython 3.12+'s immortal mark (the low
+    32 bits negative), which increments and decrements leave alone."""
+    return (count & 0xFFFFFFFF) >= 1 << 31
+
+
 def _loader(nbtype):
     @intrinsic
     def load(typingctx, addr):

@@ -53,7 +53,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ..cpu.prefetch import prefetch_address as _prefetch
-from . import _capi
+from . import _capi, _cpython
 from ._capi import _call1, _store_i64
 from ._cpython import _i64, _u8, report_failed_self_test
 
@@ -287,14 +287,7 @@ def _raw_api() -> tuple[int, int] | None:
 
 def _forge_all(arcs: np.ndarray, found: np.ndarray, copy_at: np.ndarray) -> int:
     malloc, free = _raw_api()
-    return int(_forge(malloc, free, id(dict), _empty_keys(), arcs, found, copy_at))
-
-
-def _empty_keys() -> int:
-    """The address of CPython's shared empty key table (``Py_EMPTY_KEYS``): the table of a
-    new empty dict, as ``PyDict_New`` makes it."""
-    fresh: dict = {}
-    return ctypes.c_int64.from_address(id(fresh) + 32).value
+    return int(_forge(malloc, free, id(dict), _cpython.empty_keys_address(), arcs, found, copy_at))
 
 
 def _self_test() -> bool:
@@ -329,10 +322,10 @@ def _self_test() -> bool:
         copy_at = np.zeros(addresses.size, dtype=np.int64)
         nothing = np.zeros(0, dtype=np.int64)
         _forge_all(nothing, nothing, nothing)  # (loading the compiled code makes empty dicts)
-        empty_keys = ctypes.c_int64.from_address(_empty_keys())
+        empty_keys = ctypes.c_int64.from_address(_cpython.empty_keys_address())
         holders = empty_keys.value
         made = _forge_all(np.arange(addresses.size), addresses, copy_at)
-        immortal = (holders & 0xFFFFFFFF) >= 1 << 31  # (3.12+: the count's low half negative)
+        immortal = _cpython.immortal_count(holders)
         if empty_keys.value - holders != (0 if immortal else 2):  # (the two empty copies)
             return False
         fns = _capi.api().fns

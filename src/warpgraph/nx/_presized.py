@@ -23,6 +23,7 @@ the caller uses ``dict.fromkeys``.
 from __future__ import annotations
 
 import ctypes
+import operator
 import sys
 import sysconfig
 
@@ -54,7 +55,15 @@ def table_shape(count: int) -> tuple[int, int, int]:
     --------
     >>> table_shape(501264)
     (20, 22, 699050)
+
+    Raises
+    ------
+    TypeError
+        When ``count`` is not an integer.
+    ValueError
+        When ``count`` is negative.
     """
+    count = _count(count)
     minsize = (count * 3 + 1) >> 1
     log2_size = (((minsize | 8) - 1) | 7).bit_length()
     if log2_size < 8:
@@ -66,6 +75,13 @@ def table_shape(count: int) -> tuple[int, int, int]:
     else:
         log2_bytes = log2_size + 3
     return log2_size, log2_bytes, ((1 << log2_size) << 1) // 3
+
+
+def _count(count: int) -> int:
+    count = operator.index(count)  # (TypeError for a float, a str...)
+    if count < 0:
+        raise ValueError(f"a dict table holds 0 or more entries, not {count}")
+    return count
 
 
 @nb.njit(parallel=True, cache=True)
@@ -103,8 +119,10 @@ def _made(count: int, allocate: ctypes._CFuncPtr) -> dict:
     indices = (ctypes.c_char * index_bytes).from_address(at + _HEADER)
     _clear_indices(np.ndarray((index_bytes // 8,), dtype=np.int64, buffer=indices))
     d: dict = {}
-    # (the static empty table it held keeps the reference {} took: it is never freed)
+    empty = ctypes.c_int64.from_address(_word(id(d) + _MA_KEYS))  # (its dk_refcnt)
     ctypes.c_void_p.from_address(id(d) + _MA_KEYS).value = at
+    if not _cpython.immortal_count(empty.value):  # (3.11: give back the reference {} took)
+        empty.value -= 1
     return d
 
 
@@ -117,8 +135,6 @@ def _self_test(allocate: ctypes._CFuncPtr) -> bool:
     take entries as CPython's do (filled, copied, grown, emptied)."""
     from ._capi import fromkeys_sized  # (the reference; that module imports this one)
 
-    if _word(id({}) + _MA_KEYS) != _word(id({}) + _MA_KEYS):  # (not one static empty table)
-        return False
     for count in (MIN_ENTRIES, 5000, 43691, 131072, 501264):
         theirs, ours = fromkeys_sized(count), _made(count, allocate)
         if _word(id(ours) + _MA_VALUES) != 0 or _word(id(ours) + _MA_USED) != 0:
@@ -127,13 +143,20 @@ def _self_test(allocate: ctypes._CFuncPtr) -> bool:
         a, b = (ctypes.string_at(_word(id(d) + _MA_KEYS), size) for d in (theirs, ours))
         if a[:11] + a[12:] != b[:11] + b[12:]:  # (byte 11 is padding, left as allocated)
             return False
+    shared = ctypes.c_int64.from_address(_cpython.empty_keys_address())
+    holders = shared.value  # (after the first calls above: loading compiled code makes dicts)
     ours = _made(MIN_ENTRIES, allocate)
     usable = table_shape(MIN_ENTRIES)[2]
     for key in range(usable + 10):  # (past the usable entries: the table grows)
         ours[key] = key
     copy = ours.copy()
     del ours[5]
-    return len(ours) == usable + 9 and copy[usable + 9] == usable + 9 and 5 not in ours
+    return (
+        len(ours) == usable + 9
+        and copy[usable + 9] == usable + 9
+        and 5 not in ours
+        and shared.value == holders  # (the shared empty table's count left as it was)
+    )
 
 
 def available() -> bool:
@@ -162,9 +185,14 @@ def empty_table_dict(count: int) -> dict | None:
 
     Raises
     ------
+    TypeError
+        When ``count`` is not an integer.
+    ValueError
+        When ``count`` is negative.
     MemoryError
         When the table cannot be allocated.
     """
+    count = _count(count)
     if count < MIN_ENTRIES or not available():
         return None
     return _made(count, _STATE["allocate"])
