@@ -390,3 +390,45 @@ def test_reach_script_refuses_more_workers_than_numba_threads(capsys):
         nx_reach.main(["grid:4", "--workers", too_many])
     assert exc.value.code == 2
     assert "--workers above" in capsys.readouterr().err
+
+
+def test_ab_script_pairs_cold_calls_with_cpython_sized_tables(tmp_path, monkeypatch):
+    import json
+
+    from warpgraph.nx import _capi, _presized
+
+    if not _presized.available():
+        pytest.skip("result tables are not sized in parallel on this Python")
+    made = {"parallel": 0, "cpython": 0}  # large tables made each way
+    real_made, real_fromkeys = _presized._made, _capi.fromkeys_sized
+
+    def parallel(count, allocate):
+        made["parallel"] += 1
+        return real_made(count, allocate)
+
+    def cpython(count):
+        made["cpython"] += count >= _presized.MIN_ENTRIES
+        return real_fromkeys(count)
+
+    monkeypatch.setattr(_presized, "_made", parallel)
+    monkeypatch.setattr(_capi, "fromkeys_sized", cpython)
+    out = tmp_path / "ab.json"
+    argv = ["--graph", "grid:80", "--devices", "cpu", "--algorithms", "k_core",
+            "--repeat", "2", "--tables-ab", "--out", str(out)]  # fmt: skip
+    assert nx_ab.main(argv) == 0
+    assert _presized._STATE["ok"] is True
+    (row,) = json.loads(out.read_text())["results"]
+    assert len(row["cold_all_ms"]) == len(row["tables_off_cold_all_ms"]) == 2
+    assert row["tables_off_cold_ms"] > 0
+    # k_core of 6,400 nodes: its graph's tables made both ways, CPython's in the paired calls
+    assert made["parallel"] > 0 and made["cpython"] > 0
+
+
+def test_ab_script_refuses_tables_ab_where_tables_are_not_sized_in_parallel(monkeypatch, capsys):
+    from warpgraph.nx import _presized
+
+    monkeypatch.setattr(_presized, "available", lambda: False)
+    with pytest.raises(SystemExit) as exc:
+        nx_ab.main(["--tables-ab"])
+    assert exc.value.code == 2
+    assert "not sized in parallel" in capsys.readouterr().err
