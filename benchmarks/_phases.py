@@ -1,7 +1,7 @@
 """Where a first call's result building goes: phase timers and page faults per timed call.
 
 The large results of the NetworkX backend (``k_core``'s subgraph and its kin) are built by
-:func:`warpgraph.nx._capi.build_graph` in phases: the copies of the node attribute dicts and
+:func:`warpgraph.nx._capi_graph.build_graph` in phases: the copies of the node attribute dicts and
 of the edge data dicts (worker threads where allowed), the attribute dicts put into the
 result's node dict (with their copies, one at a time, where the workers do not copy), and
 the rows. Sessions 26-28 found the
@@ -39,9 +39,9 @@ from typing import Any
 #: ``node_dicts_put`` puts the copies. ``copies`` includes ``worker_copies``; all are part of
 #: ``build_graph``, as is ``rows``.
 PHASES: dict[str, tuple[str, str]] = {
-    "build_graph": ("warpgraph.nx._capi", "build_graph"),
-    "node_dicts": ("warpgraph.nx._capi", "_nodes"),
-    "node_dicts_put": ("warpgraph.nx._capi", "_put_nodes"),
+    "build_graph": ("warpgraph.nx._capi_graph", "build_graph"),
+    "node_dicts": ("warpgraph.nx._capi_graph", "_nodes"),
+    "node_dicts_put": ("warpgraph.nx._capi_graph", "_put_nodes"),
     "copies": ("warpgraph.nx._parallel_copies", "copy_data_dicts"),
     "worker_copies": ("warpgraph.nx._parallel_copies", "_forge_all"),
     "rows": ("warpgraph.nx._parallel_rows", "fill_rows"),

@@ -64,7 +64,7 @@ from _common import write_json
 from _phases import PhaseRecorder
 
 import warpgraph as wg
-from warpgraph.nx import FUNCTIONS, _cpython
+from warpgraph.nx import FUNCTIONS, _cpython, _dict_layout
 from warpgraph.nx.interface import backend_interface
 
 BACKEND = "warpgraph"
@@ -742,10 +742,10 @@ def _read_rows(dicts: np.ndarray) -> int:  # pragma: no cover - compiled
     total = 0
     rows = dicts.shape[0]
     for i in nb.prange(rows):
-        _cpython._prefetch_rows_ahead(dicts, i, rows)
-        entries, size, kind, count = _cpython._table(dicts[i])
+        _dict_layout._prefetch_rows_ahead(dicts, i, rows)
+        entries, size, kind, count = _dict_layout._table(dicts[i])
         for e in range(count if size else 0):
-            v, h = _cpython._entry(entries + size * e, kind)
+            v, h = _dict_layout._entry(entries + size * e, kind)
             total += h ^ v
     return total
 

@@ -29,7 +29,7 @@ import networkx as nx
 from nx_backend import BACKEND, build, set_device
 
 from warpgraph.cpu import threads
-from warpgraph.nx import _cpython as raw
+from warpgraph.nx import _dict_probes
 from warpgraph.nx._dict_components import weak_components
 from warpgraph.nx._keyset import key_set
 
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     steps: dict[str, Callable[[], object]] = {
         "union_pass_no_labels": lambda: weak_components(U, False),
         "union_pass_labels": lambda: weak_components(U, True),
-        "node_order_check": lambda: raw.int_range_keys(U._node),
+        "node_order_check": lambda: _dict_probes.int_range_keys(U._node),
         "node_set_parallel": lambda: key_set(U._node),
         "node_set_cpython": lambda: set(U._node),
     }

@@ -132,10 +132,10 @@ def test_conversion_reads_the_named_weight():
 # ---------------------------------------------------------------- raw dict reading (_cpython)
 def _conversions(G, edge_attrs=None, monkeypatch=None):
     """The conversion with the dict tables read in place (when available) and by Python."""
-    from warpgraph.nx import _cpython
+    from warpgraph.nx import _dict_layout
 
     raw = backend_interface.convert_from_nx(G, edge_attrs)
-    monkeypatch.setitem(_cpython._STATE, "ok", False)
+    monkeypatch.setitem(_dict_layout._STATE, "ok", False)
     py = backend_interface.convert_from_nx(G, edge_attrs)
     monkeypatch.undo()
     return raw, py
@@ -314,15 +314,15 @@ def test_row_offsets_are_the_prefix_sums_of_the_row_lengths(rows):
 
 @pytest.mark.parametrize("n", [1, 7, 100_000])
 def test_identity_hashes_sees_one_moved_hash_anywhere(n):
-    from warpgraph.nx import _cpython
+    from warpgraph.nx import _hash_index
 
     hashes = np.arange(n, dtype=np.int64)
-    assert _cpython.identity_hashes(hashes)
+    assert _hash_index.identity_hashes(hashes)
     for where in {0, n // 2, n - 1}:
         moved = hashes.copy()
         moved[where] = n + 5
-        assert not _cpython.identity_hashes(moved)
-    assert _cpython.identity_hashes(np.zeros(0, dtype=np.int64))
+        assert not _hash_index.identity_hashes(moved)
+    assert _hash_index.identity_hashes(np.zeros(0, dtype=np.int64))
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -420,7 +420,7 @@ def test_node_lookup_and_labels_equal_a_dict(kind, monkeypatch):
     mask = np.zeros(len(G), dtype=bool)
     mask[[1, 4]] = True
     assert W.label_list(mask) == [list(G)[1], list(G)[4]]
-    monkeypatch.setitem(sys.modules["warpgraph.nx._cpython"]._STATE, "ok", False)
+    monkeypatch.setitem(sys.modules["warpgraph.nx._dict_layout"]._STATE, "ok", False)
     P = backend_interface.convert_from_nx(G)  # iterated in Python: no node hashes
     assert P._node_hashes is None and P.identity == W.identity
     assert [P.find(v) for v in probes] == [index.get(v, -1) for v in probes]
@@ -774,9 +774,9 @@ def test_k_truss_equals_networkx(seed):
 
 @pytest.mark.parametrize("directed", [False, True])
 def test_graph_results_when_rows_are_iterated_in_python(directed, monkeypatch):
-    from warpgraph.nx import _cpython
+    from warpgraph.nx import _dict_layout
 
-    monkeypatch.setitem(_cpython._STATE, "ok", False)  # no reading of the dict tables in place
+    monkeypatch.setitem(_dict_layout._STATE, "ok", False)  # no reading of the dict tables in place
     G = attributed_graph(4, directed)
     for func, k in (("k_core", None), ("k_shell", 1), ("k_crust", None), ("k_corona", 1)):
         _graphs_equal_exactly(*both(func, G, k))

@@ -303,12 +303,12 @@ def test_fresh_process_script_records_phases_with_the_previous_result_held(capsy
 def test_phase_recorder_restores_the_functions_and_records_only_between_start_and_stop():
     import networkx as nx
 
-    from warpgraph.nx import _capi, _parallel_copies
+    from warpgraph.nx import _capi_graph, _parallel_copies
 
-    real = _capi.build_graph, _parallel_copies.copy_data_dicts
+    real = _capi_graph.build_graph, _parallel_copies.copy_data_dicts
     G = nx.grid_2d_graph(6, 6)
     with _phases.PhaseRecorder() as recorder:
-        assert _capi.build_graph is not real[0]
+        assert _capi_graph.build_graph is not real[0]
         nx.k_core(G, backend="warpgraph")  # outside a record: nothing kept
         recorder.start()
         G.__networkx_cache__.clear()
@@ -316,7 +316,7 @@ def test_phase_recorder_restores_the_functions_and_records_only_between_start_an
         record = recorder.stop()
         with pytest.raises(RuntimeError, match="without start"):
             recorder.stop()
-    assert (_capi.build_graph, _parallel_copies.copy_data_dicts) == real
+    assert (_capi_graph.build_graph, _parallel_copies.copy_data_dicts) == real
     assert record["build_graph_calls"] == 1 and record["node_dicts_calls"] == 1
     assert record["copies_calls"] == 1  # (36 nodes: their dicts copied one at a time)
     assert record["faults"] is None or record["faults"] >= record["build_graph_faults"] >= 0
@@ -395,12 +395,12 @@ def test_reach_script_refuses_more_workers_than_numba_threads(capsys):
 def test_ab_script_pairs_cold_calls_with_cpython_sized_tables(tmp_path, monkeypatch):
     import json
 
-    from warpgraph.nx import _capi, _presized
+    from warpgraph.nx import _capi_nodes, _presized
 
     if not _presized.available():
         pytest.skip("result tables are not sized in parallel on this Python")
     made = {"parallel": 0, "cpython": 0}  # large tables made each way
-    real_made, real_fromkeys = _presized._made, _capi.fromkeys_sized
+    real_made, real_fromkeys = _presized._made, _capi_nodes.fromkeys_sized
 
     def parallel(count, allocate):
         made["parallel"] += 1
@@ -411,7 +411,7 @@ def test_ab_script_pairs_cold_calls_with_cpython_sized_tables(tmp_path, monkeypa
         return real_fromkeys(count)
 
     monkeypatch.setattr(_presized, "_made", parallel)
-    monkeypatch.setattr(_capi, "fromkeys_sized", cpython)
+    monkeypatch.setattr(_capi_nodes, "fromkeys_sized", cpython)
     out = tmp_path / "ab.json"
     argv = ["--graph", "grid:80", "--devices", "cpu", "--algorithms", "k_core",
             "--repeat", "2", "--tables-ab", "--out", str(out)]  # fmt: skip

@@ -205,6 +205,7 @@ def test_connected_checks_small_and_odd_graphs(directed):
 @pytest.mark.parametrize("keys", ["int", "str"])
 def test_has_isolated_node_reads_both_tables_in_lockstep(where, keys):
     from warpgraph.nx import _cpython as raw
+    from warpgraph.nx import _dict_probes as probes
 
     if not raw.available():
         pytest.skip("the dict tables cannot be read in place on this Python")
@@ -215,29 +216,30 @@ def test_has_isolated_node_reads_both_tables_in_lockstep(where, keys):
     D.add_edges_from((label(v), label(v)) for v in range(1, 10000, 2))  # self-loops only
     if where is not None:
         D.remove_edges_from(list(D.in_edges(label(where))) + list(D.out_edges(label(where))))
-    assert raw.has_isolated_node(D._succ, D._pred) == (where is not None)
+    assert probes.has_isolated_node(D._succ, D._pred) == (where is not None)
     assert nx.is_weakly_connected(D, backend=BACKEND) == nx.is_weakly_connected(D)
 
 
 def test_has_isolated_node_with_deletions_and_disagreeing_tables():
     from warpgraph.nx import _cpython as raw
+    from warpgraph.nx import _dict_probes as probes
 
     if not raw.available():
         pytest.skip("the dict tables cannot be read in place on this Python")
     D = nx.DiGraph(nx.path_graph(9000, create_using=nx.DiGraph))
     D.remove_nodes_from(range(100, 9000, 7))  # deleted entries, in both tables alike
-    assert raw.has_isolated_node(D._succ, D._pred) is False
+    assert probes.has_isolated_node(D._succ, D._pred) is False
     D.remove_edges_from([(5000, 5001), (5001, 5002)])  # (5000 and 5002 are still there)
-    assert D.degree(5001) == 0 and raw.has_isolated_node(D._succ, D._pred) is True
+    assert D.degree(5001) == 0 and probes.has_isolated_node(D._succ, D._pred) is True
     assert nx.is_weakly_connected(D, backend=BACKEND) is False
     D.remove_node(5001)
-    assert raw.has_isolated_node(D._succ, D._pred) is False
+    assert probes.has_isolated_node(D._succ, D._pred) is False
     D._pred = dict(reversed(D._pred.items()))  # the same rows in another order: unreadable
-    assert raw.has_isolated_node(D._succ, D._pred) is None
+    assert probes.has_isolated_node(D._succ, D._pred) is None
     E = nx.DiGraph(nx.path_graph(5000, create_using=nx.DiGraph))  # (tables of one length)
     E._pred = dict(reversed(E._pred.items()))
-    assert raw.has_isolated_node(E._succ, E._pred) is None
-    assert raw.has_isolated_node(E._succ, list(E._pred)) is None  # not dicts: unreadable
+    assert probes.has_isolated_node(E._succ, E._pred) is None
+    assert probes.has_isolated_node(E._succ, list(E._pred)) is None  # not dicts: unreadable
     assert nx.is_weakly_connected(E, backend=BACKEND) is True
 
 
@@ -279,6 +281,7 @@ def test_has_empty_value_finds_an_empty_row_anywhere(where, keys):
     """In the read-one-by-one prefix, at its edge, in the parallel rest, or nowhere; int keys
     (general table) and str keys (unicode table); deleted entries are skipped."""
     from warpgraph.nx import _cpython as raw
+    from warpgraph.nx import _dict_probes as probes
 
     if not raw.available():
         pytest.skip("the raw dict reader is not available on this Python")
@@ -289,12 +292,13 @@ def test_has_empty_value_finds_an_empty_row_anywhere(where, keys):
         del rows[label(v)]
     if where is not None:
         rows[label(where)] = {}
-    assert raw.has_empty_value(rows) is (where is not None)
-    assert raw.has_empty_value(rows) is any(len(r) == 0 for r in rows.values())
+    assert probes.has_empty_value(rows) is (where is not None)
+    assert probes.has_empty_value(rows) is any(len(r) == 0 for r in rows.values())
 
 
 def test_has_empty_value_refuses_what_it_cannot_read():
     from warpgraph.nx import _cpython as raw
+    from warpgraph.nx import _dict_probes as probes
 
     if not raw.available():
         pytest.skip("the raw dict reader is not available on this Python")
@@ -304,12 +308,12 @@ def test_has_empty_value_refuses_what_it_cannot_read():
 
     rows = {v: {v + 1: {}} for v in range(10000)}
     rows[9000] = Row()  # an empty row that is not a plain dict: no answer, not "empty"
-    assert raw.has_empty_value(rows) is None
+    assert probes.has_empty_value(rows) is None
     rows[10] = {}  # an empty plain row before it answers
-    assert raw.has_empty_value(rows) is True
-    assert raw.has_empty_value(Row(rows)) is None
-    assert raw.has_empty_value({}) is False
-    assert raw.has_empty_value({1: {}}) is True
+    assert probes.has_empty_value(rows) is True
+    assert probes.has_empty_value(Row(rows)) is None
+    assert probes.has_empty_value({}) is False
+    assert probes.has_empty_value({1: {}}) is True
 
 
 @pytest.mark.parametrize("where", [0, 4095, 4096, 16383, 16384, 30000])
@@ -317,16 +321,17 @@ def test_has_empty_value_reads_only_from_start_to_stop(where):
     """``stop`` ends the read, ``start`` begins it (the deferred check reads the heads of both
     row dicts, then the rest from there without re-reading them), with any one-by-one part."""
     from warpgraph.nx import _cpython as raw
+    from warpgraph.nx import _dict_probes as probes
 
     if not raw.available():
         pytest.skip("the raw dict reader is not available on this Python")
     rows = {v: {v + 1: {}} for v in range(40000)}
     rows[where] = {}
-    assert raw.has_empty_value(rows, stop=4096) is (where < 4096)
-    assert raw.has_empty_value(rows, stop=30001) is True
-    assert raw.has_empty_value(rows, stop=where) is False
+    assert probes.has_empty_value(rows, stop=4096) is (where < 4096)
+    assert probes.has_empty_value(rows, stop=30001) is True
+    assert probes.has_empty_value(rows, stop=where) is False
     for sequential in (0, 1, 1024, 16384, 10**6):
-        assert raw.has_empty_value(rows, start=where, sequential=sequential) is True
-        assert raw.has_empty_value(rows, start=where + 1, sequential=sequential) is False
-        assert raw.has_empty_value(rows, start=max(where - 5, 0), stop=where + 1,
+        assert probes.has_empty_value(rows, start=where, sequential=sequential) is True
+        assert probes.has_empty_value(rows, start=where + 1, sequential=sequential) is False
+        assert probes.has_empty_value(rows, start=max(where - 5, 0), stop=where + 1,
                                    sequential=sequential) is True  # fmt: skip

@@ -12,6 +12,7 @@ import pytest
 nx = pytest.importorskip("networkx")
 
 from warpgraph.nx import _cpython as raw  # noqa: E402
+from warpgraph.nx import _dict_probes  # noqa: E402
 from warpgraph.nx._dict_components import MIN_NODES, weak_components  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -221,7 +222,7 @@ def test_rows_read_by_position_and_a_node_dict_read_by_hash():
     G._node = dict(G._node)
     G._node["gone"] = {}
     del G._node["gone"]  # (same keys and order, a deleted entry: not read as the range)
-    assert not raw.int_range_keys(G._node)
+    assert not _dict_probes.int_range_keys(G._node)
     found = weak_components(G)
     assert found.count == 2 and not found.identity
     assert found.node_hashes.tolist() == list(range(n + 2))
@@ -237,7 +238,7 @@ def test_connected_graph_is_answered_without_reading_the_labels(monkeypatch):
     G = nx.cycle_graph(MIN_NODES * 2)
     G._node = dict(reversed(list(G._node.items())))  # not the rows' order: no labels could be
     calls = []
-    monkeypatch.setattr(raw, "int_range_keys", lambda d: calls.append(d) or True)
+    monkeypatch.setattr(_dict_probes, "int_range_keys", lambda d: calls.append(d) or True)
     (only,) = nx.connected_components(G, backend=BACKEND)
     assert only == set(G) and len(only) == len(G)
     assert nx.node_connected_component(G, 5, backend=BACKEND) == set(G)
@@ -402,7 +403,7 @@ def test_search_gives_up_when_its_short_queue_fills():
 
 
 def test_wrong_input_is_refused_with_the_reason():
-    from warpgraph.nx._cpython import hash_lookup
+    from warpgraph.nx._hash_index import hash_lookup
     from warpgraph.nx.interface import WarpgraphGraph
 
     with pytest.raises(TypeError, match="NetworkX Graph or DiGraph"):

@@ -13,7 +13,15 @@ import pytest
 pytest.importorskip("networkx")
 
 import warpgraph.nx as wnx  # noqa: E402
-from warpgraph.nx import _capi, _cpython, _keyset, _parallel_copies, _presized  # noqa: E402
+from warpgraph.nx import (  # noqa: E402
+    _capi,
+    _capi_nodes,
+    _cpython,
+    _dict_layout,
+    _keyset,
+    _parallel_copies,
+    _presized,
+)
 
 
 def test_fast_paths_say_what_each_module_decided():
@@ -44,8 +52,8 @@ def test_failed_copy_self_test_is_logged_and_turns_the_copies_off(monkeypatch, c
 
 
 def test_failed_reader_self_test_is_logged(monkeypatch, caplog):
-    monkeypatch.setattr(_cpython, "_STATE", {})
-    monkeypatch.setattr(_cpython, "_layout_supported", lambda: True)
+    monkeypatch.setattr(_dict_layout, "_STATE", {})
+    monkeypatch.setattr(_dict_layout, "_layout_supported", lambda: True)
     monkeypatch.setattr(_cpython, "_self_test", lambda: False)
     with caplog.at_level(logging.WARNING, logger="warpgraph.nx"):
         assert _cpython.available() is False
@@ -55,8 +63,8 @@ def test_failed_reader_self_test_is_logged(monkeypatch, caplog):
 
 def test_unsupported_layout_is_not_a_failure(monkeypatch, caplog):
     """An interpreter the reader does not support (PyPy, free-threaded...) is no bug: no log."""
-    monkeypatch.setattr(_cpython, "_STATE", {})
-    monkeypatch.setattr(_cpython, "_layout_supported", lambda: False)
+    monkeypatch.setattr(_dict_layout, "_STATE", {})
+    monkeypatch.setattr(_dict_layout, "_layout_supported", lambda: False)
     with caplog.at_level(logging.WARNING, logger="warpgraph.nx"):
         assert _cpython.available() is False
     assert _warnings(caplog) == []
@@ -83,4 +91,4 @@ def test_failed_table_self_test_is_logged_and_leaves_tables_to_cpython(monkeypat
         assert _presized.empty_table_dict(1 << 16) is None
     [message] = _warnings(caplog)
     assert "sizing empty dicts in parallel failed" in message and "dict.fromkeys" in message
-    assert _capi.empty_dict_for(1 << 16) == {}  # (CPython's way)
+    assert _capi_nodes.empty_dict_for(1 << 16) == {}  # (CPython's way)

@@ -1,5 +1,6 @@
-"""Per-node result dicts and node sets built in compiled code (:func:`warpgraph.nx._capi.node_dict`,
-:func:`~warpgraph.nx._capi.node_sets`, used through :mod:`warpgraph.nx._common`).
+"""Per-node result dicts and node sets built in compiled code
+(:func:`warpgraph.nx._capi_nodes.node_dict`, :func:`~warpgraph.nx._capi_nodes.node_sets`, used
+through :mod:`warpgraph.nx._common`).
 
 Every result is compared with NetworkX's own: equal items in the same key order with the same
 value types (``int`` vs ``float``, NetworkX's ``int`` 0 in clustering and as a source's
@@ -18,7 +19,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from warpgraph.nx import _capi, _common, _cpython  # noqa: E402
+from warpgraph.nx import _capi, _capi_nodes, _common, _dict_layout, _dict_probes  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -36,14 +37,14 @@ def native_always(monkeypatch):
     monkeypatch.setattr(_common, "NATIVE_MIN", 0)
     made = []
     for name in ("node_dict", "node_sets", "values_for_keys"):
-        real = getattr(_capi, name)
+        real = getattr(_capi_nodes, name)
 
         def spy(*args, _real=real, _name=name, **kwargs):
             out = _real(*args, **kwargs)
             made.append((_name, out is not None))
             return out
 
-        monkeypatch.setattr(_capi, name, spy)
+        monkeypatch.setattr(_capi_nodes, name, spy)
     return made
 
 
@@ -161,23 +162,23 @@ def test_builders_directly():
     labels = ["a", ("b", 1), 7, "d"]
     hashes = np.array([hash(x) for x in labels])
     ids = np.array([3, 0, 2])
-    got = _capi.node_dict(fns, ids, labels, hashes, np.array([0.0, -0.0, 2.5]), zero_int=True)
+    got = _capi_nodes.node_dict(fns, ids, labels, hashes, np.array([0.0, -0.0, 2.5]), zero_int=True)
     assert typed(got) == [("d", int, 0), ("a", int, 0), (7, float, 2.5)]
-    got = _capi.node_dict(fns, ids, labels, hashes, np.array([0.0, 0.0, 0.5]), first_int=True)
+    got = _capi_nodes.node_dict(fns, ids, labels, hashes, np.array([0.0, 0.0, 0.5]), first_int=True)
     assert typed(got) == [("d", int, 0), ("a", float, 0.0), (7, float, 0.5)]
     big = np.array([2**62, -(2**40), 5], dtype=np.int64)
-    got = _capi.node_dict(fns, ids, None, np.arange(4), big)
+    got = _capi_nodes.node_dict(fns, ids, None, np.arange(4), big)
     assert typed(got) == [(3, int, 2**62), (0, int, -(2**40)), (2, int, 5)]
-    assert _capi.node_dict(fns, ids[:0], labels, hashes, big[:0]) == {}
-    got = _capi.node_dict(fns, ids, labels, hashes, np.array([1, 1, 2], dtype=np.int32))
+    assert _capi_nodes.node_dict(fns, ids[:0], labels, hashes, big[:0]) == {}
+    got = _capi_nodes.node_dict(fns, ids, labels, hashes, np.array([1, 1, 2], dtype=np.int32))
     assert typed(got) == [("d", int, 1), ("a", int, 1), (7, int, 2)]
-    assert _capi.node_sets(fns, np.array([3, 2, 0]), np.array([0, 0, 2, 3]), None) == [
+    assert _capi_nodes.node_sets(fns, np.array([3, 2, 0]), np.array([0, 0, 2, 3]), None) == [
         set(),
         {3, 2},
         {0},
     ]
-    assert _capi.node_sets(fns, np.array([0, 3]), np.array([0, 2]), labels) == [{"a", "d"}]
-    assert _capi.node_sets(fns, np.array([0, 1]), np.array([0, 2]), labels) is None  # a tuple
+    assert _capi_nodes.node_sets(fns, np.array([0, 3]), np.array([0, 2]), labels) == [{"a", "d"}]
+    assert _capi_nodes.node_sets(fns, np.array([0, 1]), np.array([0, 2]), labels) is None  # a tuple
 
 
 @needs_api
@@ -191,11 +192,11 @@ def test_references_are_balanced():
     ints = [sentinel + i for i in range(40)]
     before = [sys.getrefcount(x) for x in labels + ints]
     for _ in range(3):
-        d = _capi.node_dict(fns, ids, labels, hashes, np.linspace(0.0, 1.0, ids.size))
+        d = _capi_nodes.node_dict(fns, ids, labels, hashes, np.linspace(0.0, 1.0, ids.size))
         groups = np.arange(ids.size) // 3 + 1000  # equal consecutive values share an int
-        e = _capi.node_dict(fns, ids, labels, hashes, groups, first_int=True)
-        s = _capi.node_sets(fns, np.arange(40), np.array([0, 10, 40]), ints)
-        n = _capi.node_dict(fns, ids, None, np.arange(ids.size), np.zeros(ids.size))
+        e = _capi_nodes.node_dict(fns, ids, labels, hashes, groups, first_int=True)
+        s = _capi_nodes.node_sets(fns, np.arange(40), np.array([0, 10, 40]), ints)
+        n = _capi_nodes.node_dict(fns, ids, None, np.arange(ids.size), np.zeros(ids.size))
         counts = [sys.getrefcount(x) for x in (d, e, s, n, s[0], s[1])]
         assert counts == [4] * 6  # one owner each, the tuple, x and getrefcount's argument
         keys = list(d)
@@ -229,7 +230,7 @@ def test_values_for_the_keys_of_the_node_table():
         before = [sys.getrefcount(x) for x in keys + attrs]
         values = np.repeat(np.array([0.0, 0.5, 0.0, 2.0]), 75)
         for _ in range(3):
-            d = _capi.values_for_keys(fns, table, values, zero_int=True)
+            d = _capi_nodes.values_for_keys(fns, table, values, zero_int=True)
             assert list(d) == keys and all(a is b for a, b in zip(d, table, strict=True))
             assert [(type(v), v) for v in d.values()] == [
                 (int, 0) if x == 0 else (float, x) for x in values.tolist()
@@ -238,13 +239,13 @@ def test_values_for_the_keys_of_the_node_table():
             half = d[keys[80]]
             assert sys.getrefcount(half) == 75 + 2  # one object per run of equal values
             del half
-            e = _capi.values_for_keys(fns, table, np.arange(300, dtype=np.int64) * 2**40)
+            e = _capi_nodes.values_for_keys(fns, table, np.arange(300, dtype=np.int64) * 2**40)
             assert list(e.values()) == [i * 2**40 for i in range(300)]
             big = itertools.islice(e.values(), 1, None)  # (0 is a cached small int)
             assert {sys.getrefcount(v) for v in big} == {3}  # e's, v's, the argument's
             del d, e
         assert [sys.getrefcount(x) for x in keys + attrs] == before
-    assert _capi.values_for_keys(fns, {}, np.zeros(0)) == {}
+    assert _capi_nodes.values_for_keys(fns, {}, np.zeros(0)) == {}
 
 
 @needs_api
@@ -256,7 +257,7 @@ def test_the_key_table_is_copied_without_touching_the_values():
     import gc
 
     fns = _capi.api().fns
-    next(_capi._key_table_copies(fns, {i: i for i in range(9)}))  # (compiled before counting)
+    next(_capi_nodes._key_table_copies(fns, {i: i for i in range(9)}))  # (compiled before counting)
     for keys in ([f"s{i}" for i in range(5000)], list(range(5000)), [(i, 1) for i in range(5000)]):
         table = {k: {"attr": i} for i, k in enumerate(keys)}
         attrs = list(table.values())
@@ -266,7 +267,7 @@ def test_the_key_table_is_copied_without_touching_the_values():
         for collecting in (True, False):
             (gc.enable if collecting else gc.disable)()
             try:
-                copies = _capi._key_table_copies(fns, table)
+                copies = _capi_nodes._key_table_copies(fns, table)
                 blank, all_none = next(copies)
                 assert gc.isenabled() == collecting
             finally:
@@ -282,7 +283,7 @@ def test_the_key_table_is_copied_without_touching_the_values():
         assert [sys.getrefcount(a) for a in attrs] == before
         assert abs(sys.getrefcount(None) - nones) < len(keys) // 4  # (not one per entry)
         del table[keys[3]]
-        assert _capi._blank_copy(fns, id(table), id(None), saved[:-1]) == -1
+        assert _capi_nodes._blank_copy(fns, id(table), id(None), saved[:-1]) == -1
         assert all(table[k] is a for k, a in zip(keys, attrs, strict=True) if k != keys[3])
 
 
@@ -305,14 +306,14 @@ def test_parallel_clone_of_the_key_table(kind):
         keys = list(table)
         before = [sys.getrefcount(k) for k in keys]
         values = (np.arange(n) % 5).astype(np.int64)
-        d = _capi._parallel_clone(fns, table, values, _capi.INTS, False)
+        d = _capi_nodes._parallel_clone(fns, table, values, _capi_nodes.INTS, False)
         assert list(d) == keys and all(a is b for a, b in zip(d, keys, strict=True))
         assert list(d.values()) == values.tolist() and all(
             d[k] == v for k, v in zip(keys, values.tolist(), strict=True)
         )
         assert gc.is_tracked(d) == (kind == "tuple")
         floats = np.linspace(0.0, 1.0, n)
-        e = _capi._parallel_clone(fns, table, floats.view(np.int64), _capi.FLOATS, True)
+        e = _capi_nodes._parallel_clone(fns, table, floats.view(np.int64), _capi_nodes.FLOATS, True)
         assert [(type(v), v) for v in e.values()] == [
             (int, 0) if x == 0 else (float, x) for x in floats.tolist()
         ]
@@ -328,8 +329,11 @@ def test_parallel_clone_of_the_key_table(kind):
     grown = {}
     for i in range(21):  # a full table of 32 slots: sizing for 21 entries gives 64
         grown[label(i)] = i
-    assert _capi._parallel_clone(fns, grown, np.zeros(21, np.int64), _capi.INTS, False) is None
-    assert _capi.values_for_keys(fns, grown, np.ones(21)) == dict.fromkeys(grown, 1.0)
+    assert (
+        _capi_nodes._parallel_clone(fns, grown, np.zeros(21, np.int64), _capi_nodes.INTS, False)
+        is None
+    )
+    assert _capi_nodes.values_for_keys(fns, grown, np.ones(21)) == dict.fromkeys(grown, 1.0)
 
 
 @needs_api
@@ -346,10 +350,10 @@ def test_values_for_the_keys_of_a_table_with_holes():
         attrs = list(table.values())
         before = [sys.getrefcount(a) for a in attrs]
         values = np.arange(len(table), dtype=np.float64)
-        assert list(_capi.values_for_keys(fns, table, values).items()) == list(
+        assert list(_capi_nodes.values_for_keys(fns, table, values).items()) == list(
             zip(table, values.tolist(), strict=True)
         )
-        assert _capi.values_for_keys(fns, table, np.ones(len(table) + 1)) is None
+        assert _capi_nodes.values_for_keys(fns, table, np.ones(len(table) + 1)) is None
         assert [sys.getrefcount(a) for a in attrs] == before
 
 
@@ -364,7 +368,7 @@ def test_per_node_results_after_nodes_were_removed(native_always):
 
 def test_falls_back_when_the_api_is_unusable(monkeypatch):
     monkeypatch.setattr(_common, "NATIVE_MIN", 0)
-    monkeypatch.setitem(_cpython._STATE, "ok", False)
+    monkeypatch.setitem(_dict_layout._STATE, "ok", False)
     assert _capi.api() is None
     G = _graph(4, "str")
     source = next(iter(G))
@@ -416,8 +420,8 @@ def test_labels_0_to_n_minus_1_are_read_from_the_node_table(monkeypatch):
     source's ``_node`` table, and the results hold those very key objects with balanced
     reference counts; a table with a deleted entry is not read that way."""
     read = []
-    real = _cpython.key_addresses
-    monkeypatch.setattr(_cpython, "key_addresses", lambda d: read.append(1) or real(d))
+    real = _dict_probes.key_addresses
+    monkeypatch.setattr(_dict_probes, "key_addresses", lambda d: read.append(1) or real(d))
     G = nx.gnm_random_graph(3000, 1200, seed=4)  # no component of most nodes: see below
     keys = list(G._node)
     before = [sys.getrefcount(k) for k in keys[257:300]]
@@ -434,10 +438,10 @@ def test_labels_0_to_n_minus_1_are_read_from_the_node_table(monkeypatch):
     del sets
     assert read
     assert [sys.getrefcount(k) for k in keys[257:300]] == before
-    assert _cpython.key_addresses({0: 1, 1: 2} | {i: i for i in range(2, 10)}) is not None
+    assert _dict_probes.key_addresses({0: 1, 1: 2} | {i: i for i in range(2, 10)}) is not None
     holed = dict.fromkeys(range(10))
     del holed[4]
-    assert _cpython.key_addresses(holed) is None  # entry 4 is a hole: entry i is not key i
+    assert _dict_probes.key_addresses(holed) is None  # entry 4 is a hole: entry i is not key i
 
 
 @needs_api
@@ -446,7 +450,7 @@ def test_label_addresses_must_be_a_contiguous_int64_array():
     ids, hashes, values = np.arange(2), np.arange(2), np.arange(2)
     for bad in (np.arange(2, dtype=np.int32), np.arange(4, dtype=np.int64)[::2]):
         with pytest.raises(TypeError, match="contiguous int64"):
-            _capi.node_dict(fns, ids, bad, hashes, values)
+            _capi_nodes.node_dict(fns, ids, bad, hashes, values)
 
 
 @pytest.mark.parametrize("kind", KINDS)

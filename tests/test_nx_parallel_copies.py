@@ -17,7 +17,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from warpgraph.nx import _capi, _cpython, _parallel_copies  # noqa: E402
+from warpgraph.nx import _capi, _capi_graph, _dict_layout, _parallel_copies  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     _capi.api() is None or not _capi.DIRECT_REFCOUNTS or not _parallel_copies.allowed(),
@@ -70,7 +70,7 @@ def _empty_table_holders() -> int:
     """How many dicts hold CPython's shared empty key table (3.11 counts; 3.12+: immortal)."""
     import ctypes
 
-    return ctypes.c_int64.from_address(_cpython.empty_keys_address()).value
+    return ctypes.c_int64.from_address(_dict_layout.empty_keys_address()).value
 
 
 def test_copies_equal_their_sources_and_are_their_own(forge_spy):
@@ -208,7 +208,7 @@ def test_node_attribute_dict_subclass_or_failed_put_leaves_nothing_behind(forge_
     G._node[odd] = dict(G._node[odd])
     G.__networkx_cache__.clear()
     calls = []
-    real = _capi._put_nodes
+    real = _capi_graph._put_nodes
 
     def failing(fns, node_out, visit, copies, info):  # puts half, then fails as CPython would
         calls.append(visit.size)
@@ -216,7 +216,7 @@ def test_node_attribute_dict_subclass_or_failed_put_leaves_nothing_behind(forge_
         real(fns, node_out, visit[:half], copies[:half], info)
         return -1
 
-    monkeypatch.setattr(_capi, "_put_nodes", failing)
+    monkeypatch.setattr(_capi_graph, "_put_nodes", failing)
     with pytest.raises(MemoryError):
         nx.k_core(G, backend=BACKEND)
     assert calls and forge_spy[-1] > 0

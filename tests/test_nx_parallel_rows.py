@@ -22,7 +22,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from warpgraph.nx import _capi, _parallel_copies, _parallel_rows, _results  # noqa: E402
+from warpgraph.nx import _capi, _capi_graph, _capi_nodes, _parallel_copies, _parallel_rows, _results  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -337,13 +337,13 @@ def test_empty_dict_for_sizes_and_refusals():
     from warpgraph.errors import InvalidArgumentError
 
     for count in (0, 5, 1000, np.int64(70_000)):
-        d = _capi.empty_dict_for(count)
+        d = _capi_nodes.empty_dict_for(count)
         assert d == {} and type(d) is dict
         d.update((i, i) for i in range(int(count)))  # room for them all
         assert len(d) == count and all(d[i] == i for i in range(int(count)))
     for bad in (-1, 2.0, "3", True, None):
         with pytest.raises(InvalidArgumentError, match="non-negative int"):
-            _capi.empty_dict_for(bad)
+            _capi_nodes.empty_dict_for(bad)
 
 
 @pytest.fixture
@@ -483,15 +483,15 @@ def test_the_copy_self_test_passes_in_a_users_first_call(prelude):
 @pytest.mark.parametrize("directed", [False, True])
 def test_node_table_cloned_when_every_node_is_kept_in_order(kind, directed, monkeypatch):
     """Where the workers copy the node attribute dicts and every node is kept in the source's
-    order, ``H._node`` is a clone of ``G._node``'s table (``_capi._fill_clone``), with an
-    ``H._adj`` of the same size; a subset is put one node at a time (``_capi._put_nodes``).
+    order, ``H._node`` is a clone of ``G._node``'s table (``_capi_nodes._fill_clone``), with an
+    ``H._adj`` of the same size; a subset is put one node at a time (``_capi_graph._put_nodes``).
     Both equal NetworkX's, with new attribute dicts, tracked as CPython's, and every
     reference given back when the result is freed."""
     if not _parallel_copies.allowed():
         pytest.skip("dicts cannot be made by workers here")
     monkeypatch.setattr(_parallel_copies, "PARALLEL_COPY_THREADS", 1)
     monkeypatch.setattr(_parallel_copies, "MIN_PARALLEL", 0)
-    used = _count_calls(_capi, ("_fill_clone", "_put_nodes"), monkeypatch)
+    used = _count_calls(_capi_graph, ("_fill_clone", "_put_nodes"), monkeypatch)
     G = _graph(12, kind, n=900)
     if directed:
         G = nx.DiGraph(G)

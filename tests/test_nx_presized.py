@@ -1,7 +1,7 @@
 """Empty dicts whose tables are sized without CPython's one-thread clearing (``nx._presized``).
 
 The oracle is CPython itself: ``dict.fromkeys`` of a dict of ``count`` entries
-(``_capi.fromkeys_sized``) makes the table that ``empty_table_dict(count)`` must match, and
+(``_capi_nodes.fromkeys_sized``) makes the table that ``empty_table_dict(count)`` must match, and
 the dicts must then behave as any dict (filled, grown, copied, emptied, freed). A table from
 the wrong allocator would be freed into the wrong domain: ``PYTHONMALLOC=debug`` aborts the
 interpreter then, which the subprocess test checks.
@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("networkx")
 
-from warpgraph.nx import _capi, _presized  # noqa: E402
+from warpgraph.nx import _capi, _capi_nodes, _presized  # noqa: E402
 
 needs_tables = pytest.mark.skipif(
     not _presized.available(), reason="tables are not sized in parallel on this interpreter"
@@ -40,7 +40,7 @@ def _header(d: dict, count: int) -> bytes:
     "count", [0, 1, 5, 8, 11, 4095, 4096, 5461, 5462, 43690, 2**17 + 3, 501264]
 )
 def test_table_shape_is_cpythons(count):
-    made = _capi.fromkeys_sized(count)
+    made = _capi_nodes.fromkeys_sized(count)
     log2_size, log2_bytes, usable = _presized.table_shape(count)
     keys = _keys(made)
     assert ctypes.c_uint8.from_address(keys + 8).value == log2_size
@@ -53,13 +53,13 @@ def test_table_shape_is_cpythons(count):
 def test_table_matches_the_one_cpython_makes(count):
     ours = _presized.empty_table_dict(count)
     assert type(ours) is dict and ours == {} and len(ours) == 0
-    assert _header(ours, count) == _header(_capi.fromkeys_sized(count), count)
-    assert _capi.empty_dict_for(count) == {}
+    assert _header(ours, count) == _header(_capi_nodes.fromkeys_sized(count), count)
+    assert _capi_nodes.empty_dict_for(count) == {}
 
 
 def test_small_tables_are_left_to_cpython():
     assert _presized.empty_table_dict(_presized.MIN_ENTRIES - 1) is None
-    assert _capi.empty_dict_for(10) == {}
+    assert _capi_nodes.empty_dict_for(10) == {}
 
 
 @needs_tables
@@ -84,7 +84,7 @@ def test_values_for_keys_fills_a_table_made_here():
     api = _capi.api()
     keys_of = {k: None for k in range(20000)}
     values = np.arange(20000, dtype=np.int64) * 3
-    d = _capi.values_for_keys(api.fns, keys_of, values)
+    d = _capi_nodes.values_for_keys(api.fns, keys_of, values)
     assert d == {k: 3 * k for k in range(20000)}
     d[20000] = 1  # (and CPython inserts into it afterwards)
     assert len(d) == 20001 and d[19999] == 59997
@@ -98,7 +98,7 @@ def test_tables_are_freed_into_their_own_allocator_domain():
         """
         import gc, numpy as np
         import networkx as nx
-        from warpgraph.nx import _capi, _presized
+        from warpgraph.nx import _capi, _capi_nodes, _presized
         assert _presized.available()
         for count in (4096, 70000):
             d = _presized.empty_table_dict(count)
@@ -106,7 +106,7 @@ def test_tables_are_freed_into_their_own_allocator_domain():
                 d[k] = k
             del d
         keys_of = dict.fromkeys(range(9000))
-        made = _capi.values_for_keys(_capi.api().fns, keys_of, np.ones(9000, np.int64))
+        made = _capi_nodes.values_for_keys(_capi.api().fns, keys_of, np.ones(9000, np.int64))
         assert made == dict.fromkeys(range(9000), 1)
         del made
         G = nx.grid_2d_graph(80, 80)
@@ -138,9 +138,9 @@ def test_a_count_that_is_no_entry_count_is_refused(count, error):
 def test_the_shared_empty_table_keeps_its_reference_count():
     """The new ``{}`` took a reference to CPython's shared empty table; swapping in the new
     table gives it back (3.11; 3.12+ leave an immortal count alone either way)."""
-    from warpgraph.nx import _cpython
+    from warpgraph.nx import _dict_layout
 
-    shared = ctypes.c_int64.from_address(_cpython.empty_keys_address())
+    shared = ctypes.c_int64.from_address(_dict_layout.empty_keys_address())
     before = shared.value
     made = [_presized.empty_table_dict(5000) for _ in range(5)]
     assert shared.value == before

@@ -18,7 +18,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from warpgraph.nx import _capi, _cpython, _results  # noqa: E402
+from warpgraph.nx import _capi, _capi_graph, _capi_tree, _cpython, _dict_layout, _results  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -259,7 +259,7 @@ def test_falls_back_where_the_builder_cannot_be_used(directed, monkeypatch):
     G._node[next(iter(G))] = type("Attrs", (dict,), {})(color="x")
     _check_subgraph(G, list(G), native=False)
     # The dict tables may not be read in place.
-    monkeypatch.setitem(_cpython._STATE, "ok", False)
+    monkeypatch.setitem(_dict_layout._STATE, "ok", False)
     assert _capi.api() is None
     _check_subgraph(_graph(7, "str", directed, n=40), list(range(0)), native=False)
 
@@ -287,7 +287,7 @@ def test_views_and_subclasses_equal_networkx(directed):
 
 
 # ====================================================================== nx.bfs_tree's DiGraph
-# ``_results.bfs_tree_graph`` builds it by ``_capi.tree_graph`` (from NATIVE_MIN nodes, where
+# ``_results.bfs_tree_graph`` builds it by ``_capi_tree.tree_graph`` (from NATIVE_MIN nodes, where
 # the C API is usable) or in Python; both must equal ``nx.bfs_tree`` exactly.
 
 
@@ -295,13 +295,13 @@ def test_views_and_subclasses_equal_networkx(directed):
 def tree_spy(monkeypatch):
     """Record whether each ``bfs_tree`` result was built by the compiled builder."""
     made = []
-    real = _capi.tree_graph
+    real = _capi_tree.tree_graph
 
     def spy(*args, **kwargs):
         made.append(True)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_capi, "tree_graph", spy)
+    monkeypatch.setattr(_capi_tree, "tree_graph", spy)
     return made
 
 
@@ -413,7 +413,7 @@ def test_bfs_tree_new_labels_are_released():
     order = np.arange(n)[::-1].copy()
     parent_pos = np.arange(n - 1) // 2  # a binary heap in reverse label order
     T = nx.DiGraph()
-    _capi.tree_graph(fns, T, order, parent_pos, None, np.arange(n))
+    _capi_tree.tree_graph(fns, T, order, parent_pos, None, np.arange(n))
     K = nx.DiGraph()
     K.add_node(n - 1)
     K.add_edges_from((n - 1 - p, n - 1 - (i + 1)) for i, p in enumerate(parent_pos.tolist()))
@@ -422,8 +422,8 @@ def test_bfs_tree_new_labels_are_released():
     # the entries naming it (its parent's successor row and its children's predecessor rows)
     kids = len(T._succ[big])
     assert sys.getrefcount(big) == 2 + 3 + 1 + kids  # + getrefcount's argument and ``big``
-    with pytest.raises(_capi.InvalidArgumentError):
-        _capi.tree_graph(fns, nx.DiGraph(), order[:3], np.array([0, 2]), None, np.arange(n))
+    with pytest.raises(_capi_tree.InvalidArgumentError):
+        _capi_tree.tree_graph(fns, nx.DiGraph(), order[:3], np.array([0, 2]), None, np.arange(n))
 
 
 @pytest.mark.parametrize("directed", [False, True])
@@ -437,7 +437,7 @@ def test_bfs_tree_falls_back_where_the_builder_cannot_be_used(directed, tree_spy
     assert_tree_equal(nx.bfs_tree(G, -1, backend=BACKEND), nx.bfs_tree(G, -1))
     assert not tree_spy
     # The dict tables may not be read in place: no C API.
-    monkeypatch.setitem(_cpython._STATE, "ok", False)
+    monkeypatch.setitem(_dict_layout._STATE, "ok", False)
     assert _capi.api() is None
     G = _tree_graph_input("str", directed, 6, n=60)
     assert_tree_equal(nx.bfs_tree(G, next(iter(G)), backend=BACKEND), nx.bfs_tree(G, next(iter(G))))
@@ -463,7 +463,7 @@ def test_dict_entries_of_small_and_big_dicts_and_refusals():
 @pytest.mark.parametrize("given", [True, False])
 @pytest.mark.parametrize("kept", [0, 1, 37, 1000])
 def test_node_table_matches_numpy(given, kept):
-    """``_capi._node_info`` (parallel) writes what NumPy's column writes did: position or -1,
+    """``_capi_graph._node_info`` (parallel) writes what NumPy's column writes did: position or -1,
     label address (0 where the builder makes the labels), hash, a 0 cursor; ``_columns``
     copies two of its columns."""
     rng = np.random.default_rng(kept)
@@ -471,16 +471,16 @@ def test_node_table_matches_numpy(given, kept):
     hashes = rng.integers(-(2**62), 2**62, n)
     labels = rng.integers(1, 2**40, n) if given else np.zeros(0, np.int64)
     visit = rng.permutation(n)[:kept].astype(np.int64)
-    info = _capi._node_info(visit, hashes, labels)
+    info = _capi_graph._node_info(visit, hashes, labels)
     want = np.zeros((n, 4), dtype=np.int64)
-    want[:, _capi.POS] = -1
-    want[visit, _capi.POS] = np.arange(kept)
-    want[:, _capi.HASH] = hashes
+    want[:, _capi_graph.POS] = -1
+    want[visit, _capi_graph.POS] = np.arange(kept)
+    want[:, _capi_graph.HASH] = hashes
     if given:
-        want[:, _capi.LABEL] = labels
+        want[:, _capi_graph.LABEL] = labels
     np.testing.assert_array_equal(info, want)
-    pair = _capi._columns(info, _capi.LABEL, _capi.HASH)
-    np.testing.assert_array_equal(pair, want[:, [_capi.LABEL, _capi.HASH]])
+    pair = _capi_graph._columns(info, _capi_graph.LABEL, _capi_graph.HASH)
+    np.testing.assert_array_equal(pair, want[:, [_capi_graph.LABEL, _capi_graph.HASH]])
     assert pair.flags.c_contiguous
 
 
@@ -492,8 +492,8 @@ def test_parallel_helpers_match_numpy():
     at = rng.integers(0, values.size, 700)
     np.testing.assert_array_equal(_capi.gather(values, at), values[at])
     info = rng.integers(0, 99, (500, 4))
-    col = _capi._column(info, _capi.HASH)
-    np.testing.assert_array_equal(col, info[:, _capi.HASH])
+    col = _capi_graph._column(info, _capi_graph.HASH)
+    np.testing.assert_array_equal(col, info[:, _capi_graph.HASH])
     assert col.flags.c_contiguous
     _capi.zero_fill(values)
     assert not values.any()
@@ -528,7 +528,7 @@ def test_build_graph_refuses_labels_that_do_not_match_the_hashes():
     H = nx.Graph()
     empty = np.zeros(0, np.int64)
     with pytest.raises(ValueError, match="2 labels for 3 node hashes"):
-        _capi.build_graph(H, _capi.api().fns, empty, np.zeros(4, np.int64), empty, None, empty,
-                          np.zeros(1, np.int64), np.zeros(3, np.int64), np.arange(2),
-                          np.arange(3))  # fmt: skip
+        _capi_graph.build_graph(H, _capi.api().fns, empty, np.zeros(4, np.int64), empty, None,
+                                empty, np.zeros(1, np.int64), np.zeros(3, np.int64),
+                                np.arange(2), np.arange(3))  # fmt: skip
     assert len(H) == 0

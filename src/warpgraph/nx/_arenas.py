@@ -34,7 +34,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ._capi import _store_i64
-from ._cpython import _i64
+from ._dict_layout import _i64
 
 __all__ = ["arena_stats", "keep_object_arenas", "release_object_arenas"]
 

@@ -115,9 +115,9 @@ def _native_labels(W) -> tuple[np.ndarray, list | np.ndarray, np.ndarray] | None
         return None
     own = _source_node_table(W) if W.identity and type(W._nodes) is range else None
     if own is not None:
-        from . import _cpython as raw
+        from . import _dict_probes
 
-        keys = raw.key_addresses(own)
+        keys = _dict_probes.key_addresses(own)
         if keys is not None:
             return api.fns, keys, hashes
     nodes = W.nodes  # existing label objects (for 0..n-1: the source's, made once if gone)
@@ -153,20 +153,20 @@ def try_node_dict(
     """``{label of ids[j]: values[j]}`` in the order of ``ids`` (None: every node in order),
     built in compiled code, or None where it cannot be (see :func:`node_dict`). Every node in
     order is built from the keys of the source's ``_node`` dict
-    (:func:`._capi.values_for_keys`; ``values`` may still be on the device, read once the
+    (:func:`._capi_nodes.values_for_keys`; ``values`` may still be on the device, read once the
     dict's table is allocated)."""
     values = values if hasattr(values, "__cuda_array_interface__") else np.asarray(values)
     kind = values.dtype.kind
     if values.size < NATIVE_MIN or not (kind in "if" or (kind == "u" and values.itemsize < 8)):
         return None
-    from . import _capi
+    from . import _capi, _capi_nodes
 
     if ids is None:
         api = _capi.api()
         own = _source_node_table(W) if api is not None and not first_int else None
         if own is not None and len(own) == values.size:
             with gc_paused():
-                d = _capi.values_for_keys(api.fns, own, values, zero_int=zero_int)
+                d = _capi_nodes.values_for_keys(api.fns, own, values, zero_int=zero_int)
             if d is not None:
                 return d
         ids = np.arange(len(W))
@@ -179,7 +179,7 @@ def try_node_dict(
     if W.identity and _scattered(ids, len(W)):
         nodes = None  # new ints: no cache miss on each label object (2x faster in random order)
     with gc_paused():
-        return _capi.node_dict(
+        return _capi_nodes.node_dict(
             fns, ids, nodes, hashes, values, zero_int=zero_int, first_int=first_int
         )
 
@@ -213,7 +213,7 @@ def node_dict(
     Integer values become ``int`` objects, floats ``float`` ones; ``zero_int``: a zero float
     is the ``int`` 0 (NetworkX's clustering); ``first_int``: the first value is the ``int`` 0
     (the source's distance in NetworkX's shortest paths). Built by one compiled loop calling
-    CPython's dict functions with the labels' known hashes (:func:`._capi.node_dict`, 2-3x
+    CPython's dict functions with the labels' known hashes (:func:`._capi_nodes.node_dict`, 2-3x
     faster than ``dict(zip(...))``) where the C API is usable and the node hashes are
     distinct; otherwise, and for small results, in Python (the same dict).
 
@@ -244,7 +244,7 @@ def node_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
     """``[set of the labels of members[bounds[c]:bounds[c + 1]] for each c]``: NetworkX's
     components. A component of more than half the nodes is the source's node set less the
     other nodes (:func:`_most_nodes`); the others are built by one compiled loop
-    (:func:`._capi.node_sets`) where the C API is usable and every label is an exact ``int``
+    (:func:`._capi_nodes.node_sets`) where the C API is usable and every label is an exact ``int``
     or ``str`` (whose hashing runs no Python code), otherwise in Python.
 
     Examples
@@ -379,7 +379,7 @@ def _most_nodes(W, inside: np.ndarray | None) -> set | None:
     (:func:`._keyset.key_set`; 2 cores, 131k int keys: 2.0 -> 0.55 ms), otherwise
     ``set(G._node)`` less the labels of the other nodes. Either reuses the dict's stored
     hashes and hashes only the minority, if anything (501k nodes: 5.5 vs 7.7 ms for the
-    compiled loop of :func:`._capi.node_sets`, 2 cores). None when the source graph is gone
+    compiled loop of :func:`._capi_nodes.node_sets`, 2 cores). None when the source graph is gone
     or its node dict is not a plain one of ``len(W)`` nodes."""
     own = _source_node_table(W)
     if own is not None:
@@ -401,10 +401,10 @@ def _most_nodes(W, inside: np.ndarray | None) -> set | None:
 def _small_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:
     found = _native_labels(W) if members.size >= NATIVE_MIN else None
     if found is not None:
-        from . import _capi
+        from . import _capi_nodes
 
         labels = None if W.identity and _scattered(members, len(W)) else found[1]
-        sets = _capi.node_sets(found[0], members, bounds, labels)
+        sets = _capi_nodes.node_sets(found[0], members, bounds, labels)
         if sets is not None:
             return sets
     nodes = W.label_list(members)

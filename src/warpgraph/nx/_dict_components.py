@@ -42,7 +42,9 @@ from ..algorithms.components.cpu import (
     largest_sampled_label,
 )
 from . import _cpython as raw
-from ._cpython import _entry, _i64, _position, _prefetch_rows_ahead, _table
+from . import _dict_probes, _hash_index
+from ._dict_layout import _entry, _i64, _prefetch_rows_ahead, _table
+from ._hash_index import _position
 
 __all__ = ["DictComponents", "weak_components"]
 
@@ -219,13 +221,13 @@ def weak_components(
     if not labels or count == 1:  # (one component: every node's label is 0, in any order)
         return DictComponents(count, None, None, None)
     # dense ids must be _node's order: the order of the labels the sets are made of
-    identity = direct and raw.int_range_keys(G._node)
+    identity = direct and _dict_probes.int_range_keys(G._node)
     node_hashes = None
     if not identity:
         if adj_hashes is None:  # (not read: they are the positions)
             adj_hashes = np.arange(n, dtype=np.int64)
         found_node = raw._dict_entries(G._node)
-        if found_node is None or raw._hash_mismatches(found_node[0], adj_hashes, True)[1]:
+        if found_node is None or _hash_index._hash_mismatches(found_node[0], adj_hashes, True)[1]:
             return None
         node_hashes = adj_hashes
     count, canonical = canonical_labels(comp)

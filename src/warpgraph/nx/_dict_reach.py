@@ -5,7 +5,7 @@ Converting the graph first (row lengths, the neighbour ids of every arc, a CSR, 
 ``ancestors`` its transpose) costs more than the search itself. Here the search reads the row
 dicts (``G._succ`` or ``G._pred``) where they lie, as :mod:`._dict_components` does for the
 weak components: each entry's stored key hash is a node's position, directly for the labels
-``0..n-1`` and through a hash table otherwise (:func:`._cpython.hash_lookup`).
+``0..n-1`` and through a hash table otherwise (:func:`._hash_index.hash_lookup`).
 
 No order being owed, the workers never wait for one another at the end of a layer: a deep
 graph such as a lattice has ~1,000 layers of a few hundred nodes, each too short to share out
@@ -40,14 +40,8 @@ from numba import prange
 from ..cpu.atomics import atomic_load, cas, fetch_add, spin_pause
 from ..cpu.prefetch import prefetch_address as _prefetch
 from . import _cpython as raw
-from ._cpython import (
-    _entry,
-    _i64,
-    _position,
-    _prefetch_rows_ahead,
-    _prefetch_rows_start,
-    _table,
-)
+from ._dict_layout import _entry, _i64, _prefetch_rows_ahead, _prefetch_rows_start, _table
+from ._hash_index import _position
 
 __all__ = ["MIN_NODES", "ROW_LIMIT", "reach", "reach_flags"]
 

@@ -26,8 +26,9 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from ._capi import DIRECT_REFCOUNTS, _add_refs, _store_i64, _value_slots
-from ._cpython import _i64, _u8, report_failed_self_test
+from ._capi import DIRECT_REFCOUNTS, _add_refs, _store_i64
+from ._capi_nodes import _value_slots
+from ._dict_layout import _i64, _u8, report_failed_self_test
 
 __all__ = ["key_set", "pair_set"]
 

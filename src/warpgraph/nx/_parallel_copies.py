@@ -1,7 +1,7 @@
 """Copies of a result graph's edge data dicts (and, since session 28, its node attribute
 dicts), made by parallel workers.
 
-:func:`._capi.build_graph` copied each kept edge's data dict by ``PyDict_Copy``, one at a time
+:func:`._capi_graph.build_graph` copied each kept edge's data dict by ``PyDict_Copy``, one at a time
 under the GIL. That was the largest single part of a large subgraph result (session 26, H200
 host, GPU backend, ``k_core``: urand:17's main core 127 of 292 ms, grid:708 66 of 298 ms).
 Here worker threads make the copies that ``PyDict_Copy``'s fast path makes, and CPython copies
@@ -53,9 +53,9 @@ from numba import types
 from numba.extending import intrinsic
 
 from ..cpu.prefetch import prefetch_address as _prefetch
-from . import _capi, _cpython
+from . import _capi, _capi_graph, _dict_layout
 from ._capi import _call1, _store_i64
-from ._cpython import _i64, _u8, report_failed_self_test
+from ._dict_layout import _i64, _u8, report_failed_self_test
 
 __all__ = ["allowed", "by_workers", "copy_data_dicts"]
 
@@ -218,7 +218,7 @@ def _forge(malloc, free, dict_type, empty_keys, arcs, found, copy_at):  # pragma
 
 def allowed() -> bool:
     """Whether copies may be made here (checked once): the dict tables are readable in place
-    (:func:`._cpython.available`), reference counts may be written directly, the object
+    (:func:`._dict_layout.available`), reference counts may be written directly, the object
     allocator is CPython's default (pymalloc or ``malloc``, without debug hooks or
     tracemalloc's wrapper), no reference tracer is set (3.13), and a self-test of copies
     passes. ``WARPGRAPH_NX_RAW=0`` turns it off with the rest of the raw reader (for a program
@@ -287,7 +287,8 @@ def _raw_api() -> tuple[int, int] | None:
 
 def _forge_all(arcs: np.ndarray, found: np.ndarray, copy_at: np.ndarray) -> int:
     malloc, free = _raw_api()
-    return int(_forge(malloc, free, id(dict), _cpython.empty_keys_address(), arcs, found, copy_at))
+    empty_keys = _dict_layout.empty_keys_address()
+    return int(_forge(malloc, free, id(dict), empty_keys, arcs, found, copy_at))
 
 
 def _self_test() -> bool:
@@ -322,10 +323,10 @@ def _self_test() -> bool:
         copy_at = np.zeros(addresses.size, dtype=np.int64)
         nothing = np.zeros(0, dtype=np.int64)
         _forge_all(nothing, nothing, nothing)  # (loading the compiled code makes empty dicts)
-        empty_keys = ctypes.c_int64.from_address(_cpython.empty_keys_address())
+        empty_keys = ctypes.c_int64.from_address(_dict_layout.empty_keys_address())
         holders = empty_keys.value
         made = _forge_all(np.arange(addresses.size), addresses, copy_at)
-        immortal = _cpython.immortal_count(holders)
+        immortal = _dict_layout.immortal_count(holders)
         if empty_keys.value - holders != (0 if immortal else 2):  # (the two empty copies)
             return False
         fns = _capi.api().fns
@@ -362,7 +363,7 @@ def by_workers(count: int) -> bool:
 
 def copy_data_dicts(fns: np.ndarray, arcs: np.ndarray, found: np.ndarray, copy_at) -> int:
     """``copy_at[arcs[j]]`` = a copy of the data dict at ``found[j]``, as
-    :func:`._capi._copies` (same return codes): those :func:`_cloneable` by parallel workers
+    :func:`._capi_graph._copies` (same return codes): those :func:`_cloneable` by parallel workers
     when :func:`allowed` and there are :data:`MIN_PARALLEL` or more, the rest by
     ``PyDict_Copy``.
 
@@ -384,4 +385,4 @@ def copy_data_dicts(fns: np.ndarray, arcs: np.ndarray, found: np.ndarray, copy_a
             return 0
         rest = copy_at[arcs] == 0
         arcs, found = arcs[rest], found[rest]
-    return _capi._copies(fns, *_capi._by_address(arcs, found), copy_at)
+    return _capi_graph._copies(fns, *_capi_graph._by_address(arcs, found), copy_at)

@@ -1,6 +1,6 @@
 """An undirected result graph's adjacency dicts written by parallel workers.
 
-:func:`._capi.build_graph` made each row of ``H._adj`` by ``_PyDict_NewPresized`` and one
+:func:`._capi_graph.build_graph` made each row of ``H._adj`` by ``_PyDict_NewPresized`` and one
 ``_PyDict_SetItem_KnownHash`` per entry, on one thread. Each call takes a reference to a key
 (a node label, scattered over the heap) and a value (a data dict copy): on urand:17's main core
 (114k rows, 1.78M entries, 2 cores) that was 265 of 514 ms. Here the work is split:
@@ -32,7 +32,7 @@ dicts copied by workers too). No templates, so step 4 is only the put.
 
 Used only for undirected graphs, where reference counts may be written directly
 (:data:`._capi.DIRECT_REFCOUNTS`) and the dict layout is CPython 3.11-3.13's (GIL build, checked
-by :func:`._cpython.available`). ``PyDictObject``: ``ma_used`` 16, ``ma_keys`` 32,
+by :func:`._dict_layout.available`). ``PyDictObject``: ``ma_used`` 16, ``ma_keys`` 32,
 ``ma_values`` 40. ``PyDictKeysObject``: ``dk_log2_size`` 8, ``dk_log2_index_bytes`` 9,
 ``dk_kind`` 10 (0: general), ``dk_usable`` 16, ``dk_nentries`` 24, indices from 32 (1, 2, 4 or
 8 bytes each, -1 empty), then the entries (hash, key, value), 24 bytes each.
@@ -56,8 +56,6 @@ from ._capi import (
     _call1,
     _decref,
     _fail,
-    _fill_clone,
-    _fits,
     _new_dict,
     _put,
     _release_all,
@@ -65,7 +63,8 @@ from ._capi import (
     api,
     zero_fill,
 )
-from ._cpython import _i64, _loader, _u8
+from ._capi_nodes import _fill_clone, _fits
+from ._dict_layout import _i64, _loader, _u8
 from ._keyset import _LOW_59, PERTURB_SHIFT  # (a dict's probe perturbs as a set's does)
 
 __all__ = ["fill_rows"]
@@ -108,7 +107,7 @@ def _sizes_and_classes(off):  # pragma: no cover - compiled
 
 
 #: Rows this long on average, or longer, are made here; shorter ones one at a time by
-#: :func:`._capi._rows`, which fills each row while it is in cache. H200 host, 16 threads,
+#: :func:`._capi_graph._rows`, which fills each row while it is in cache. H200 host, 16 threads,
 #: ``k_core`` (session 20): urand:17's main core (15.6 entries a row) 539 -> 283 ms on the CPU
 #: backend, 547 -> 336 on the GPU one; grid:708 (4 a row) 320 -> 363 and 245 -> 310 ms, so the
 #: grid keeps the one-at-a-time rows. Not used where the rows are made by workers
@@ -241,8 +240,8 @@ def _place_serial(visit, pos, heads, kept, deg, copy_at, start, indptr):  # prag
     dense ids, ``value`` their data dict copies, ``given[p]`` how many come first (the
     neighbours visited before, in visiting order, each handed over by that neighbour's row).
     ``pos``: each dense id's visiting position (-1: not kept); ``kept``/``deg``: each row's
-    kept arcs (as :func:`._capi._plan` gives them); ``copy_at``: the edges' data dict copies by
-    visited arc number (see :func:`._capi._plan`)."""
+    kept arcs (as :func:`._capi_graph._plan` gives them); ``copy_at``: the edges' data dict
+    copies by visited arc number (see :func:`._capi_graph._plan`)."""
     k = visit.shape[0]
     given = np.zeros(k, dtype=np.int64)
     own = np.zeros(k, dtype=np.int64)
@@ -543,7 +542,7 @@ def fill_rows(fns: np.ndarray, adj_out: dict, node_out: dict, visit, pos, heads,
               copy_at, start, indptr, key_of: np.ndarray) -> int:  # fmt: skip
     """Make the rows of an undirected result graph and put them into ``adj_out`` (``H._adj``,
     empty) in visiting order. ``node_out`` is ``H._node``, already filled; the other
-    arguments are :func:`._capi.build_graph`'s, ``key_of`` each dense id's label address and
+    arguments are :func:`._capi_graph.build_graph`'s, ``key_of`` each dense id's label address and
     hash side by side (one cache line). The copies in
     ``copy_at`` pass to the rows (``copy_at`` is zeroed). Returns 0; -1 after an allocation
     error (the error cleared, ``copy_at`` unchanged or zeroed with the copies owned by rows
@@ -598,7 +597,7 @@ def _put_all(fns: np.ndarray, adj_out: dict, node_out: dict, rows, visit, key_of
     """The rows into ``adj_out`` (empty) in visiting order, each row's reference passed; 0,
     or -1 after an error (the rows not put released). Where ``node_out`` holds the same labels
     in the same order in a table of the same size (``H._node``, made first), its entries and
-    index table are cloned by workers (:func:`._capi._fill_clone`: grid:708's 501k rows, H200
+    index table are cloned by workers (:func:`._capi_nodes._fill_clone`: grid:708's 501k rows, H200
     host, 12-15 ms one at a time); else :func:`_put_rows`."""
     n = rows.shape[0]
     if len(node_out) == n and _fits(id(node_out), id(adj_out), n):

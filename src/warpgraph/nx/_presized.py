@@ -1,7 +1,7 @@
 """Empty dicts with a table sized for ``n`` entries, made without CPython's one-thread clearing.
 
 The result dicts of ``n`` entries (per-node dicts, a result graph's ``_node`` and ``_adj``) are
-written in parallel into a table sized for them at once (:func:`._capi.empty_dict_for`).
+written in parallel into a table sized for them at once (:func:`._capi_nodes.empty_dict_for`).
 CPython makes such a table (``dict.fromkeys`` of a dict) by clearing all of it on one thread:
 the index table to -1 and the entry area to 0, ~21 MB for 501k entries. On an H200 host that
 was 2.6 ms a table, two per grid:708 ``k_core`` result graph (session 31's profile); on 2
@@ -30,7 +30,7 @@ import sysconfig
 import numba as nb
 import numpy as np
 
-from . import _cpython
+from . import _dict_layout
 
 __all__ = ["MIN_ENTRIES", "available", "empty_table_dict", "table_shape"]
 
@@ -121,7 +121,7 @@ def _made(count: int, allocate: ctypes._CFuncPtr) -> dict:
     d: dict = {}
     empty = ctypes.c_int64.from_address(_word(id(d) + _MA_KEYS))  # (its dk_refcnt)
     ctypes.c_void_p.from_address(id(d) + _MA_KEYS).value = at
-    if not _cpython.immortal_count(empty.value):  # (3.11: give back the reference {} took)
+    if not _dict_layout.immortal_count(empty.value):  # (3.11: give back the reference {} took)
         empty.value -= 1
     return d
 
@@ -133,7 +133,7 @@ def _word(at: int) -> int:
 def _self_test(allocate: ctypes._CFuncPtr) -> bool:
     """Whether tables made here have the header and index table of those CPython makes, and
     take entries as CPython's do (filled, copied, grown, emptied)."""
-    from ._capi import fromkeys_sized  # (the reference; that module imports this one)
+    from ._capi_nodes import fromkeys_sized  # (the reference; that module imports this one)
 
     for count in (MIN_ENTRIES, 5000, 43691, 131072, 501264):
         theirs, ours = fromkeys_sized(count), _made(count, allocate)
@@ -143,7 +143,7 @@ def _self_test(allocate: ctypes._CFuncPtr) -> bool:
         a, b = (ctypes.string_at(_word(id(d) + _MA_KEYS), size) for d in (theirs, ours))
         if a[:11] + a[12:] != b[:11] + b[12:]:  # (byte 11 is padding, left as allocated)
             return False
-    shared = ctypes.c_int64.from_address(_cpython.empty_keys_address())
+    shared = ctypes.c_int64.from_address(_dict_layout.empty_keys_address())
     holders = shared.value  # (after the first calls above: loading compiled code makes dicts)
     ours = _made(MIN_ENTRIES, allocate)
     usable = table_shape(MIN_ENTRIES)[2]
@@ -163,10 +163,10 @@ def available() -> bool:
     """Whether :func:`empty_table_dict` makes tables here (checked once)."""
     ok = _STATE.get("ok")
     if ok is None:
-        allocate = _allocator() if _cpython.available() else None
+        allocate = _allocator() if _dict_layout.available() else None
         ok = allocate is not None and _self_test(allocate)
         if allocate is not None and not ok:
-            _cpython.report_failed_self_test("sizing empty dicts in parallel", "dict.fromkeys")
+            _dict_layout.report_failed_self_test("sizing empty dicts in parallel", "dict.fromkeys")
         _STATE["ok"], _STATE["allocate"] = ok, allocate
     return bool(ok)
 

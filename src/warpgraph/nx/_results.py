@@ -119,7 +119,7 @@ def _networkx_way(W, G, node_keep, arc_keep, induced):
 def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
     """The result built by :mod:`._capi` from the dict tables of ``G`` read in place, or None
     where that cannot be done (see :func:`_capi.api`) or ``G`` does not match ``W``."""
-    from . import _capi
+    from . import _capi, _capi_graph, _dict_probes
     from . import _cpython as raw
 
     api = _capi.api()
@@ -143,12 +143,12 @@ def _native_copy(W, G, visit: np.ndarray, arc_keep: np.ndarray | None):
     # caller's, and equal row lengths keep every index in bounds)
     # G's own label objects, read from its node table (borrowed: G is held); a table with
     # deleted entries is not read so, and the labels 0..n-1 are then made anew
-    labels = raw.key_addresses(G._node)
+    labels = _dict_probes.key_addresses(G._node)
     if labels is None or labels.size != n:
         labels = None if W.identity else np.fromiter(map(id, W.nodes), dtype=np.int64, count=n)
     H = G.__class__()
     H.graph.update(G.graph)
-    ok = _capi.build_graph(
+    ok = _capi_graph.build_graph(
         H,
         api.fns,
         visit,
@@ -326,7 +326,7 @@ def bfs_tree_graph(W, source: int, parents: np.ndarray, children: np.ndarray):
     """``networkx.DiGraph`` of a BFS tree given its arcs in discovery order, as NetworkX's
     ``bfs_tree`` builds it: nodes in discovery order, each node's children in discovery order,
     one new data dict per edge shared by its successor and predecessor entries. Built by
-    :func:`._capi.tree_graph` where the C API is usable and the label hashes are distinct
+    :func:`._capi_tree.tree_graph` where the C API is usable and the label hashes are distinct
     (from ``NATIVE_MIN`` nodes), else in Python."""
     import networkx as nx
 
@@ -340,12 +340,12 @@ def bfs_tree_graph(W, source: int, parents: np.ndarray, children: np.ndarray):
         position[order] = np.arange(n)
         found = _common._native_labels(W) if n >= _common.NATIVE_MIN else None
         if found is not None:
-            from . import _capi
+            from . import _capi_tree
 
             fns, labels, hashes = found
             if W.identity and _common._scattered(order, len(W)):
                 labels = None  # new ints: no cache miss on each label object
-            _capi.tree_graph(fns, T, order, position[parents], labels, hashes)
+            _capi_tree.tree_graph(fns, T, order, position[parents], labels, hashes)
             return T
         nodes = W.label_list(order)
         data = [{} for _ in range(children.size)]

@@ -37,7 +37,7 @@ from llvmlite import ir
 from ..cpu.prefetch import prefetch_address as _prefetch
 from . import _keyset
 from ._capi import CLEAR, SET_ADD, _call0, _call2, _caller, api
-from ._cpython import _entry, _entry_key, _i64, _prefetch_entries, _table, _u8, _u32
+from ._dict_layout import _entry, _entry_key, _i64, _prefetch_entries, _table, _u8, _u32
 
 __all__ = ["GAVE_UP", "UNREADABLE", "layer", "reach"]
 

@@ -450,14 +450,14 @@ def _plain(G) -> bool:
 def _empty_row(D) -> bool:
     """Whether some node of the plain ``DiGraph`` ``D`` has no successor or no predecessor,
     from its rows read in place; False when they cannot be read so (the full check runs)."""
-    from . import _cpython as raw
+    from . import _dict_probes as probes
 
     if not _plain(D) or not D.is_directed():
         return False
     rows = (D._succ, D._pred)  # the heads of both first: a sink or a source may come early
-    head = raw.EMPTY_PREFIX  # then the rest of each, in parallel, the heads not re-read
-    return any(raw.has_empty_value(r, stop=head) for r in rows) or any(
-        raw.has_empty_value(r, start=head, sequential=0) for r in rows
+    head = probes.EMPTY_PREFIX  # then the rest of each, in parallel, the heads not re-read
+    return any(probes.has_empty_value(r, stop=head) for r in rows) or any(
+        probes.has_empty_value(r, start=head, sequential=0) for r in rows
     )
 
 
@@ -466,13 +466,11 @@ def _isolated_node(G) -> bool:
     rows read in place; False when they cannot be read so (the full check runs)."""
     if not _plain(G):
         return False
+    from . import _dict_probes as probes
+
     if not G.is_directed():
-        from . import _cpython as raw
-
-        return bool(raw.has_empty_value(G._adj))
-    from . import _cpython as raw
-
-    return bool(raw.has_isolated_node(G._succ, G._pred))  # (None: the full check runs)
+        return bool(probes.has_empty_value(G._adj))
+    return bool(probes.has_isolated_node(G._succ, G._pred))  # (None: the full check runs)
 
 
 def _transpose(G):

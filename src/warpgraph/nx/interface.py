@@ -413,9 +413,9 @@ def _read_weights(
     if decoded is not None and decoded.name == attr and decoded.default is default:
         found = _weights_decoded(decoded, arcs)
     elif table is not None and table.addresses is not None and table.addresses.size == arcs:
-        from . import _cpython as raw
+        from ._dict_attrs import decode_attribute
 
-        found = _weights_decoded(raw.decode_attribute(table.addresses, attr, default), arcs)
+        found = _weights_decoded(decode_attribute(table.addresses, attr, default), arcs)
     if found is not None:
         return found
     if callable(rows):
@@ -446,22 +446,23 @@ def _read_weights(
 
 
 def _weights_decoded(decoded: Any, arcs: int) -> tuple[np.ndarray, str, np.ndarray | None] | None:
-    """:func:`_read_weights` from what the conversion's scan decoded (:class:`_cpython.Decoded`);
-    None when a value (or the default, where the attribute is missing) is not a plain ``int``
-    (within int64), ``float`` or ``None``: then Python reads them."""
-    from . import _cpython as raw
+    """:func:`_read_weights` from what the conversion's scan decoded
+    (:class:`._dict_attrs.Decoded`); None when a value (or the default, where the attribute is
+    missing) is not a plain ``int`` (within int64), ``float`` or ``None``: then Python reads
+    them."""
+    from ._dict_attrs import FLOAT, INT, MISSING, NONE, OTHER
 
     counts = decoded.counts
-    if counts[raw.OTHER] or counts[raw.MISSING] or decoded.bits.size != arcs:
+    if counts[OTHER] or counts[MISSING] or decoded.bits.size != arcs:
         return None
     bits, codes = decoded.bits, decoded.codes
-    hidden = codes == raw.NONE if counts[raw.NONE] else None
-    if not counts[raw.FLOAT]:  # None values hold 0
+    hidden = codes == NONE if counts[NONE] else None
+    if not counts[FLOAT]:  # None values hold 0
         return bits, "int", hidden
     floats = bits.view(np.float64)  # None values hold 0, the bits of 0.0
-    if not counts[raw.INT]:
+    if not counts[INT]:
         return floats, "float", hidden
-    return np.where(codes == raw.INT, bits.astype(np.float64), floats), "mixed", hidden
+    return np.where(codes == INT, bits.astype(np.float64), floats), "mixed", hidden
 
 
 def _structure(
@@ -489,6 +490,7 @@ def _structure(
         raise NotImplementedError("graphs of 2**31 or more nodes are not supported")
     from . import _cpython as raw
     from ._csr import unsorted_rows
+    from ._dict_probes import int_range_keys
 
     nx_order = table = rows = None
     unsorted = None
@@ -505,7 +507,7 @@ def _structure(
     if table is not None:
         indptr, nx_order, unsorted = table.indptr, table.ids, table.unsorted
         identity = table.identity and (
-            raw.int_range_keys(G._node) if found is not None else _identity_labels(nodes)
+            int_range_keys(G._node) if found is not None else _identity_labels(nodes)
         )
         if nodes is None:
             nodes = range(n) if identity else list(G)
