@@ -386,6 +386,7 @@ def values_for_keys(fns: np.ndarray, keys_of: dict, values: Any, *, zero_int: bo
     Examples
     --------
     >>> import numpy as np
+    >>> from warpgraph.nx._capi import api
     >>> a = api()
     >>> if a is not None:
     ...     d = values_for_keys(a.fns, {"x": {}, "y": {}}, np.array([1.5, 0.0]), zero_int=True)
@@ -471,6 +472,7 @@ def node_dict(
     Examples
     --------
     >>> import numpy as np
+    >>> from warpgraph.nx._capi import api
     >>> a = api()
     >>> if a is not None:
     ...     d = node_dict(a.fns, np.array([2, 0]), ["a", "b", "c"],
@@ -505,6 +507,7 @@ def node_sets(
     Examples
     --------
     >>> import numpy as np
+    >>> from warpgraph.nx._capi import api
     >>> a = api()
     >>> if a is not None:
     ...     assert node_sets(a.fns, np.array([0, 2, 1]), np.array([0, 2, 3]), None) == [

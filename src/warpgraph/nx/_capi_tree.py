@@ -125,6 +125,7 @@ def tree_graph(
     --------
     >>> import networkx as nx
     >>> import numpy as np
+    >>> from warpgraph.nx._capi import api
     >>> a = api()
     >>> if a is not None:
     ...     T = nx.DiGraph()
