@@ -218,7 +218,60 @@ def test_bellman_ford_and_negative_cycles_as_scipy(A, directed, data):
     dist, pred = wg_cg.bellman_ford(A, directed, indices, True, **CPU)
     np.testing.assert_array_equal(dist, want)
     check_predecessors(A, directed, indices, dist, pred)
+    try:  # Johnson refuses a negative cycle anywhere, reachable from the sources or not
+        want = scipy_cg.johnson(as_scipy(A), directed, indices)
+    except scipy_cg.NegativeCycleError:
+        with pytest.raises(scipy_cg.NegativeCycleError, match="Negative cycle detected on node"):
+            wg_cg.johnson(A, directed, indices, **CPU)
+        return
     np.testing.assert_array_equal(wg_cg.johnson(A, directed, indices, **CPU), want)
+
+
+@SETTINGS
+@given(
+    A=matrices(negative=True),
+    directed=st.booleans(),
+    method=st.sampled_from(["auto", "BF", "J", "FW"]),
+    data=st.data(),
+)
+def test_shortest_path_with_negative_weights_as_scipy(A, directed, method, data):
+    """Each method refuses the graphs SciPy's refuses and answers the others as SciPy does:
+    Floyd-Warshall ignores self-loops (a negative one too), Johnson refuses a negative cycle
+    that no source reaches, ``"auto"`` picks between them as SciPy does."""
+    n = np.shape(A)[0]
+    indices = None
+    if method != "FW":
+        indices = data.draw(st.one_of(st.none(), st.lists(st.integers(0, n - 1), max_size=3)))
+    kw = {"method": method, "directed": directed, "indices": indices}
+    A = as_scipy(A, "FW" if method == "auto" else method)  # (auto may pick FW: no COO there)
+    try:
+        want = scipy_cg.shortest_path(A, **kw)
+    except scipy_cg.NegativeCycleError:
+        with pytest.raises(scipy_cg.NegativeCycleError):
+            wg_cg.shortest_path(A, **kw, **CPU)
+        return
+    np.testing.assert_array_equal(wg_cg.shortest_path(A, **kw, **CPU), want)
+
+
+def test_floyd_warshall_ignores_self_loops_and_johnson_sees_every_cycle():
+    """SciPy's rules, on graphs where the methods differ (SciPy 1.17 gives the same)."""
+    loop = sp.csr_array(np.array([[0, 1, 0], [0, 0, 1], [0, 0, -1.0]]))  # a negative self-loop
+    want = [[0, 1, 2], [np.inf, 0, 1], [np.inf, np.inf, 0]]
+    for method in ("FW", "auto"):  # (auto picks FW here: 3 edges >= 3 * 3 / 4)
+        np.testing.assert_array_equal(wg_cg.shortest_path(loop, method=method, **CPU), want)
+    for method in ("BF", "J"):
+        with pytest.raises(scipy_cg.NegativeCycleError):
+            wg_cg.shortest_path(loop, method=method, **CPU)
+    apart = sp.csr_array(np.array([[0, 1, 0, 0], [0] * 4, [0, 0, 0, -1.0], [0, 0, -1.0, 0]]))
+    np.testing.assert_array_equal(
+        wg_cg.bellman_ford(apart, indices=0, **CPU), [0, 1, np.inf, np.inf]
+    )
+    for method in ("J", "auto"):  # (auto with indices and a negative weight: Johnson)
+        with pytest.raises(scipy_cg.NegativeCycleError, match="detected on node 2"):
+            wg_cg.shortest_path(apart, method=method, indices=0, **CPU)
+    np.testing.assert_array_equal(  # unweighted: no negative weight, no cycle
+        wg_cg.johnson(apart, indices=0, unweighted=True, **CPU), [0, 1, np.inf, np.inf]
+    )
 
 
 def test_negative_cycle_error_is_scipy_s_and_warpgraph_s():

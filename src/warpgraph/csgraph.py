@@ -6,9 +6,12 @@
     dist = csgraph.dijkstra(A, indices=0)
 
 Same names, arguments, return types and sentinels as SciPy: distances are float64 with ``inf``
-for unreachable nodes, predecessors int32 with ``-9999``, labels int32, and a reachable negative
-cycle raises :class:`NegativeCycleError` (a subclass of SciPy's, so ``except`` clauses written
-for SciPy keep working, and of :class:`warpgraph.errors.NegativeCycleError`). The input is read
+for unreachable nodes, predecessors int32 with ``-9999``, labels int32, and a negative cycle
+raises :class:`NegativeCycleError` where SciPy's method raises it (a subclass of SciPy's, so
+``except`` clauses written for SciPy keep working, and of
+:class:`warpgraph.errors.NegativeCycleError`): Bellman-Ford and Dijkstra where a source reaches
+one, Johnson and Floyd-Warshall wherever it is, Floyd-Warshall ignoring self-loops as SciPy's
+does, and ``method="auto"`` picking among them by SciPy's rule. The input is read
 as SciPy reads it: a sparse matrix's stored entries are the edges, explicit zeros included
 (weight 0) and duplicates of a CSR kept (a COO matrix's are summed by the CSR conversion); in a
 dense array, ``0``, ``inf`` and ``NaN`` mean "no edge". ``directed=False`` follows
@@ -346,6 +349,39 @@ def _sources(indices: Any, n: int) -> tuple[np.ndarray, tuple]:
     return idx.reshape(-1), idx.shape
 
 
+def _auto_method(csgraph: Any, indices: Any, n: int) -> str:
+    """The method SciPy's ``shortest_path(method="auto")`` picks for this input: ``"J"`` or
+    ``"D"`` (negative weights or not) when ``indices`` is given or the graph has fewer than
+    ``N**2 / 4`` edges, ``"FW"`` otherwise. Edges counted as SciPy counts them: a sparse
+    matrix's stored entries, a masked array's unmasked ones, a dense array's finite nonzero
+    ones. It matters where the methods differ: FW ignores self-loops, Johnson refuses a
+    negative cycle anywhere in the graph."""
+    if sp.issparse(csgraph) or type(csgraph).__module__.startswith("cupyx"):
+        count = int(csgraph.nnz)
+        edges = csgraph.data if csgraph.format in ("csr", "csc", "coo") else csgraph.tocoo().data
+        if type(csgraph).__module__.startswith("cupyx"):
+            edges = to_host(edges)
+    elif np.ma.isMaskedArray(csgraph):
+        count = int(csgraph.count())
+        edges = csgraph.compressed()
+    else:
+        dense = to_host(csgraph) if is_cupy(csgraph) else np.asarray(csgraph, dtype=np.float64)
+        edges = dense[np.isfinite(dense) & (dense != 0)]
+        count = int(edges.size)
+    if indices is not None or count < n * n / 4:
+        return "J" if count and bool((edges < 0).any()) else "D"
+    return "FW"
+
+
+def _without_self_loops(indptr, heads, data):
+    """The arcs less those from a node to itself: SciPy's Floyd-Warshall sets each node's
+    distance to itself to 0 before it starts, so a self-loop (even a negative one) is ignored
+    there, where every other method follows it."""
+    rows = np.repeat(np.arange(indptr.shape[0] - 1), np.diff(indptr))
+    keep = heads != rows
+    return (indptr, heads, data) if bool(keep.all()) else _drop(indptr, heads, data, keep)
+
+
 def _run(
     graph: Graph, sources: np.ndarray, method: str, dev: str, cycle_message, want_pred: bool
 ) -> tuple:
@@ -380,12 +416,16 @@ def _shortest(
     n = A.n
     directed = _check_bool("directed", directed)
     sources, shape = _sources(indices, n)
+    if method == "auto":
+        method = _auto_method(csgraph, indices, n)
     indptr, heads, data = (to_host(a) for a in _arcs(A, directed))
     if np.isnan(data).any():
         raise InvalidArgumentError("the graph has NaN weights")
     keep = np.isfinite(data)  # an infinite weight never shortens a path: no edge
     if not keep.all():
         indptr, heads, data = _drop(indptr, heads, data, keep)
+    if method == "FW":
+        indptr, heads, data = _without_self_loops(indptr, heads, data)
     weights = None if unweighted else data
     negative = weights is not None and weights.size and weights.min() < 0
     if method == "D" and negative:
@@ -409,6 +449,8 @@ def _shortest(
             return f"Negative cycle detected on node {_first_reaching(graph, sources, exc)}"
 
     graph = _graph(indptr, heads, weights)
+    if method == "J" and negative:  # SciPy's Johnson refuses a negative cycle anywhere
+        _min_only(graph, np.arange(n), sssp_method, dev, message)
     if min_only:
         dist, pred, origin = _min_only(graph, sources, sssp_method, dev, message)
     elif sources.size:
@@ -497,10 +539,14 @@ def shortest_path(
 ):
     """Shortest-path distances, as ``scipy.sparse.csgraph.shortest_path``.
 
-    Every ``method`` (``"auto"``, ``"FW"``, ``"D"``, ``"BF"``, ``"J"``) computes the same
-    distances with warpgraph's SSSP (Bellman-Ford frontier search when a weight is negative,
-    delta-stepping otherwise), one search per source of ``indices``; ``overwrite`` is
-    accepted and ignored.
+    Every ``method`` (``"auto"``, ``"FW"``, ``"D"``, ``"BF"``, ``"J"``) computes its distances
+    with warpgraph's SSSP (Bellman-Ford frontier search when a weight is negative,
+    delta-stepping otherwise), one search per source of ``indices``. Where SciPy's methods
+    differ, each behaves as SciPy's: ``"FW"`` ignores self-loops (it starts from a zero
+    diagonal), ``"J"`` refuses a negative cycle anywhere in the graph (``"BF"`` and ``"D"``
+    only one a source reaches), and ``"auto"`` picks as SciPy does (``"J"`` or ``"D"`` when
+    ``indices`` is given or the graph has fewer than ``N**2 / 4`` edges, else ``"FW"``).
+    ``overwrite`` is accepted and ignored.
 
     Parameters
     ----------
@@ -531,7 +577,8 @@ def shortest_path(
     Raises
     ------
     NegativeCycleError
-        A negative cycle is reachable from a source.
+        A negative cycle is reachable from a source (``"BF"``, ``"D"``), or is anywhere in the
+        graph (``"J"``, ``"FW"``).
 
     Examples
     --------
@@ -653,7 +700,9 @@ def johnson(
     device: str = "auto",
 ):
     """Shortest paths with negative weights allowed, as ``scipy.sparse.csgraph.johnson``
-    (computed as :func:`bellman_ford`; parameters and returns as :func:`shortest_path`).
+    (computed as :func:`bellman_ford`; parameters and returns as :func:`shortest_path`). As
+    SciPy's, it raises :class:`NegativeCycleError` for a negative cycle anywhere in the graph,
+    reachable from ``indices`` or not (one search from a node joined to every node checks).
 
     Examples
     --------
