@@ -17,7 +17,7 @@ from warpgraph.errors import InvalidArgumentError
 
 CPU = {"device": "cpu"}
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-FORMS = ("csr", "csr_unsorted", "csr_duplicates", "coo", "dense", "list")
+FORMS = ("csr", "csr_unsorted", "csr_duplicates", "csc", "csc_unsorted", "coo", "dense", "list")
 
 
 @st.composite
@@ -52,7 +52,9 @@ def matrices(draw, negative: bool = False, integer: bool = True):
         return sp.csr_array((vals[order], cols[order], indptr), shape=(n, n))
     A = sp.csr_array((vals, (rows, cols)), shape=(n, n))
     A.sum_duplicates()
-    if form == "csr_unsorted":
+    if form.startswith("csc"):  # (an undirected search reads a CSC's columns first)
+        A = A.tocsc()
+    if form.endswith("unsorted"):
         rng = np.random.default_rng(seed)
         for r in range(n):
             lo, hi = A.indptr[r], A.indptr[r + 1]
@@ -115,6 +117,22 @@ def test_breadth_first_order_equals_scipy(A, directed, data):
     np.testing.assert_array_equal(pred, s_pred)
     only = wg_cg.breadth_first_order(A, start, directed, return_predecessors=False, **CPU)
     np.testing.assert_array_equal(only, s_order)
+
+
+def test_undirected_breadth_first_order_reads_a_csc_matrix_as_scipy_does():
+    """SciPy's undirected search scans a CSC matrix's columns first (it takes the transpose, a
+    CSR at no cost), so the same graph gives another order as CSC than as CSR."""
+    rows = [0, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5]
+    cols = [5, 5, 0, 3, 2, 4, 5, 1, 2, 3, 4, 1, 4, 5]
+    A = sp.csr_array((np.arange(1.0, 15.0), (rows, cols)), shape=(6, 6))
+    orders = []
+    for M in (A, A.tocsc()):
+        want = scipy_cg.breadth_first_order(M, 0, directed=False)
+        got = wg_cg.breadth_first_order(M, 0, directed=False, **CPU)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+        orders.append(got[0].tolist())
+    assert orders[0] != orders[1]  # (the case is one where the formats differ)
 
 
 def test_breadth_first_order_of_a_long_path():

@@ -21,7 +21,8 @@ dense array, ``0``, ``inf`` and ``NaN`` mean "no edge". ``directed=False`` follo
 Every function also takes ``device=`` (``"auto"``, ``"cpu"``, ``"gpu"``): where warpgraph computes.
 
 What equals SciPy exactly: ``breadth_first_order`` (node order and tree: the same queue-based
-scan of each row in stored order, undirected rows followed by the transpose's),
+scan of each row in stored order, undirected rows followed by the transpose's, a CSC matrix's
+columns first as in SciPy),
 ``connected_components`` labels (weak: numbered by smallest node; strong: in the order SciPy's
 depth-first search completes them), all distances for integer weights. Float distances are
 sums along a shortest path (equal to SciPy's up to rounding where several paths tie), and among
@@ -111,7 +112,17 @@ def _from_dense(A: Any, xp) -> tuple:
     return n, indptr, cols.astype(np.int64), xp.asarray(A)[rows, cols]
 
 
-def _read(csgraph: Any) -> _Csr:
+def _read(csgraph: Any, directed: bool = True) -> _Csr:
+    """The input as SciPy's ``validate_graph`` reads it. For an undirected search SciPy takes a
+    CSC matrix's transpose (a CSR at no cost: the edges are the same), so its rows, scanned
+    first, are the CSC's columns in their stored order; the scan order of
+    ``breadth_first_order`` follows that, and so does ours."""
+    if not directed and sp.issparse(csgraph) and csgraph.format == "csc":
+        csgraph = csgraph.T
+    return _read_as_stored(csgraph)
+
+
+def _read_as_stored(csgraph: Any) -> _Csr:
     if is_cupy(csgraph) or type(csgraph).__module__.startswith("cupyx"):
         import cupy
         from cupyx.scipy import sparse as csp
@@ -240,8 +251,8 @@ def breadth_first_order(
     """
     from .nx.traversal import bfs_order
 
-    A = _read(csgraph)
     directed = _check_bool("directed", directed)
+    A = _read(csgraph, directed)
     if isinstance(i_start, bool) or not isinstance(i_start, int | np.integer):
         raise InvalidArgumentError(f"i_start must be a node index, got {i_start!r}")
     if not 0 <= int(i_start) < A.n:
@@ -301,8 +312,8 @@ def connected_components(
 
     if not isinstance(connection, str) or connection.lower() not in ("weak", "strong"):
         raise InvalidArgumentError("connection must be 'weak' or 'strong'")
-    A = _read(csgraph)
     strong = _check_bool("directed", directed) and connection.lower() == "strong"
+    A = _read(csgraph, strong)
     if A.n == 0:
         labels = np.zeros(0, dtype=np.int32)
         count = 0
@@ -412,9 +423,9 @@ def _shortest(
     limit: float = np.inf,
     min_only: bool = False,
 ):
-    A = _read(csgraph)
-    n = A.n
     directed = _check_bool("directed", directed)
+    A = _read(csgraph, directed)
+    n = A.n
     sources, shape = _sources(indices, n)
     if method == "auto":
         method = _auto_method(csgraph, indices, n)
