@@ -461,7 +461,7 @@ def _shortest(
 
     graph = _graph(indptr, heads, weights)
     if method == "J" and negative:  # SciPy's Johnson refuses a negative cycle anywhere
-        _min_only(graph, np.arange(n), sssp_method, dev, message)
+        _run(_joined(graph, np.arange(n)), np.array([n]), sssp_method, dev, message, False)
     if min_only:
         dist, pred, origin = _min_only(graph, sources, sssp_method, dev, message)
     elif sources.size:
@@ -506,6 +506,19 @@ def _first_reaching(graph: Graph, sources: np.ndarray, exc) -> int:
     return exc.vertex
 
 
+def _joined(graph: Graph, starts: np.ndarray) -> Graph:
+    """``graph`` with a new node ``n`` joined by a 0-weight arc to each of ``starts``
+    (distinct): one search from ``n`` is a search from all of them at once."""
+    n = graph.num_vertices
+    w = graph.weights
+    indptr = np.concatenate((to_host(graph.indptr), [graph.num_arcs + starts.size]))
+    indices = np.concatenate((to_host(graph.indices), starts)).astype(id_dtype_for(n + 1))
+    weights = None
+    if w is not None:
+        weights = np.concatenate((to_host(w), np.zeros(starts.size, dtype=w.dtype)))
+    return Graph(indptr, indices, weights, directed=True, validate=False)
+
+
 def _min_only(graph: Graph, sources: np.ndarray, method: str, dev: str, message) -> tuple:
     """Distances from the nearest source: one search from a new node ``n`` with 0-weight arcs
     to every source; ``origin[v]`` is the source at the root of ``v``'s tree."""
@@ -513,14 +526,7 @@ def _min_only(graph: Graph, sources: np.ndarray, method: str, dev: str, message)
     if not sources.size:
         empty = np.full(n, -1, dtype=np.int64)
         return np.full(n, np.inf), empty, empty.copy()
-    starts = np.unique(sources)
-    w = graph.weights
-    indptr = np.concatenate((to_host(graph.indptr), [graph.num_arcs + starts.size]))
-    indices = np.concatenate((to_host(graph.indices), starts)).astype(id_dtype_for(n + 1))
-    weights = None
-    if w is not None:
-        weights = np.concatenate((to_host(w), np.zeros(starts.size, dtype=w.dtype)))
-    aug = Graph(indptr, indices, weights, directed=True, validate=False)
+    aug = _joined(graph, np.unique(sources))
     dist, pred = _run(aug, np.array([n]), method, dev, message, True)
     dist, pred = dist[0, :n], pred[0, :n].copy()
     is_root = pred == n
