@@ -286,6 +286,22 @@ def test_views_and_subclasses_equal_networkx(directed):
             assert_equal_exactly(nx.k_truss(H, 3, backend=BACKEND), nx.k_truss(H, 3))
 
 
+def test_undirected_view_of_a_digraph_merges_each_edges_two_dicts():
+    """``D.to_undirected(as_view=True)`` holds two data dicts for a pair of opposite arcs;
+    NetworkX's ``copy()`` merges them (the later node's row updates the earlier's). Found by
+    ``tools/nx_fuzz.py``: the results took the first dict only."""
+    D = nx.DiGraph()
+    D.add_edge(0, 1, weight=1, a="from 0")
+    D.add_edge(1, 0, weight=2, b="from 1")
+    D.add_edges_from([(1, 2), (2, 0), (2, 3)], weight=3)
+    U = D.to_undirected(as_view=True)
+    for k in (None, 1, 2):
+        assert_equal_exactly(nx.k_core(U, k, backend=BACKEND), nx.k_core(U, k))
+    assert_equal_exactly(nx.k_truss(U, 3, backend=BACKEND), nx.k_truss(U, 3))
+    assert nx.k_core(U, 2, backend=BACKEND).edges[0, 1] == {"weight": 2, "a": "from 0",
+                                                             "b": "from 1"}  # fmt: skip
+
+
 # ====================================================================== nx.bfs_tree's DiGraph
 # ``_results.bfs_tree_graph`` builds it by ``_capi_tree.tree_graph`` (from NATIVE_MIN nodes, where
 # the C API is usable) or in Python; both must equal ``nx.bfs_tree`` exactly.

@@ -71,7 +71,9 @@ def subgraph_copy(
         type(G).__name__ not in ("Graph", "DiGraph")
         or type(G).__module__.split(".")[0] != "networkx"
         or hasattr(G, "_NODE_OK")
-    ):  # a subclass may have its own dict factories; a filtered view its own orders
+        or type(G._adj) is not dict
+    ):  # a subclass may have its own dict factories; a filtered view its own orders; an
+        # undirected view of a DiGraph two dicts per edge, which NetworkX's copy() merges
         return _networkx_way(W, G, node_keep, arc_keep, induced)
     if induced is not None and arc_keep is None and _few_arcs(W, np.asarray(induced)):
         return _networkx_way(W, G, node_keep, None, induced)

@@ -55,9 +55,18 @@ def _weights(G, weight: str, *, negative_ok: bool, hidden_ok: bool):
         )
     if w.hidden and not hidden_ok:
         raise not_implemented(f"edge attribute {weight!r} is None on some edges")
-    if not negative_ok and w.graph.num_arcs and host(w.graph.weights).min() < 0:
+    weights = host(w.graph.weights)
+    _refuse_nan(weights, weight)
+    if not negative_ok and weights.size and weights.min() < 0:
         raise not_implemented("negative weights (NetworkX's Dijkstra is undefined there)")
     return w
+
+
+def _refuse_nan(weights: np.ndarray, weight: str) -> None:
+    """``NotImplementedError`` for NaN weights: every comparison with NaN is false, so what
+    NetworkX answers then follows the order of its heap or queue, not a definition."""
+    if weights.dtype.kind == "f" and np.isnan(weights).any():
+        raise not_implemented(f"edge attribute {weight!r} is NaN on some edges")
 
 
 BF_DONE, BF_CYCLE, BF_FULL = 0, 1, 2
@@ -304,6 +313,7 @@ def negative_edge_cycle(G, weight: str = "weight", heuristic: bool = True) -> bo
     if w.kind == "other" or w.hidden:
         raise not_implemented(f"edge attribute {weight!r} holds non-numbers or None")
     weights = host(w.graph.weights)
+    _refuse_nan(weights, weight)
     if not weights.size or weights.min() >= 0:
         return False
     if not G.is_directed():

@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Fuzz the warpgraph NetworkX backend against NetworkX itself (the oracle).
+
+Every dispatched function, called with ``backend="warpgraph"`` and with NetworkX's own code, on
+random graphs: ``Graph`` and ``DiGraph``; labels that are ``0..n-1`` in order, shuffled, sparse
+or negative ints, strings, tuples, mixed, or left with gaps by removed nodes; self-loops and
+isolated nodes; weights that are ints, floats, negative, partly missing, beyond int64, bools,
+NaN, infinite or ``None``; graph views (subgraphs, reversed, undirected views), frozen graphs
+and user subclasses; and the same graph again after NetworkX's own methods changed it (a stale
+cached conversion would show).
+Arguments cover sources that are missing, cutoffs and depth limits of several kinds, ``k``
+values, node lists and core-number dicts.
+
+A call agrees when both raise exceptions of the same class, or both answer equal results of
+the same types, in the same order: dict keys, list and generator items, graph nodes, edges,
+adjacency order and attributes. Sets compare as sets. Calls the backend declines
+(``can_run``, or ``NotImplementedError`` from its function, both of which send automatic
+dispatch to NetworkX) are counted apart, by reason. One known difference is counted apart too:
+NetworkX's ``negative_edge_cycle`` adds a node to the graph, so it refuses frozen graphs and
+views, which warpgraph answers (compared with NetworkX on an unfrozen copy).
+
+Usage: ``python tools/nx_fuzz.py [--seed S] [--rounds R] [--device cpu|gpu]`` (exit status 1
+when a call disagrees; the first 40 are printed). 40 rounds take about 10 minutes on 2 cores;
+``tests/test_nx_fuzz.py`` runs two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import types
+import warnings
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+LABELS = ("identity", "shuffled", "sparse", "strings", "tuples", "mixed", "gaps", "numpy", "floats")
+WEIGHTS = ("none", "int", "float", "negative", "missing", "huge", "bool", "nan", "inf", "None")
+VIEWS = ("plain", "subgraph", "reverse", "undirected_view", "frozen", "subclass")
+
+
+class UserGraph(nx.Graph):
+    """A user's subclass (NetworkX's results keep the class)."""
+
+
+class UserDiGraph(nx.DiGraph):
+    """A user's directed subclass."""
+
+
+def labels(kind: str, n: int, rng: np.random.Generator) -> list:
+    """``n`` distinct node labels of one kind, in insertion order."""
+    if kind in ("identity", "gaps"):
+        return list(range(n))
+    if kind == "shuffled":
+        return [int(i) for i in rng.permutation(n)]
+    if kind == "sparse":
+        return [int(i) for i in rng.choice(np.arange(-10 * n - 5, 10**12, 7919), n, replace=False)]
+    if kind == "strings":
+        return [f"v{int(i)}" for i in rng.permutation(n)]
+    if kind == "numpy":  # what G.add_edges_from(an integer array) makes
+        return list(rng.permutation(n).astype(np.int64))
+    if kind == "floats":
+        return [float(i) / 2 for i in rng.permutation(n)]
+    if kind == "tuples":
+        return [(int(i) % 7, int(i) // 7) for i in rng.permutation(n)]
+    return [int(i) if i % 2 else f"s{int(i)}" for i in rng.permutation(n)]  # mixed
+
+
+def weight_value(kind: str, rng: np.random.Generator) -> Any:
+    """One edge's weight of a kind (``None``: the attribute is left off)."""
+    r = int(rng.integers(1, 10))
+    if kind == "float":
+        return r + 0.25 * int(rng.integers(0, 4))
+    if kind == "negative":
+        return -r if rng.random() < 0.15 else r
+    if kind == "missing":
+        return None if rng.random() < 0.3 else r
+    if kind == "huge":
+        return 2**70 if rng.random() < 0.1 else r
+    if kind == "bool":
+        return bool(rng.random() < 0.7)
+    if kind in ("nan", "inf"):
+        return float(kind) if rng.random() < 0.1 else float(r)
+    if kind == "None":
+        return "NONE" if rng.random() < 0.1 else r
+    return r  # int
+
+
+def random_graph(rng: np.random.Generator, n: int, directed: bool, label_kind: str,
+                 weight_kind: str) -> nx.Graph:  # fmt: skip
+    """A random graph with ``n`` nodes, self-loops, isolated nodes and weighted edges."""
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.graph["name"] = f"{label_kind}/{weight_kind}"
+    nodes = labels(label_kind, n, rng)
+    G.add_nodes_from((v, {"tag": i}) for i, v in enumerate(nodes))
+    if n:
+        p = float(rng.choice([0.05, 0.15, 0.4]))
+        m = int(rng.binomial(n * n, p)) if n < 200 else int(n * rng.choice([0.5, 2, 4]))
+        for a, b in rng.integers(0, n, size=(m, 2)):
+            if a == b and rng.random() < 0.8:
+                continue  # a few self-loops only
+            u, v = nodes[a], nodes[b]
+            w = weight_value(weight_kind, rng) if weight_kind != "none" else None
+            if w == "NONE":
+                w = None
+                attrs = {"weight": None, "w": None}
+            elif w is None:
+                attrs = {}
+            else:  # "w": the same weights, ints negated (negative cycles, many)
+                negated = isinstance(w, int) and not isinstance(w, bool)
+                attrs = {"weight": w, "w": -w if negated else w}
+            G.add_edge(u, v, **attrs)
+    if label_kind == "gaps" and n > 3:
+        removed = [int(i) for i in rng.choice(n, n // 4, replace=False)]
+        G.remove_nodes_from(removed)
+        G.add_nodes_from(removed[: len(removed) // 2])  # back, at the end of the order
+    return G
+
+
+def view(G: nx.Graph, kind: str, rng: np.random.Generator) -> nx.Graph:
+    """``G`` itself or one of NetworkX's views of it."""
+    if kind == "subgraph" and len(G):
+        keep = [v for v in G if rng.random() < 0.7]
+        return G.subgraph(keep)
+    if kind == "reverse" and G.is_directed():
+        return G.reverse(copy=False)
+    if kind == "undirected_view" and G.is_directed():
+        return G.to_undirected(as_view=True)
+    if kind == "frozen":
+        return nx.freeze(G.copy())
+    if kind == "subclass":
+        return (UserDiGraph if G.is_directed() else UserGraph)(G)
+    return G
+
+
+def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, dict]]:
+    """``(function name, args, kwargs)`` for every dispatched function on ``G``."""
+    nodes = list(G)
+    some = (lambda: nodes[int(rng.integers(len(nodes)))]) if nodes else (lambda: "absent")
+    sources = [some(), some(), "absent"]
+    for s in sources[:2]:
+        for limit in (None, -1, 0, 1, 2, 2.5):
+            for name in ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors"):
+                yield name, (G, s), {"depth_limit": limit}
+        yield "bfs_edges", (G, s), {"reverse": True}
+        yield "bfs_tree", (G, s), {"reverse": True}
+        yield "bfs_layers", (G, s), {}
+        yield "bfs_layers", (G, [s, some()]), {}
+        for cutoff in (None, -1, 0, 1, 3, 1.5):
+            yield "single_source_shortest_path_length", (G, s), {"cutoff": cutoff}
+        for weight in ("weight", "w", "absent"):
+            for cutoff in (None, -1, 0, 4, 6.5):
+                yield "single_source_dijkstra_path_length", (G, s), {"cutoff": cutoff,
+                                                                     "weight": weight}  # fmt: skip
+            yield "single_source_bellman_ford_path_length", (G, s), {"weight": weight}
+        for d in (-1, 0, 1, 2, 3):
+            yield "descendants_at_distance", (G, s, d), {}
+        for name in ("descendants", "ancestors", "node_connected_component"):
+            yield name, (G, s), {}
+    s = sources[2]  # absent
+    for name in ("bfs_edges", "bfs_layers", "single_source_shortest_path_length",
+                 "single_source_dijkstra_path_length", "descendants", "node_connected_component",
+                 "single_source_bellman_ford_path_length"):  # fmt: skip
+        yield name, (G, s), {}
+    for weight in ("weight", "w", "absent"):
+        yield "negative_edge_cycle", (G,), {"weight": weight}
+    for name in ("connected_components", "number_connected_components", "is_connected",
+                 "strongly_connected_components", "number_strongly_connected_components",
+                 "is_strongly_connected", "weakly_connected_components",
+                 "number_weakly_connected_components", "is_weakly_connected", "core_number",
+                 "transitivity", "triadic_census"):  # fmt: skip
+        yield name, (G,), {}
+    picked = [some() for _ in range(3)]
+    for nodes_arg in (None, picked[0], picked, [*picked, "absent"]):
+        yield "triangles", (G,), {"nodes": nodes_arg}
+        yield "clustering", (G,), {"nodes": nodes_arg}
+    for count_zeros in (True, False):
+        yield "average_clustering", (G,), {"count_zeros": count_zeros}
+        yield "average_clustering", (G,), {"nodes": picked, "count_zeros": count_zeros}
+    try:
+        cores = nx.core_number(G, backend="networkx")
+    except nx.NetworkXException:  # self-loops
+        cores = None
+    for k in (None, -1, 0, 1, 2, 3, 2.5):
+        for name in ("k_core", "k_shell", "k_crust"):
+            yield name, (G,), {"k": k}
+            if cores is not None and k in (None, 2):  # the caller's core numbers
+                yield name, (G,), {"k": k, "core_number": cores}
+    for k in (0, 1, 2):
+        yield "k_corona", (G, k), {}
+        if cores is not None:
+            yield "k_corona", (G, k), {"core_number": cores}
+    for k in (0, 1, 2, 3, 4, 3.5):
+        yield "k_truss", (G, k), {}
+
+
+def outcome(name: str, args: tuple, kwargs: dict, backend: str) -> tuple[str, Any]:
+    """``("ok", result)`` with generators listed, or ``("raised", exception)``."""
+    try:
+        result = getattr(nx, name)(*args, **kwargs, backend=backend)
+        if isinstance(result, (types.GeneratorType, map, filter)):
+            return "ok", ("<generator>", [_snapshot(r) for r in result])
+        return "ok", _snapshot(result)
+    except Exception as exc:  # noqa: BLE001 - an exception is an answer to compare
+        return "raised", exc
+
+
+def _snapshot(x: Any) -> Any:
+    """A comparable picture of a result: graphs as their nodes, edges and adjacency order."""
+    if isinstance(x, nx.Graph):
+        adj = [(u, list(x._adj[u])) for u in x]
+        pred = [(u, list(x._pred[u])) for u in x] if x.is_directed() else None
+        return ("<graph>", type(x), list(x.nodes(data=True)), list(x.edges(data=True)), adj,
+                pred, dict(x.graph))  # fmt: skip
+    return x
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal values of the same types, in the same order (sets as sets; NaN equal to NaN)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        pairs = zip(a.items(), b.items(), strict=False)  # (lengths compared first)
+        return len(a) == len(b) and all(
+            same(ka, kb) and same(va, vb) for (ka, va), (kb, vb) in pairs
+        )
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, (set, frozenset)):  # members' types too (np.int64 equals int)
+        return {(type(x), x) for x in a} == {(type(x), x) for x in b}
+    return bool(a == b)
+
+
+class Tally:
+    """The calls made, the refusals of the backend by reason, and every disagreement."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.declined: Counter = Counter()
+        self.example: dict[str, str] = {}
+        self.known: Counter = Counter()
+        self.disagree: list[str] = []
+
+    def check(self, key: str, name: str, args: tuple, kwargs: dict) -> None:
+        self.calls += 1
+        want = outcome(name, args, kwargs, "networkx")
+        got = outcome(name, args, kwargs, "warpgraph")
+        if got[0] == "raised" and _declined(got[1]):
+            reason = f"{name}: {_reason(got[1], name, args, kwargs)}"
+            self.declined[reason] += 1
+            self.example.setdefault(reason, f"{_args(args)} {kwargs} [{key}]")
+            return
+        if want[0] == "raised" and _nx_mutates(name, want[1]):
+            # NetworkX adds a node to G for this search, which a frozen graph or view refuses;
+            # warpgraph reads G only: compared with NetworkX on an unfrozen copy instead
+            self.known[name] += 1
+            want = outcome(name, (nx.DiGraph(args[0]), *args[1:]), kwargs, "networkx")
+        if want[0] == got[0] == "ok" and same(want[1], got[1]):
+            return
+        if want[0] == got[0] == "raised" and type(got[1]) is type(want[1]):
+            return
+        self.disagree.append(
+            f"{name}{_args(args)} {kwargs} [{key}]:\n      NetworkX {_said(want)}\n"
+            f"      warpgraph {_said(got)}{_first_difference(want, got)}"
+        )
+
+
+def _nx_mutates(name: str, exc: BaseException) -> bool:
+    return name == "negative_edge_cycle" and "Frozen graph can't be modified" in str(exc)
+
+
+def _declined(exc: BaseException) -> bool:
+    return isinstance(exc, NotImplementedError) and "warpgraph" in str(exc)
+
+
+def _reason(exc: BaseException, name: str, args: tuple, kwargs: dict) -> str:
+    """Why the backend declined: ``can_run``'s reason, or the error its function raised."""
+    if "not implemented by 'warpgraph' backend for the given arguments" in str(exc):
+        from warpgraph.nx.interface import BackendInterface
+
+        return str(BackendInterface.can_run(name, args, kwargs))
+    cause = exc.__cause__ or exc.__context__
+    return f"{type(cause).__name__}: {cause}" if cause else str(exc)
+
+
+def _args(args: tuple) -> str:
+    return "(G" + "".join(f", {a!r}" for a in args[1:]) + ")"
+
+
+def _first_difference(want: tuple, got: tuple) -> str:
+    """Where two graph results part: the first of nodes, edges, adjacency order... that does."""
+    a, b = want[1], got[1]
+    if not (want[0] == got[0] == "ok" and isinstance(a, tuple) and a[:1] == ("<graph>",) == b[:1]):
+        return ""
+    parts = ("type", "nodes", "edges", "adjacency", "predecessors", "graph attributes")
+    for part, x, y in zip(parts, a[1:], b[1:], strict=True):
+        if not same(x, y):
+            if isinstance(x, list) and isinstance(y, list):
+                pairs = enumerate(zip(x, y, strict=False))  # (lengths may differ)
+                i = next((i for i, (p, q) in pairs if not same(p, q)), min(len(x), len(y)))
+                part = f"{part}, item {i} of {len(x)}/{len(y)}"
+                x, y = x[i : i + 1], y[i : i + 1]
+            return f"\n      first difference in {part}: NetworkX {x!r:.200}, warpgraph {y!r:.200}"
+    return ""
+
+
+def _said(outcome: tuple) -> str:
+    if outcome[0] == "raised":
+        return f"raised {type(outcome[1]).__name__}: {str(outcome[1])[:120]}"
+    return f"answered {outcome[1]!r}"[:400]
+
+
+def mutate(G: nx.Graph, rng: np.random.Generator) -> None:
+    """Change ``G`` with NetworkX's own methods (which clear its cached conversions)."""
+    nodes = list(G)
+    if not nodes:
+        G.add_edge(0, 1, weight=2)
+        return
+    u, v = nodes[int(rng.integers(len(nodes)))], nodes[int(rng.integers(len(nodes)))]
+    G.add_edge(u, v, weight=7, w=3)
+    G.add_edge(u, "new", weight=1)
+    if len(nodes) > 2:
+        G.remove_node(nodes[int(rng.integers(len(nodes)))])
+
+
+def run(seed: int, rounds: int) -> Tally:
+    """Every call of :func:`calls` on random graphs of every label, weight and view kind."""
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    for r in range(rounds):
+        for directed in (False, True):
+            for label_kind in LABELS:
+                n = int(rng.choice([0, 1, 2, 5, 12, 30, 60] if r else [0, 1, 3, 8]))
+                if r and rng.random() < 0.06:  # past the sizes where the parallel paths start
+                    n = int(rng.choice([5000, 20000]))
+                weight_kind = WEIGHTS[int(rng.integers(len(WEIGHTS)))]
+                G = random_graph(rng, n, directed, label_kind, weight_kind)
+                kind = VIEWS[int(rng.integers(len(VIEWS)))]
+                H = view(G, kind, rng)
+                key = f"n={n} {'di' if directed else 'un'} {label_kind} {weight_kind} {kind}"
+                for name, args, kwargs in calls(H, rng):
+                    tally.check(key, name, args, kwargs)
+                if kind == "plain":
+                    mutate(G, rng)
+                    for name, args, kwargs in calls(G, rng):
+                        tally.check(key + " mutated", name, args, kwargs)
+    return tally
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")  # NetworkX's note on each cached conversion used
+    nx.config.warnings_to_ignore.add("cache")
+    nx.config.backends.warpgraph.device = args.device
+    tally = run(args.seed, args.rounds)
+    print(f"{tally.calls} calls: {len(tally.disagree)} disagree, "
+          f"{sum(tally.declined.values())} declined by the backend")  # fmt: skip
+    for reason, count in sorted(tally.declined.items()):
+        print(f"  declined {count:5d}  {reason}\n      e.g. {tally.example[reason]}")
+    for name, count in tally.known.items():
+        print(f"  {count} calls of {name} on a frozen graph, which NetworkX's own code refuses")
+    for line in tally.disagree[:40]:
+        print("  " + line)
+    return 1 if tally.disagree else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
