@@ -19,9 +19,10 @@ dispatch to NetworkX) are counted apart, by reason. One known difference is coun
 NetworkX's ``negative_edge_cycle`` adds a node to the graph, so it refuses frozen graphs and
 views, which warpgraph answers (compared with NetworkX on an unfrozen copy).
 
-Usage: ``python tools/nx_fuzz.py [--seed S] [--rounds R] [--device cpu|gpu]`` (exit status 1
-when a call disagrees; the first 40 are printed). 40 rounds take about 10 minutes on 2 cores;
-``tests/test_nx_fuzz.py`` runs two.
+Usage: ``python tools/nx_fuzz.py [--seed S] [--rounds R] [--device cpu|gpu] [--seconds T]``
+(``--seconds``: stop after the round that passes it). Exit status 1 when a call disagrees; the
+first 40 are printed. 40 rounds take about 10 minutes on 2 cores; ``tests/test_nx_fuzz.py``
+runs two.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 import types
 import warnings
 from collections import Counter
@@ -241,7 +243,7 @@ class Tally:
     """The calls made, the refusals of the backend by reason, and every disagreement."""
 
     def __init__(self) -> None:
-        self.calls = 0
+        self.calls = self.rounds = 0
         self.declined: Counter = Counter()
         self.example: dict[str, str] = {}
         self.known: Counter = Counter()
@@ -329,11 +331,16 @@ def mutate(G: nx.Graph, rng: np.random.Generator) -> None:
         G.remove_node(nodes[int(rng.integers(len(nodes)))])
 
 
-def run(seed: int, rounds: int) -> Tally:
-    """Every call of :func:`calls` on random graphs of every label, weight and view kind."""
+def run(seed: int, rounds: int, seconds: float = math.inf) -> Tally:
+    """Every call of :func:`calls` on random graphs of every label, weight and view kind, for
+    ``rounds`` rounds or until ``seconds`` have passed (checked between rounds)."""
     rng = np.random.default_rng(seed)
     tally = Tally()
+    end = time.monotonic() + seconds
     for r in range(rounds):
+        if time.monotonic() > end:
+            break
+        tally.rounds = r + 1
         for directed in (False, True):
             for label_kind in LABELS:
                 n = int(rng.choice([0, 1, 2, 5, 12, 30, 60] if r else [0, 1, 3, 8]))
@@ -358,12 +365,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
+    parser.add_argument("--seconds", type=float, default=math.inf, help="stop after a round")
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # NetworkX's note on each cached conversion used
     nx.config.warnings_to_ignore.add("cache")
     nx.config.backends.warpgraph.device = args.device
-    tally = run(args.seed, args.rounds)
-    print(f"{tally.calls} calls: {len(tally.disagree)} disagree, "
+    tally = run(args.seed, args.rounds, args.seconds)
+    print(f"{tally.rounds} rounds, {tally.calls} calls: {len(tally.disagree)} disagree, "
           f"{sum(tally.declined.values())} declined by the backend")  # fmt: skip
     for reason, count in sorted(tally.declined.items()):
         print(f"  declined {count:5d}  {reason}\n      e.g. {tally.example[reason]}")
