@@ -162,6 +162,32 @@ def test_connected_components_equal_scipy(A, directed, connection):
     assert wg_cg.connected_components(A, directed, connection, False, **CPU) == s_count
 
 
+@pytest.mark.parametrize("forward, want", [(False, [2, 1, 0]), (True, [2, 0, 1])])
+def test_strong_labels_follow_the_installed_scipys_row_scan(forward, want, monkeypatch):
+    """SciPy numbers strong components as its search completes them. Up to 1.17 the search
+    scans a row from its last entry, from 1.18 from its first: node 0's row [1, 2] then
+    finishes {2} or {1} first. Found by tools/csgraph_fuzz.py on a host with SciPy 1.18.1."""
+    A = sp.csr_array((np.ones(2), ([0, 0], [1, 2])), shape=(3, 3))
+    monkeypatch.setattr(wg_cg, "_scipy_scans_rows_forward", lambda: forward)
+    assert wg_cg.connected_components(A, connection="strong", **CPU)[1].tolist() == want
+    monkeypatch.undo()
+    got = wg_cg.connected_components(A, connection="strong", **CPU)[1]
+    np.testing.assert_array_equal(got, scipy_cg.connected_components(A, connection="strong")[1])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_strong_labels_equal_scipy_on_graphs_of_many_components(seed):
+    """Random graphs where about half number their components differently under the two scan
+    rules (hypothesis' small graphs rarely tell them apart)."""
+    A = sp.random(40, 40, density=0.06, format="csr", random_state=seed)
+    A.data[:] = 1
+    for M in (A, A.tocoo(), A.tolil(), A.toarray()):
+        got = wg_cg.connected_components(M, connection="strong", **CPU)
+        want = scipy_cg.connected_components(M, connection="strong")
+        assert got[0] == want[0]
+        np.testing.assert_array_equal(got[1], want[1])
+
+
 # ---------------------------------------------------------------- shortest paths
 @SETTINGS
 @given(

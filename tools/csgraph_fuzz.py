@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fuzz ``warpgraph.csgraph`` against ``scipy.sparse.csgraph`` (the oracle), on the CPU.
+"""Fuzz ``warpgraph.csgraph`` against ``scipy.sparse.csgraph`` (the oracle), on either device.
 
 Every function, on random graphs of 1-30 nodes in five input forms (CSR, COO, CSC, LIL,
 dense), with and without a negative weight, both ``directed`` values, several ``indices``,
@@ -13,8 +13,8 @@ terminate; compared with its Bellman-Ford instead), ``limit``/``min_only`` on ne
 weights, and two known refusals of SciPy's that warpgraph answers (a COO matrix for
 Floyd-Warshall, a negative ``i_start``), counted apart.
 
-Usage: ``python tools/csgraph_fuzz.py [--seed S]`` (about 8 minutes on 2 cores); exits 1 when a
-call disagrees and prints the first 40.
+Usage: ``python tools/csgraph_fuzz.py [--seed S] [--device cpu|gpu]`` (about 8 minutes on 2
+cores); exits 1 when a call disagrees and prints the first 40.
 """
 
 from __future__ import annotations
@@ -60,16 +60,17 @@ def same(a: Any, b: Any) -> bool:
 class Tally:
     """The calls made, the known refusals of SciPy's and every disagreement."""
 
-    def __init__(self) -> None:
+    def __init__(self, device: str = "cpu") -> None:
+        self.device = device
         self.calls = self.known = 0
         self.disagree: list[str] = []
 
     def check(self, ours: Callable, theirs: Callable, key: tuple, *args: Any, **kw: Any) -> None:
-        """``ours(*args, **kw, device="cpu")`` against ``theirs(*args, **kw)``."""
+        """``ours(*args, **kw, device=self.device)`` against ``theirs(*args, **kw)``."""
         name = ours.__name__
         self.calls += 1
         want = _outcome(theirs, args, kw)
-        got = _outcome(ours, args, {**kw, "device": "cpu"})
+        got = _outcome(ours, args, {**kw, "device": self.device})
         if want[0] == "raised" and _known_refusal(name, key, want[1]):
             self.known += 1
             return
@@ -102,9 +103,9 @@ def _said(outcome: tuple) -> str:
     return "answered" if outcome[0] == "ok" else f"raised {type(outcome[1]).__name__}"
 
 
-def run(seed: int) -> Tally:
+def run(seed: int, device: str = "cpu") -> Tally:
     """Every call on every graph of :func:`graphs`."""
-    tally = Tally()
+    tally = Tally(device)
     for key, g in graphs(np.random.default_rng(seed)):
         n, negative = key[0], key[2]
         for directed in (True, False):
@@ -140,9 +141,10 @@ def run(seed: int) -> Tally:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # (SciPy's and ours: Dijkstra on negative weights)
-    tally = run(args.seed)
+    tally = run(args.seed, args.device)
     print(f"{tally.calls} calls: {len(tally.disagree)} disagree, {tally.known} known refusals")
     for line in tally.disagree[:40]:
         print("  " + line)
