@@ -55,18 +55,20 @@ def _weights(G, weight: str, *, negative_ok: bool, hidden_ok: bool):
         )
     if w.hidden and not hidden_ok:
         raise not_implemented(f"edge attribute {weight!r} is None on some edges")
-    weights = host(w.graph.weights)
-    _refuse_nan(weights, weight)
-    if not negative_ok and weights.size and weights.min() < 0:
+    least = _least_weight(host(w.graph.weights), weight)  # (NaN refused)
+    if not negative_ok and least < 0:
         raise not_implemented("negative weights (NetworkX's Dijkstra is undefined there)")
     return w
 
 
-def _refuse_nan(weights: np.ndarray, weight: str) -> None:
-    """``NotImplementedError`` for NaN weights: every comparison with NaN is false, so what
-    NetworkX answers then follows the order of its heap or queue, not a definition."""
-    if weights.dtype.kind == "f" and np.isnan(weights).any():
+def _least_weight(weights: np.ndarray, weight: str) -> Any:
+    """The least weight (0 for none), or ``NotImplementedError`` for a NaN weight (the minimum
+    is NaN then): every comparison with NaN is false, so what NetworkX answers follows the
+    order of its heap or queue, not a definition."""
+    least = weights.min() if weights.size else 0
+    if least != least:
         raise not_implemented(f"edge attribute {weight!r} is NaN on some edges")
+    return least
 
 
 BF_DONE, BF_CYCLE, BF_FULL = 0, 1, 2
@@ -313,8 +315,7 @@ def negative_edge_cycle(G, weight: str = "weight", heuristic: bool = True) -> bo
     if w.kind == "other" or w.hidden:
         raise not_implemented(f"edge attribute {weight!r} holds non-numbers or None")
     weights = host(w.graph.weights)
-    _refuse_nan(weights, weight)
-    if not weights.size or weights.min() >= 0:
+    if _least_weight(weights, weight) >= 0:
         return False
     if not G.is_directed():
         return True  # a negative edge u - v is the negative cycle u -> v -> u
