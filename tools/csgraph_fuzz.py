@@ -2,7 +2,8 @@
 """Fuzz ``warpgraph.csgraph`` against ``scipy.sparse.csgraph`` (the oracle), on either device.
 
 Every function, on random graphs of 1-30 nodes in five input forms (CSR, COO, CSC, LIL,
-dense), with and without a negative weight, both ``directed`` values, several ``indices``,
+dense; with ``--device gpu`` also CuPy CSR and CuPy dense, whose results must come back as
+CuPy arrays), with and without a negative weight, both ``directed`` values, several ``indices``,
 every shortest-path method, ``limit`` and ``min_only``. A call agrees when both raise (ours an
 instance of SciPy's exception class) or both answer the same arrays. Distances are compared
 where predecessors may name another of several shortest paths (documented in
@@ -32,20 +33,24 @@ import scipy.sparse.csgraph as scipy_cg
 from warpgraph import csgraph as wg_cg
 
 FORMS = ("csr", "coo", "dense", "csc", "lil")
+#: With ``--device gpu`` also CuPy input (SciPy gets the same matrix as CSR or NumPy array);
+#: the results must come back as CuPy arrays.
+CUPY_FORMS = ("cupy_csr", "cupy_dense")
 
 
-def graphs(rng: np.random.Generator) -> Iterator[tuple[tuple, Any]]:
+def graphs(rng: np.random.Generator, forms: tuple = FORMS) -> Iterator[tuple[tuple, Any]]:
     """``(key, matrix)`` for every size, density, sign and form."""
     for n in (1, 2, 5, 30):
         for density in (0.0, 0.1, 0.5):
             for negative in (False, True):
-                for form in FORMS:
+                for form in forms:
                     seed = int(rng.integers(2**31))
                     m = sp.random(n, n, density=density, format="csr", random_state=seed)
                     m.data = rng.integers(1, 10, m.nnz).astype(float)
                     if negative and m.nnz:
                         m.data[rng.integers(0, m.nnz)] *= -1
-                    matrix = m.toarray() if form == "dense" else m.asformat(form)
+                    dense = form in ("dense", "cupy_dense")
+                    matrix = m.toarray() if dense else m.asformat(form.removeprefix("cupy_"))
                     yield (n, density, negative, form), matrix
 
 
@@ -53,8 +58,26 @@ def same(a: Any, b: Any) -> bool:
     """Equal arrays (NaN equal to NaN), of the same shape and kind, in equal tuples."""
     if isinstance(a, tuple):
         return isinstance(b, tuple) and len(a) == len(b) and all(map(same, a, b))
-    a, b = np.asarray(a), np.asarray(b)
+    a, b = np.asarray(a), np.asarray(_host(b))
     return a.shape == b.shape and a.dtype.kind == b.dtype.kind and np.array_equal(a, b, True)
+
+
+def _host(x: Any) -> Any:
+    return x.get() if type(x).__module__.startswith("cupy") else x
+
+
+def _on_gpu(matrix: Any) -> Any:
+    """The CuPy form of a SciPy CSR matrix or NumPy array."""
+    import cupy
+    from cupyx.scipy import sparse as csp
+
+    return csp.csr_matrix(matrix) if sp.issparse(matrix) else cupy.asarray(matrix)
+
+
+def _all_cupy(result: Any) -> bool:
+    if isinstance(result, tuple):
+        return all(map(_all_cupy, result))
+    return isinstance(result, int) or type(result).__module__.startswith("cupy")
 
 
 class Tally:
@@ -70,7 +93,12 @@ class Tally:
         name = ours.__name__
         self.calls += 1
         want = _outcome(theirs, args, kw)
-        got = _outcome(ours, args, {**kw, "device": self.device})
+        on_gpu = key[3].startswith("cupy")
+        mine = (_on_gpu(args[0]), *args[1:]) if on_gpu else args
+        got = _outcome(ours, mine, {**kw, "device": self.device})
+        if on_gpu and got[0] == "ok" and not _all_cupy(got[1]):
+            self.disagree.append(f"{name} {key} {kw}: CuPy input, result not all CuPy arrays")
+            return
         if want[0] == "raised" and _known_refusal(name, key, want[1]):
             self.known += 1
             return
@@ -106,7 +134,8 @@ def _said(outcome: tuple) -> str:
 def run(seed: int, device: str = "cpu") -> Tally:
     """Every call on every graph of :func:`graphs`."""
     tally = Tally(device)
-    for key, g in graphs(np.random.default_rng(seed)):
+    forms = FORMS + CUPY_FORMS if device == "gpu" else FORMS
+    for key, g in graphs(np.random.default_rng(seed), forms):
         n, negative = key[0], key[2]
         for directed in (True, False):
             for conn in ("weak", "strong"):
