@@ -565,6 +565,31 @@ def test_bfs_layers_in_networkx_order(seed, kind, directed):
         list(nx.bfs_layers(G, ["no such node"], backend=BACKEND))
 
 
+@pytest.mark.parametrize("version", [(3, 4), (3, 5), None])
+def test_bfs_layers_first_layer_follows_the_installed_networkx(version, monkeypatch):
+    """NetworkX 3.4 starts from the sources as given, repeats included; 3.5 on from
+    ``list(set(sources))``. Found by tools/nx_fuzz.py under NetworkX 3.4.2. ``None``: the
+    installed version, compared with its own result."""
+    from warpgraph.nx import traversal
+
+    G = nx.Graph([("a", "x"), ("b", "y"), ("c", "x"), ("x", "z"), ("y", "z")])
+    sources = ["c", "b", "a", "b"]
+    if version is None:
+        ours, theirs = both("bfs_layers", G, sources)
+        assert list(ours) == list(theirs)
+        return
+    monkeypatch.setattr(traversal, "networkx_version", lambda: version)
+    layers = list(nx.bfs_layers(G, sources, backend=BACKEND))
+    first = sources if version < (3, 5) else list(set(sources))
+    assert layers[0] == first
+    visited, current, want = set(first), list(first), [first]  # NetworkX's loop, by hand
+    while current:
+        current = [v for u in current for v in G[u] if v not in visited and not visited.add(v)]
+        if current:
+            want.append(current)
+    assert layers == want
+
+
 def test_bfs_layers_order_follows_insertion_not_labels():
     G = nx.Graph()
     G.add_edges_from([("r", "z"), ("r", "b"), ("z", "y"), ("b", "a"), ("z", "a"), ("b", "c")])

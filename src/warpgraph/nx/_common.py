@@ -8,8 +8,10 @@ then picks the GPU when one is usable).
 
 from __future__ import annotations
 
+import functools
 import gc
 import math
+import re
 from contextlib import ContextDecorator
 from itertools import islice, pairwise
 from typing import Any
@@ -28,6 +30,7 @@ __all__ = [
     "label_sets",
     "layer_by_sets",
     "local_search",
+    "networkx_version",
     "node_dict",
     "node_error",
     "node_sets",
@@ -56,6 +59,16 @@ class gc_paused(ContextDecorator):
 def host(a: Any) -> np.ndarray:
     """NumPy view or copy of a NumPy/CuPy array."""
     return to_host(a)
+
+
+@functools.cache
+def networkx_version() -> tuple[int, int]:
+    """The installed NetworkX's ``(major, minor)``, for the few rules that changed between
+    the versions supported (3.4 on)."""
+    import networkx as nx
+
+    found = re.match(r"(\d+)\.(\d+)", nx.__version__)
+    return (int(found[1]), int(found[2])) if found else (99, 0)
 
 
 def backend_device() -> str:

@@ -29,6 +29,7 @@ from ._common import (
     host,
     layer_by_sets,
     local_search,
+    networkx_version,
     node_error,
     node_sets,
     try_node_dict,
@@ -173,13 +174,20 @@ def bfs_layers(G, sources: Any) -> Iterator[list]:
     """Generator of BFS layers (lists of nodes) in exactly NetworkX's order."""
     if sources in G:
         sources = [sources]
-    # NetworkX starts from ``list(set(sources))``: the same set built the same way iterates in
-    # the same order, so the first layer (and so all later ones) matches.
-    return _bfs_layers(G, list(set(sources)))
+    if networkx_version() < (3, 5):
+        # NetworkX 3.4 starts from ``list(sources)`` as given, repeats included; a repeat
+        # finds nothing new, so the search runs from each source's first place
+        first = list(sources)
+        return _bfs_layers(G, list(dict.fromkeys(first)), first)
+    # NetworkX 3.5 on starts from ``list(set(sources))``: the same set built the same way
+    # iterates in the same order, so the first layer (and so all later ones) matches.
+    first = list(set(sources))
+    return _bfs_layers(G, first, first)
 
 
-def _bfs_layers(G, sources: list) -> Iterator[list]:
-    for s in sources:
+def _bfs_layers(G, sources: list, first: list) -> Iterator[list]:
+    """The layers of a search from ``sources`` (distinct), of which ``first`` is the first."""
+    for s in first:
         if s not in G:
             raise node_error("graph", s)
     if not sources:
@@ -188,7 +196,7 @@ def _bfs_layers(G, sources: list) -> Iterator[list]:
     with gc_paused():
         nodes = G.label_list(order)
         layers = [nodes[lo:hi] for lo, hi in pairwise(starts[1:].tolist())]
-    yield list(sources)
+    yield list(first)
     yield from layers
 
 
