@@ -154,6 +154,8 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         yield "bfs_tree", (G, s), {"reverse": True}
         yield "bfs_layers", (G, s), {}
         yield "bfs_layers", (G, [s, some()]), {}
+        yield "bfs_layers", (G, Fresh([some(), s, some()])), {}  # an iterator of sources
+        yield "bfs_layers", (G, (s, s)), {}
         for cutoff in (None, -1, 0, 1, 3, 1.5):
             yield "single_source_shortest_path_length", (G, s), {"cutoff": cutoff}
         for weight in ("weight", "w", "absent"):
@@ -179,7 +181,7 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "transitivity", "triadic_census"):  # fmt: skip
         yield name, (G,), {}
     picked = [some() for _ in range(3)]
-    for nodes_arg in (None, picked[0], picked, [*picked, "absent"]):
+    for nodes_arg in (None, picked[0], picked, [*picked, "absent"], Fresh(picked)):
         yield "triangles", (G,), {"nodes": nodes_arg}
         yield "clustering", (G,), {"nodes": nodes_arg}
     for count_zeros in (True, False):
@@ -202,11 +204,26 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         yield "k_truss", (G, k), {}
 
 
+class Fresh:
+    """An argument passed as a new iterator over ``items`` to each call (one is used up)."""
+
+    def __init__(self, items: list) -> None:
+        self.items = items
+
+    def __repr__(self) -> str:
+        return f"iter({self.items!r})"
+
+
+def _fresh(x: Any) -> Any:
+    return iter(x.items) if isinstance(x, Fresh) else x
+
+
 def outcome(name: str, args: tuple, kwargs: dict, backend: str | None) -> tuple[str, Any]:
     """``("ok", result)`` with generators listed, or ``("raised", exception)``; ``backend``
     None: NetworkX's automatic dispatch picks."""
     try:
         chosen = {} if backend is None else {"backend": backend}
+        args, kwargs = tuple(map(_fresh, args)), {k: _fresh(v) for k, v in kwargs.items()}
         result = getattr(nx, name)(*args, **kwargs, **chosen)
         if isinstance(result, (types.GeneratorType, map, filter)):
             return "ok", ("<generator>", [_snapshot(r) for r in result])
