@@ -40,6 +40,21 @@ def test_no_call_disagrees_with_networkx(fuzz, seed, monkeypatch):
     monkeypatch.setattr(nx.config, "warnings_to_ignore", {"cache"})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (Numba's and NumPy's, on NaN and empty inputs)
-        tally = fuzz.run(seed, rounds=2)
+        tally = fuzz.run(seed, rounds=2, large=False)
     assert tally.calls > 5000
+    assert not tally.disagree, "\n".join(tally.disagree[:10])
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_no_call_disagrees_on_a_graph_past_the_parallel_paths(fuzz, directed, monkeypatch):
+    """5,000 nodes: past the sizes (4,096) where the in-place and parallel paths start."""
+    monkeypatch.setattr(nx.config, "warnings_to_ignore", {"cache"})
+    rng = np.random.default_rng(5 + directed)
+    G = fuzz.random_graph(rng, 5000, directed, "gaps" if directed else "strings", "int")
+    tally = fuzz.Tally()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, args, kwargs in fuzz.calls(G, rng):
+            tally.check("n=5000", name, args, kwargs)
+    assert tally.calls > 150
     assert not tally.disagree, "\n".join(tally.disagree[:10])
