@@ -23,7 +23,7 @@ Usage: ``python tools/nx_fuzz.py [--seed S] [--rounds R] [--device cpu|gpu] [--s
 [--auto]`` (``--seconds``: stop after the round that passes it; ``--auto``: warpgraph first in
 NetworkX's backend priority and no ``backend=`` given, so ``should_run`` and the fallbacks to
 NetworkX are exercised too). Exit status 1 when a call disagrees; the
-first 40 are printed. 20 rounds take about 4-5 minutes on 2 cores; ``tests/test_nx_fuzz.py``
+first 40 are printed. 20 rounds take about 5 minutes on 2 cores; ``tests/test_nx_fuzz.py``
 runs a short version.
 """
 
