@@ -14,6 +14,7 @@ from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
+from ._common import networkx_version
 from .clustering import average_clustering, clustering, transitivity, triadic_census, triangles
 from .components import (
     connected_components,
@@ -124,6 +125,18 @@ def _check_bfs_pred(G, source=None, depth_limit=None, sort_neighbors=None):
     return _check_bfs_tree(G, source, False, depth_limit, sort_neighbors)
 
 
+def _check_bfs_layers(G, sources=None) -> bool | str:
+    if networkx_version() >= (3, 5) or sources in G:
+        return True
+    try:
+        one_pass = iter(sources) is sources
+    except TypeError:
+        return True  # (NetworkX's own error follows)
+    if one_pass:  # NetworkX 3.4 lists the iterator, then makes its visited set of what is left
+        return "an iterator of sources under NetworkX 3.4 (which reads it twice)"
+    return True
+
+
 def _check_core_k(G, k=None, core_number=None) -> bool | str:
     if k is not None and not _is_number(k):
         return f"k must be a number, got {type(k).__name__}"
@@ -166,6 +179,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "bfs_edges": _check_bfs_tree,
     "bfs_tree": _check_bfs_tree,
     "bfs_predecessors": _check_bfs_pred,
+    "bfs_layers": _check_bfs_layers,
     "bfs_successors": _check_bfs_pred,
     "k_core": _check_core_k,
     "k_shell": _check_core_k,
