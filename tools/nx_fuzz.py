@@ -310,7 +310,8 @@ def _reason(exc: BaseException, name: str, args: tuple, kwargs: dict) -> str:
     if "not implemented by 'warpgraph' backend for the given arguments" in str(exc):
         from warpgraph.nx.interface import BackendInterface
 
-        return str(BackendInterface.can_run(name, args, kwargs))
+        fresh = {k: _fresh(v) for k, v in kwargs.items()}
+        return str(BackendInterface.can_run(name, tuple(map(_fresh, args)), fresh))
     cause = exc.__cause__ or exc.__context__
     return f"{type(cause).__name__}: {cause}" if cause else str(exc)
 
