@@ -1064,6 +1064,22 @@ def test_nan_weights_run_in_networkx(name, directed):
         priority.algos = saved
 
 
+@needs_sssp
+def test_negative_edge_cycle_of_an_undirected_view_reads_each_arcs_weight():
+    """``D.to_undirected(as_view=True)`` gives ``0 -> 1`` and ``1 -> 0`` D's two weights: a
+    negative one need not close a negative cycle, as it does in a plain Graph. Found by
+    tools/nx_fuzz.py (NetworkX itself refuses the frozen view; compared on a copy)."""
+    D = nx.DiGraph([(0, 0, {"w": 2}), (0, 1, {"w": 5}), (1, 0, {"w": -1})])
+    U = D.to_undirected(as_view=True)
+    assert nx.negative_edge_cycle(U, weight="w", backend=BACKEND) is False
+    assert nx.negative_edge_cycle(nx.DiGraph(U), weight="w") is False
+    D.add_edge(1, 0, w=-6)  # 5 - 6 < 0
+    U = D.to_undirected(as_view=True)
+    assert nx.negative_edge_cycle(U, weight="w", backend=BACKEND) is True
+    G = nx.Graph([(0, 1, {"w": -1})])  # a plain Graph: the edge's one weight, both ways
+    assert nx.negative_edge_cycle(G, weight="w", backend=BACKEND) is True
+
+
 def same_answer(a, b) -> bool:
     """Equal, NaN equal to NaN, dict keys in the same order."""
     if isinstance(a, dict):

@@ -71,6 +71,14 @@ def _least_weight(weights: np.ndarray, weight: str) -> Any:
     return least
 
 
+def _one_dict_per_edge(G) -> bool:
+    """Whether both arcs of each undirected edge read one data dict, so one weight: true of a
+    plain ``Graph``, not of ``D.to_undirected(as_view=True)``, whose arcs ``u -> v`` and
+    ``v -> u`` read ``D``'s two dicts (NetworkX's search then goes by each arc's own)."""
+    source = G.source
+    return source is not None and type(source._adj) is dict
+
+
 BF_DONE, BF_CYCLE, BF_FULL = 0, 1, 2
 
 
@@ -317,7 +325,7 @@ def negative_edge_cycle(G, weight: str = "weight", heuristic: bool = True) -> bo
     weights = host(w.graph.weights)
     if _least_weight(weights, weight) >= 0:
         return False
-    if not G.is_directed():
+    if not G.is_directed() and _one_dict_per_edge(G):
         return True  # a negative edge u - v is the negative cycle u -> v -> u
     g = w.graph
     n = g.num_vertices
