@@ -32,7 +32,6 @@ vary").
 
 from __future__ import annotations
 
-import functools
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +42,7 @@ from scipy.sparse.csgraph import NegativeCycleError as _ScipyNegativeCycleError
 
 from . import errors
 from ._arrays import id_dtype_for, is_cupy, to_host
+from ._versions import major_minor
 from .device import resolve_device
 from .errors import InvalidArgumentError
 from .graph import Graph
@@ -352,17 +352,11 @@ def _scipy_strong_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> tup
     return int(starts.size - 1), labels
 
 
-@functools.cache
 def _scipy_scans_rows_forward() -> bool:
     """Whether the installed SciPy's strong-component search scans a row from its first stored
     entry (1.18 and later) rather than from its last (found by comparing both with 1.17.1 and
     1.18.1 on 3,000 random graphs in each input form: one rule matched each, every time)."""
-    import re
-
-    import scipy
-
-    found = re.match(r"(\d+)\.(\d+)", scipy.__version__)
-    return found is not None and (int(found[1]), int(found[2])) >= (1, 18)
+    return major_minor("scipy") >= (1, 18)
 
 
 # ---------------------------------------------------------------- shortest paths

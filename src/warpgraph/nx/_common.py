@@ -8,10 +8,8 @@ then picks the GPU when one is usable).
 
 from __future__ import annotations
 
-import functools
 import gc
 import math
-import re
 from contextlib import ContextDecorator
 from itertools import islice, pairwise
 from typing import Any
@@ -19,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._arrays import to_host
+from .._versions import major_minor
 from ..device import resolve_device
 
 __all__ = [
@@ -61,14 +60,10 @@ def host(a: Any) -> np.ndarray:
     return to_host(a)
 
 
-@functools.cache
 def networkx_version() -> tuple[int, int]:
     """The installed NetworkX's ``(major, minor)``, for the few rules that changed between
     the versions supported (3.4 on)."""
-    import networkx as nx
-
-    found = re.match(r"(\d+)\.(\d+)", nx.__version__)
-    return (int(found[1]), int(found[2])) if found else (99, 0)
+    return major_minor("networkx")
 
 
 def backend_device() -> str:
