@@ -1,0 +1,302 @@
+"""The relax step shared by the CPU's delta-stepping, near-far and frontier Bellman-Ford
+(:mod:`.cpu`), and the pieces its loops share.
+
+One relax step is edge-balanced: the frontier's out-degrees are prefix-summed, the arcs cut
+into chunks (64 to ``_CHUNK`` arcs), and each chunk writes the vertices whose distance it
+lowered (an atomic compare-and-swap min on the distance's bit pattern,
+:func:`warpgraph.cpu.atomics.cas`, inlined) into its own slice of a buffer, so no two threads
+share a write position. Whether a step runs in parallel follows a threshold adapted to the
+measured fork-join cost (:func:`_relax_step`); large frontiers are sorted first
+(:func:`_sort_frontier`). With frontier filtering a vertex is expanded only if its distance
+changed since it was last expanded (``settled[u] != dist[u]``).
+
+The hot loops call no function with array arguments (a Numba call updates the arrays'
+reference counts: about 100 ns a push, measured), hence the intrinsics and inlined atomics.
+
+Examples
+--------
+>>> import numpy as np
+>>> int(_bin(7, 2)), _infinity(np.int64) == np.iinfo(np.int64).max, _infinity(np.float32)
+(3, True, inf)
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+from ...cpu.atomics import cas
+
+_CHUNK = 4096  # arcs per chunk of a parallel relax step (one output slice each)
+_PAR_MIN_ARCS = 1 << 9  # relax steps with fewer arcs always run on one thread; the
+_PAR_START_ARCS = 1 << 9  # threshold starts here and adapts to the measured fork-join cost
+_PAR_MAX_ARCS = 1 << 22  # (see _relax_step)
+_PAR_PROBE = 32
+_PAR_MIN_VERTICES = 1 << 16  # frontiers with fewer vertices are prefix-summed on one thread
+# (each parallel region is a fork-join: on a busy machine it waits for a descheduled thread)
+_SORT_RATIO = 64  # frontiers of at least n / _SORT_RATIO vertices are sorted first
+_U = np.uint64  # hot loops index with unsigned integers: no negative-index wraparound code
+_BIN_CAP = 4.0e18  # bucket numbers are clipped here (float distances / tiny delta)
+
+
+# ---------------------------------------------------------------------------- intrinsics
+@intrinsic
+def _cycles(typingctx):
+    """The CPU's cycle counter (``llvm.readcyclecounter``): times relax steps for the
+    parallel/serial choice (see :func:`_relax_step`)."""
+    sig = types.uint64()
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return sig, codegen
+
+
+@intrinsic
+def _from_bits(typingctx, bits, like):
+    """The value of ``like``'s dtype whose bit pattern is ``bits`` (ints: the value itself)."""
+    if not isinstance(like, types.Array) or not isinstance(bits, types.Integer):
+        return None
+    dt = like.dtype
+    sig = dt(bits, like)
+
+    def codegen(context, builder, sig, args):
+        if isinstance(dt, types.Float):
+            return builder.bitcast(args[0], context.get_value_type(dt))
+        return context.cast(builder, args[0], sig.args[0], dt)
+
+    return sig, codegen
+
+
+@intrinsic
+def _to_bits(typingctx, value, bits_arr):
+    """The bit pattern of ``value`` as ``bits_arr``'s integer dtype (ints: the value itself)."""
+    if not isinstance(bits_arr, types.Array):
+        return None
+    dt = bits_arr.dtype
+    sig = dt(value, bits_arr)
+
+    def codegen(context, builder, sig, args):
+        if isinstance(sig.args[0], types.Float):
+            return builder.bitcast(args[0], context.get_value_type(dt))
+        return context.cast(builder, args[0], sig.args[0], dt)
+
+    return sig, codegen
+
+
+@nb.njit(cache=True, nogil=True)
+def _bin(d, delta):
+    """Bucket number of distance ``d >= 0`` (monotone in ``d``)."""
+    q = np.float64(d) / np.float64(delta)
+    if q > _BIN_CAP:
+        q = _BIN_CAP
+    return np.int64(q)
+
+
+def _infinity(dtype) -> int | float:
+    """The distance of an unreachable vertex in ``dtype``: its largest integer, or ``inf``."""
+    dtype = np.dtype(dtype)
+    return np.iinfo(dtype).max if dtype.kind in "iu" else np.inf
+
+
+@nb.njit(cache=True, nogil=True)
+def _ensure(arr, need):
+    if arr.shape[0] >= need:
+        return arr
+    out = np.empty(max(need, 2 * arr.shape[0]), dtype=arr.dtype)
+    out[: arr.shape[0]] = arr
+    return out
+
+
+# ---------------------------------------------------------------------------- relax steps
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _frontier_offsets_par(indptr, dist, settled, F, f, filt, offs):
+    """:func:`_frontier_offsets` with the degrees gathered in parallel (large frontiers)."""
+    for i in nb.prange(f):
+        u = _U(F[i])
+        d = indptr[u + _U(1)] - indptr[u]
+        if filt:
+            du = dist[u]
+            if settled[u] == du:
+                d = 0
+            else:
+                settled[u] = du
+        offs[i + 1] = d
+    offs[0] = 0
+    for i in range(f):
+        offs[i + 1] += offs[i]
+    return offs[f]
+
+
+@nb.njit(cache=True, nogil=True)
+def _frontier_offsets(indptr, dist, settled, F, f, filt, offs):
+    """Exclusive prefix sum of the out-degrees of ``F[:f]`` into ``offs``; a vertex already
+    expanded at its current distance counts 0 arcs when filtering (and is marked otherwise)."""
+    offs[0] = 0
+    for i in range(f):
+        u = _U(F[i])
+        d = indptr[u + _U(1)] - indptr[u]
+        if filt:
+            du = dist[u]
+            if settled[u] == du:
+                d = 0
+            else:
+                settled[u] = du
+        offs[i + 1] = offs[i] + d
+    return offs[f]
+
+
+@nb.njit(cache=True, nogil=True)
+def _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v,
+                 out_b, counts, pred, flags, lower_bound):  # fmt: skip
+    """Relax arcs ``[c * ch, (c + 1) * ch)`` of the frontier; pushes go to the chunk's
+    own slice of ``out_v`` (and their bucket, relative to ``cur``, to ``out_b``)."""
+    a0 = c * ch
+    a1 = min(total, a0 + ch)
+    i = np.searchsorted(offs[: nf + 1], a0, side="right") - 1
+    want_pred = pred.shape[0] > 0
+    bins = cur >= 0
+    cnt = 0
+    a = a0
+    while a < a1:
+        while offs[i + 1] <= a:
+            i += 1
+        u = _U(F[i])
+        stop = min(a1, offs[i + 1])
+        e0 = indptr[u] + (a - offs[i])
+        e1 = e0 + (stop - a)
+        du = dist[u]
+        for e in range(_U(e0), _U(e1)):
+            v = _U(indices[e])
+            nd = du + w[e]
+            if not nd < dist[v]:
+                continue
+            # atomic min: compare-and-swap on the bit pattern until lowered or not lower
+            lowered = False
+            old_bits = bits[v]
+            while nd < _from_bits(old_bits, dist):
+                seen = cas(bits, v, old_bits, _to_bits(nd, bits))
+                if seen == old_bits:
+                    lowered = True
+                    break
+                old_bits = seen
+            if lowered:
+                out_v[a0 + cnt] = indices[e]
+                if bins:
+                    rel = _bin(nd, delta) - cur
+                    out_b[a0 + cnt] = np.int32(min(rel, 2147483647))
+                if want_pred:
+                    pred[v] = u
+                if nd < lower_bound:
+                    flags[0] = 1
+                cnt += 1
+        a = stop
+    counts[c] = cnt
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _relax_par(indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v, out_b,
+               counts, pred, flags, lower_bound):  # fmt: skip
+    nch = (total + ch - 1) // ch
+    for c in nb.prange(nch):
+        _relax_chunk(np.int64(c), indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta,
+                     cur, out_v, out_b, counts, pred, flags, lower_bound)  # fmt: skip
+
+
+@nb.njit(cache=True, nogil=True)
+def _relax_seq(indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v, out_b,
+               counts, pred, flags, lower_bound):  # fmt: skip
+    nch = (total + ch - 1) // ch
+    for c in range(nch):
+        _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v,
+                     out_b, counts, pred, flags, lower_bound)  # fmt: skip
+
+
+@nb.njit(cache=True, nogil=True)
+def _sort_frontier(F, f, bm):
+    """Sort ``F[:f]`` by vertex id and drop duplicates through the bitmap ``bm`` (left zero);
+    returns the new length. O(f + n / 64): worth it for large frontiers, whose adjacency rows
+    are then read in memory order."""
+    one = np.uint64(1)
+    for i in range(f):
+        u = np.uint64(F[i])
+        bm[u >> np.uint64(6)] |= one << (u & np.uint64(63))
+    k = 0
+    for wi in range(bm.shape[0]):
+        x = bm[wi]
+        if x == 0:
+            continue
+        bm[wi] = 0
+        base = wi * 64
+        while x != 0:
+            F[k] = base + np.int64(trailing_zeros(x))
+            k += 1
+            x &= x - one
+    return k
+
+
+@nb.njit(cache=True, nogil=True)
+def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur, buf, pred,
+                flags, lower_bound, par, tune):  # fmt: skip
+    """One relax step over ``F[:f]``; returns ``(buffers, nchunks, f, chunk)``: the buffers
+    ``(offsets, out_v, out_b, counts, bitmap)`` are reused from ``buf`` or grown here, and a
+    large frontier is first sorted and deduplicated in place (``f`` its new length)."""
+    bm = buf[4]
+    if f * _SORT_RATIO >= bm.shape[0] * 64:
+        f = _sort_frontier(F, f, bm)
+    offs = buf[0]
+    if offs.shape[0] < f + 1:
+        offs = np.empty(max(f + 1, 2 * offs.shape[0]), dtype=np.int64)
+    if par and f >= _PAR_MIN_VERTICES:
+        total = _frontier_offsets_par(indptr, dist, settled, F, f, filt, offs)
+    else:
+        total = _frontier_offsets(indptr, dist, settled, F, f, filt, offs)
+    out_v = buf[1]
+    out_b = buf[2]
+    if out_v.shape[0] < total:
+        out_v = np.empty(max(total, 2 * out_v.shape[0]), dtype=out_v.dtype)
+        if cur >= 0:
+            out_b = np.empty(out_v.shape[0], dtype=np.int32)
+    # Adaptive parallel threshold (tune[0], in arcs): a parallel step is a fork-join, about a
+    # microsecond on an idle machine but up to a scheduler time slice when the cores are shared
+    # (the other thread is descheduled). Each step is timed; tune[1] is the serial cost per arc
+    # (cycles, running mean). A parallel step over twice the serial estimate doubles the
+    # threshold, one under it lowers the threshold (within _PAR_MIN_ARCS.._PAR_MAX_ARCS); every
+    # _PAR_PROBE-th serial step that could run in parallel does, to find out (tune[2] counts).
+    parallel = par and total >= tune[0]
+    if par and not parallel and total >= _PAR_MIN_ARCS:
+        tune[2] += 1
+        if tune[2] >= _PAR_PROBE:  # now and then, try a parallel step below the threshold
+            parallel = True
+            tune[2] = 0
+    # parallel steps get at least 16 chunks (of 64 to _CHUNK arcs) for the threads to share
+    ch = min(_CHUNK, max(64, (total + 15) // 16)) if parallel else _CHUNK
+    nch = (total + ch - 1) // ch
+    counts = buf[3]
+    if counts.shape[0] < nch:
+        counts = np.empty(max(nch, 2 * counts.shape[0]), dtype=np.int64)
+    t0 = _cycles()
+    if parallel:
+        _relax_par(indptr, indices, w, dist, bits, F, f, offs, total, ch, delta, cur, out_v,
+                   out_b, counts, pred, flags, lower_bound)  # fmt: skip
+    else:
+        _relax_seq(indptr, indices, w, dist, bits, F, f, offs, total, ch, delta, cur, out_v,
+                   out_b, counts, pred, flags, lower_bound)  # fmt: skip
+    spent = np.float64(_cycles() - t0)
+    if total >= 256:
+        if not parallel:
+            tune[1] = 0.8 * tune[1] + 0.2 * (spent / total) if tune[1] > 0 else spent / total
+        elif tune[1] > 0:
+            serial = tune[1] * total
+            if spent > 2.0 * serial:
+                tune[0] = min(2.0 * tune[0], _PAR_MAX_ARCS)
+            elif spent < serial:
+                tune[0] = max(min(0.5 * tune[0], float(total)), _PAR_MIN_ARCS)
+    return (offs, out_v, out_b, counts, bm), nch, f, ch
