@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
-from ...cpu.atomics import cas, fetch_add
+from ...cpu.atomics import cas
+from ...cpu.queues import LOCAL_QUEUE, flush
 
 __all__ = ["BfsTrace", "bfs_cpu"]
 
-_LOCAL = 1024  # per-thread queue buffer (vertices) flushed with one atomic fetch-add
 _PARALLEL_MIN_WORK = 1 << 15
 """Steps with less work (edges or vertices to scan) run on one thread: waking the thread pool
 costs more than they do, and far more when the cores are oversubscribed (OpenMP threads spin)."""
@@ -62,15 +62,6 @@ def _edge_balanced_starts(indptr, frontier, nf, nchunks):
     return starts
 
 
-@nb.njit(cache=True, nogil=True)
-def _flush(buf, k, out, counter):
-    """Append ``buf[:k]`` to ``out`` at slots reserved with one atomic fetch-add."""
-    if k > 0:
-        base = fetch_add(counter, 0, k)
-        for i in range(k):
-            out[base + i] = buf[i]
-
-
 @nb.njit(parallel=True, cache=True, nogil=True)
 def _td_step(indptr, indices, levels, parents, frontier, nf, out, counter, next_level, nthreads):
     """Expand ``frontier[:nf]``; claimed vertices go to ``out`` (``counter[0]`` slots used).
@@ -82,7 +73,7 @@ def _td_step(indptr, indices, levels, parents, frontier, nf, out, counter, next_
     scout = np.zeros(nchunks, dtype=np.int64)
     has_parents = parents.shape[0] > 0
     for c in nb.prange(nchunks):
-        buf = np.empty(_LOCAL, dtype=out.dtype)
+        buf = np.empty(LOCAL_QUEUE, dtype=out.dtype)
         k = 0
         sc = 0
         for i in range(starts[c], starts[c + 1]):
@@ -95,10 +86,10 @@ def _td_step(indptr, indices, levels, parents, frontier, nf, out, counter, next_
                     sc += indptr[v + 1] - indptr[v]
                     buf[k] = v
                     k += 1
-                    if k == _LOCAL:
-                        _flush(buf, k, out, counter)
+                    if k == LOCAL_QUEUE:
+                        flush(buf, k, out, counter)
                         k = 0
-        _flush(buf, k, out, counter)
+        flush(buf, k, out, counter)
         scout[c] = sc
     return scout.sum()
 

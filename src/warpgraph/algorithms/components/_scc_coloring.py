@@ -25,7 +25,8 @@ import numba as nb
 import numpy as np
 
 from ...cpu.atomics import cas
-from ._scc_reach import _LOCAL, _flush, _reach, _threads
+from ...cpu.queues import LOCAL_QUEUE, flush
+from ._scc_reach import _reach, _threads
 from .scc_config import SCCConfig
 
 
@@ -82,7 +83,7 @@ def _color_expand(indptr, indices, part, color, inq, front, nf, out, counter, nt
     not yet queued go to ``out``."""
     nch = max(1, min(nf // 64 + 1, 8 * nthreads))
     for c in nb.prange(nch):
-        buf = np.empty(_LOCAL, dtype=out.dtype)
+        buf = np.empty(LOCAL_QUEUE, dtype=out.dtype)
         k = 0
         for i in range((nf * c) // nch, (nf * (c + 1)) // nch):
             v = front[i]
@@ -97,10 +98,10 @@ def _color_expand(indptr, indices, part, color, inq, front, nf, out, counter, nt
                     if inq[w] == 0 and cas(inq, w, 0, 1) == 0:
                         buf[k] = w
                         k += 1
-                        if k == _LOCAL:
-                            _flush(buf, k, out, counter)
+                        if k == LOCAL_QUEUE:
+                            flush(buf, k, out, counter)
                             k = 0
-        _flush(buf, k, out, counter)
+        flush(buf, k, out, counter)
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)

@@ -23,9 +23,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ...cpu.atomics import cas, fetch_add
+from ...cpu.atomics import cas
+from ...cpu.queues import LOCAL_QUEUE, flush
 
-_LOCAL = 1024  # per-thread queue buffer, flushed with one atomic fetch-add
 _DONE = 3  # quadratic reachability: expanded
 
 
@@ -54,14 +54,6 @@ def _sweep(ptr, idx, group, mark, cur, nxt, bounds):
     return cnt.sum()
 
 
-@nb.njit(cache=True, nogil=True)
-def _flush(buf, k, out, counter):
-    if k > 0:
-        base = fetch_add(counter, 0, k)
-        for i in range(k):
-            out[base + i] = buf[i]
-
-
 @nb.njit(parallel=True, cache=True, nogil=True)
 def _expand(ptr, idx, group, mark, front, nf, out, counter, nthreads):
     """One linear (push) step: expand ``front[:nf]``, claim unseen same-group neighbours into
@@ -69,7 +61,7 @@ def _expand(ptr, idx, group, mark, front, nf, out, counter, nthreads):
     nch = max(1, min(nf // 64 + 1, 8 * nthreads))
     scout = np.zeros(nch, dtype=np.int64)
     for c in nb.prange(nch):
-        buf = np.empty(_LOCAL, dtype=out.dtype)
+        buf = np.empty(LOCAL_QUEUE, dtype=out.dtype)
         k = 0
         sc = 0
         for i in range((nf * c) // nch, (nf * (c + 1)) // nch):
@@ -81,10 +73,10 @@ def _expand(ptr, idx, group, mark, front, nf, out, counter, nthreads):
                     sc += ptr[w + 1] - ptr[w]
                     buf[k] = w
                     k += 1
-                    if k == _LOCAL:
-                        _flush(buf, k, out, counter)
+                    if k == LOCAL_QUEUE:
+                        flush(buf, k, out, counter)
                         k = 0
-        _flush(buf, k, out, counter)
+        flush(buf, k, out, counter)
         scout[c] = sc
     return scout.sum()
 
@@ -95,7 +87,7 @@ def _pull(rptr, ridx, group, mark, bounds, out, counter):
     its group (arcs of ``rptr``/``ridx`` lead to it) is marked and queued in ``out``."""
     nch = bounds.shape[0] - 1
     for c in nb.prange(nch):
-        buf = np.empty(_LOCAL, dtype=out.dtype)
+        buf = np.empty(LOCAL_QUEUE, dtype=out.dtype)
         k = 0
         for v in range(bounds[c], bounds[c + 1]):
             if mark[v] != 0:
@@ -109,11 +101,11 @@ def _pull(rptr, ridx, group, mark, bounds, out, counter):
                     mark[v] = 1
                     buf[k] = v
                     k += 1
-                    if k == _LOCAL:
-                        _flush(buf, k, out, counter)
+                    if k == LOCAL_QUEUE:
+                        flush(buf, k, out, counter)
                         k = 0
                     break
-        _flush(buf, k, out, counter)
+        flush(buf, k, out, counter)
 
 
 @nb.njit(cache=True, nogil=True)
