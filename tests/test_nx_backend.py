@@ -244,7 +244,7 @@ def test_raw_conversion_default_weights_equal_python(default, monkeypatch):
 
 def test_raw_conversion_is_used_and_falls_back(monkeypatch):
     from warpgraph.nx import _cpython
-    from warpgraph.nx.interface import _structure
+    from warpgraph.nx._from_networkx import _structure
 
     if not _cpython.available():
         pytest.skip("the dict tables cannot be read in place on this Python")
