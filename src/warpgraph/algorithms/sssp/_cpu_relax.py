@@ -108,6 +108,7 @@ def _infinity(dtype) -> int | float:
 
 @nb.njit(cache=True, nogil=True)
 def _ensure(arr, need):
+    """``arr``, or a copy grown to hold at least ``need`` items (doubling)."""
     if arr.shape[0] >= need:
         return arr
     out = np.empty(max(need, 2 * arr.shape[0]), dtype=arr.dtype)
