@@ -30,7 +30,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._cpu_relax import _PAR_START_ARCS, _bin, _ensure, _relax_step
+from ._cpu_relax import _bin, _ensure, _relax_step, _step_state
 
 _PCH = 256  # vertices per chunk of the bucket pool
 _WINDOW = 1024  # bucket slots of delta-stepping (beyond: the overflow pile)
@@ -105,16 +105,8 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
     ovf = np.empty(64, dtype=vt)
     novf = 0
     ovf_min = np.int64(1) << 62
-    buf = (
-        np.empty(64, np.int64),
-        np.empty(64, vt),
-        np.empty(64, np.int32),
-        np.empty(8, np.int64),
-        np.zeros((n + 63) // 64, np.uint64),
-    )
+    buf, flags, tune = _step_state(n, indices, True)
     no_pred = np.empty(0, dtype=np.int64)
-    flags = np.zeros(1, dtype=np.int64)
-    tune = np.array([_PAR_START_ARCS, 0.0, 0.0])
     steps = 0
     work = 0
     total_pushes = 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._cpu_relax import _PAR_START_ARCS, _ensure, _relax_step
+from ._cpu_relax import _ensure, _relax_step, _step_state
 
 
 @nb.njit(cache=True, nogil=True)
@@ -81,15 +81,7 @@ def _bf_run(indptr, indices, w, dist, bits, settled, pred, mark, source, filt, n
     F[0] = source
     f = np.int64(1)
     dist[source] = 0
-    buf = (
-        np.empty(64, np.int64),
-        np.empty(64, vt),
-        np.empty(1, np.int32),
-        np.empty(8, np.int64),
-        np.zeros((n + 63) // 64, np.uint64),
-    )
-    flags = np.zeros(1, dtype=np.int64)
-    tune = np.array([_PAR_START_ARCS, 0.0, 0.0])
+    buf, flags, tune = _step_state(n, indices, False)
     lower_bound = -np.float64(max_abs) * np.float64(max(n - 1, 1)) if negative else -np.inf
     no_cycle = np.empty(0, dtype=np.int64)
     use_pred = pred if negative else np.empty(0, dtype=np.int64)

@@ -244,6 +244,23 @@ def _sort_frontier(F, f, bm):
 
 
 @nb.njit(cache=True, nogil=True)
+def _step_state(n, indices, bucketed):
+    """What a run of :func:`_relax_step` keeps between steps, at its starting sizes: the
+    buffers ``(offsets, out_v, out_b, counts, bitmap)`` (``out_b``, the pushes' buckets, only
+    ``bucketed``; the others grow as steps need), the flags and the parallel-threshold tuning."""
+    buf = (
+        np.empty(64, np.int64),
+        np.empty(64, indices.dtype),
+        np.empty(64 if bucketed else 1, np.int32),
+        np.empty(8, np.int64),
+        np.zeros((n + 63) // 64, np.uint64),
+    )
+    flags = np.zeros(1, dtype=np.int64)
+    tune = np.array([_PAR_START_ARCS, 0.0, 0.0])
+    return buf, flags, tune
+
+
+@nb.njit(cache=True, nogil=True)
 def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur, buf, pred,
                 flags, lower_bound, par, tune):  # fmt: skip
     """One relax step over ``F[:f]``; returns ``(buffers, nchunks, f, chunk)``: the buffers
