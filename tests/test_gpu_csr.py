@@ -322,10 +322,10 @@ def test_rows_of_every_length(cp, directed, merge):
 def test_long_rows_in_small_batches(cp, monkeypatch, weighted):
     """Tiny radix-sort batches: rows sorted alone, several rows per batch, the per-batch row
     limit, 32-bit (unweighted) and 64-bit (weighted) batch keys."""
-    from warpgraph.gpu import csr
+    from warpgraph.gpu import _csr_steps  # the row sort reads its batch limits there
 
-    monkeypatch.setattr(csr, "_BATCH_MIN", 1)
-    monkeypatch.setattr(csr, "_BATCH_MAX_ROWS", 3)
+    monkeypatch.setattr(_csr_steps, "_BATCH_MIN", 1)
+    monkeypatch.setattr(_csr_steps, "_BATCH_MAX_ROWS", 3)
     rng = np.random.default_rng(9)
     n = 60_000
     lengths = [9000, 8500, 30000, 10000, 12000, 9500, 100_000, 8300, 8200]
