@@ -168,7 +168,9 @@ def test_strong_labels_follow_the_installed_scipys_row_scan(forward, want, monke
     scans a row from its last entry, from 1.18 from its first: node 0's row [1, 2] then
     finishes {2} or {1} first. Found by tools/csgraph_fuzz.py on a host with SciPy 1.18.1."""
     A = sp.csr_array((np.ones(2), ([0, 0], [1, 2])), shape=(3, 3))
-    monkeypatch.setattr(wg_cg, "_scipy_scans_rows_forward", lambda: forward)
+    from warpgraph.csgraph import _traversal  # where connected_components asks which rule holds
+
+    monkeypatch.setattr(_traversal, "_scipy_scans_rows_forward", lambda: forward)
     assert wg_cg.connected_components(A, connection="strong", **CPU)[1].tolist() == want
     monkeypatch.undo()
     got = wg_cg.connected_components(A, connection="strong", **CPU)[1]

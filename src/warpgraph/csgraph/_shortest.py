@@ -1,63 +1,22 @@
-"""``scipy.sparse.csgraph`` on warpgraph: change one import, keep your code.
-
-::
-
-    from warpgraph import csgraph          # was: from scipy.sparse import csgraph
-    dist = csgraph.dijkstra(A, indices=0)
-
-Same names, arguments, return types and sentinels as SciPy: distances are float64 with ``inf``
-for unreachable nodes, predecessors int32 with ``-9999``, labels int32, and a negative cycle
-raises :class:`NegativeCycleError` where SciPy's method raises it (a subclass of SciPy's, so
-``except`` clauses written for SciPy keep working, and of
-:class:`warpgraph.errors.NegativeCycleError`): Bellman-Ford and Dijkstra where a source reaches
-one, Johnson and Floyd-Warshall wherever it is, Floyd-Warshall ignoring self-loops as SciPy's
-does, and ``method="auto"`` picking among them by SciPy's rule. The input is read
-as SciPy reads it: a sparse matrix's stored entries are the edges, explicit zeros included
-(weight 0) and duplicates of a CSR kept (a COO matrix's are summed by the CSR conversion); in a
-dense array, ``0``, ``inf`` and ``NaN`` mean "no edge". ``directed=False`` follows
-``A[i, j]`` and ``A[j, i]`` both ways (the lighter one counts). CuPy arrays and
-``cupyx.scipy.sparse`` matrices are accepted too; results then come back as CuPy arrays.
-
-Every function also takes ``device=`` (``"auto"``, ``"cpu"``, ``"gpu"``): where warpgraph computes.
-
-What equals SciPy exactly: ``breadth_first_order`` (node order and tree: the same queue-based
-scan of each row in stored order, undirected rows followed by the transpose's, a CSC matrix's
-columns first as in SciPy),
-``connected_components`` labels (weak: numbered by smallest node; strong: in the order SciPy's
-depth-first search completes them), all distances for integer weights. Float distances are
-sums along a shortest path (equal to SciPy's up to rounding where several paths tie), and among
-several shortest paths the predecessors may name another one (SciPy says its own choice "may
-vary").
-"""
+"""The shortest-path functions of :mod:`warpgraph.csgraph` (``shortest_path``, ``dijkstra``,
+``bellman_ford``, ``johnson``), with SciPy's methods, sentinels and negative-cycle rules."""
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import NegativeCycleError as _ScipyNegativeCycleError
 
-from . import errors
-from ._arrays import id_dtype_for, is_cupy, to_host
-from ._versions import major_minor
-from .device import resolve_device
-from .errors import InvalidArgumentError
-from .graph import Graph
+from .. import errors
+from .._arrays import id_dtype_for, is_cupy, to_host
+from ..device import resolve_device
+from ..errors import InvalidArgumentError
+from ..graph import Graph
+from ._input import NULL, _arcs, _check_bool, _graph, _out, _read
 
-__all__ = [
-    "NegativeCycleError",
-    "bellman_ford",
-    "breadth_first_order",
-    "connected_components",
-    "dijkstra",
-    "johnson",
-    "shortest_path",
-]
-
-NULL = -9999  # SciPy's "no predecessor"
 METHODS = ("auto", "FW", "D", "BF", "J")
 
 
@@ -72,291 +31,6 @@ class NegativeCycleError(_ScipyNegativeCycleError, errors.NegativeCycleError):
 
     def __reduce__(self):
         return (NegativeCycleError, (str(self), self.vertex, self.cycle))
-
-
-# ---------------------------------------------------------------- input, as SciPy reads it
-@dataclass
-class _Csr:
-    """The input graph in CSR form (NumPy, or CuPy for CuPy input), float64 data."""
-
-    n: int
-    indptr: Any
-    indices: Any
-    data: Any
-    cupy: bool
-
-    def xp(self):
-        if self.cupy:
-            import cupy
-
-            return cupy
-        return np
-
-
-def _square(shape: tuple) -> int:
-    if len(shape) != 2 or shape[0] != shape[1]:
-        raise InvalidArgumentError("compressed-sparse graph must be shape (N, N)")
-    return int(shape[0])
-
-
-def _from_dense(A: Any, xp) -> tuple:
-    """CSR of a dense matrix: entries that are 0, inf or NaN (or masked) are not edges."""
-    n = _square(A.shape)
-    mask = (A != 0) & xp.isfinite(A)
-    if np.ma.isMaskedArray(A):
-        mask &= ~np.ma.getmaskarray(A)
-        A = A.filled(0)
-    rows, cols = xp.nonzero(mask)
-    indptr = xp.zeros(n + 1, dtype=np.int64)
-    if rows.size:
-        xp.cumsum(xp.bincount(rows, minlength=n), out=indptr[1:])
-    return n, indptr, cols.astype(np.int64), xp.asarray(A)[rows, cols]
-
-
-def _read(csgraph: Any, directed: bool = True) -> _Csr:
-    """The input as SciPy's ``validate_graph`` reads it. For an undirected search SciPy takes a
-    CSC matrix's transpose (a CSR at no cost: the edges are the same), so its rows, scanned
-    first, are the CSC's columns in their stored order; the scan order of
-    ``breadth_first_order`` follows that, and so does ours."""
-    if not directed and sp.issparse(csgraph) and csgraph.format == "csc":
-        csgraph = csgraph.T
-    return _read_as_stored(csgraph)
-
-
-def _read_as_stored(csgraph: Any) -> _Csr:
-    if is_cupy(csgraph) or type(csgraph).__module__.startswith("cupyx"):
-        import cupy
-        from cupyx.scipy import sparse as csp
-
-        if csp.issparse(csgraph):
-            A = csgraph.tocsr().astype(np.float64)
-            n = _square(A.shape)
-            return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, True)
-        n, indptr, indices, data = _from_dense(cupy.asarray(csgraph, dtype=np.float64), cupy)
-        return _Csr(n, indptr, indices, data, True)
-    if sp.issparse(csgraph):
-        _square(csgraph.shape)
-        A = sp.csr_array(csgraph, dtype=np.float64)  # what SciPy does (a COO's duplicates sum)
-        n = A.shape[0]
-        return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, False)
-    if np.ma.isMaskedArray(csgraph):
-        A = np.ma.asarray(csgraph, dtype=np.float64)
-    else:
-        A = np.asarray(csgraph, dtype=np.float64)
-    n, indptr, indices, data = _from_dense(A, np)
-    return _Csr(n, indptr, indices, data, False)
-
-
-def _arcs(A: _Csr, directed: bool) -> tuple:
-    """``(indptr, heads, data)`` in SciPy's scan order: each row as stored; undirected, each
-    row of ``A`` followed by the same row of ``A.T`` (sources in increasing order)."""
-    if directed:
-        return A.indptr, A.indices, A.data
-    xp = A.xp()
-    n = A.n
-    rows = xp.repeat(xp.arange(n), xp.diff(A.indptr))
-    by_col = xp.argsort(A.indices, kind="stable")  # the transpose's rows, sources ascending
-    t_indptr = xp.zeros(n + 1, dtype=np.int64)
-    if by_col.size:
-        xp.cumsum(xp.bincount(A.indices, minlength=n), out=t_indptr[1:])
-    indptr = A.indptr + t_indptr
-    m = int(A.indices.shape[0])
-    heads = xp.empty(2 * m, dtype=np.int64)
-    data = xp.empty(2 * m, dtype=np.float64)
-    own = xp.arange(m) + t_indptr[rows]  # row r: A's arcs first ...
-    heads[own] = A.indices
-    data[own] = A.data
-    t_rows = A.indices[by_col]
-    other = xp.arange(m) + A.indptr[t_rows + 1]  # ... then the transpose's
-    heads[other] = rows[by_col]
-    data[other] = A.data[by_col]
-    return indptr, heads, data
-
-
-_SMALL = 1 << 16  # below this many arcs NumPy sorts the rows faster than a parallel kernel
-
-
-def _graph(indptr, heads, weights) -> Graph:
-    """A directed warpgraph Graph over these arcs (parallel arcs kept; rows get sorted)."""
-    n = int(indptr.shape[0]) - 1
-    heads = heads.astype(id_dtype_for(n))
-    if is_cupy(heads) or heads.size >= _SMALL:
-        return Graph(indptr, heads, weights, directed=True)
-    rows = np.repeat(np.arange(n), np.diff(indptr))
-    order = np.lexsort((heads, rows))  # stable: parallel arcs keep their order
-    weights = None if weights is None else weights[order]
-    return Graph(indptr, heads[order], weights, directed=True, validate=False)
-
-
-def _out(x: Any, A: _Csr):
-    """The result in the input's array module."""
-    if A.cupy:
-        import cupy
-
-        return cupy.asarray(x)
-    return to_host(x)
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool | np.bool_ | int):
-        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-# ---------------------------------------------------------------- traversal
-def breadth_first_order(
-    csgraph: Any,
-    i_start: int,
-    directed: bool = True,
-    return_predecessors: bool = True,
-    *,
-    device: str = "auto",
-):
-    """Breadth-first ordering from ``i_start``, as ``scipy.sparse.csgraph.breadth_first_order``.
-
-    Parameters
-    ----------
-    csgraph : array_like or sparse matrix
-        The N x N graph (sparse: stored entries, explicit zeros included, are edges).
-    i_start : int
-        Start node.
-    directed : bool
-        False: follow ``csgraph[i, j]`` and ``csgraph[j, i]`` both ways.
-    return_predecessors : bool
-        Also return the BFS tree.
-    device : {"auto", "cpu", "gpu"}
-        Accepted for uniformity: the order is SciPy's sequential scan, run in Numba on the CPU
-        (one O(N + nnz) pass; a parallel BFS would not give this order any faster).
-
-    Returns
-    -------
-    node_array : ndarray of int32
-        Reached nodes in SciPy's BFS order (``i_start`` first).
-    predecessors : ndarray of int32
-        Only with ``return_predecessors``: each node's BFS parent, -9999 for ``i_start`` and
-        unreached nodes.
-
-    Raises
-    ------
-    InvalidArgumentError
-        A non-square graph or ``i_start`` out of range.
-
-    Examples
-    --------
-    >>> import scipy.sparse as sp
-    >>> from warpgraph import csgraph
-    >>> A = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
-    >>> order, pred = csgraph.breadth_first_order(A, 0, device="cpu")
-    >>> order.tolist(), pred.tolist()
-    ([0, 1, 2, 3], [-9999, 0, 0, 1])
-    """
-    from .nx.traversal import bfs_order
-
-    directed = _check_bool("directed", directed)
-    A = _read(csgraph, directed)
-    if isinstance(i_start, bool) or not isinstance(i_start, int | np.integer):
-        raise InvalidArgumentError(f"i_start must be a node index, got {i_start!r}")
-    if not 0 <= int(i_start) < A.n:
-        raise InvalidArgumentError(f"i_start {i_start} is out of range (N = {A.n})")
-    resolve_device(device)  # checked; the scan itself is sequential, on the CPU
-    indptr, heads, _ = (to_host(a) for a in _arcs(A, directed))
-    visited, parents, _ = bfs_order(indptr, heads, np.array([int(i_start)]))
-    order = visited.astype(np.int32)
-    pred = np.full(A.n, NULL, dtype=np.int32)
-    pred[visited[1:]] = parents[1:]
-    if return_predecessors:
-        return _out(order, A), _out(pred, A)
-    return _out(order, A)
-
-
-# ---------------------------------------------------------------- components
-def connected_components(
-    csgraph: Any,
-    directed: bool = True,
-    connection: str = "weak",
-    return_labels: bool = True,
-    *,
-    device: str = "auto",
-):
-    """Connected components, as ``scipy.sparse.csgraph.connected_components``.
-
-    Parameters
-    ----------
-    csgraph : array_like or sparse matrix
-        The N x N graph.
-    directed : bool
-        False: edges are undirected (weak and strong components coincide).
-    connection : {"weak", "strong"}
-        For directed graphs: weak (direction ignored) or strong components.
-    return_labels : bool
-        Also return the label of each node.
-    device : {"auto", "cpu", "gpu"}
-        Where weak components are computed (strong ones: one sequential pass on the CPU, which
-        numbers them in SciPy's order).
-
-    Returns
-    -------
-    n_components : int
-    labels : ndarray of int32
-        Component of each node, ``0..n_components-1``, numbered as SciPy numbers them.
-
-    Examples
-    --------
-    >>> import scipy.sparse as sp
-    >>> from warpgraph import csgraph
-    >>> A = sp.csr_array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
-    >>> n, labels = csgraph.connected_components(A, connection="strong", device="cpu")
-    >>> n, labels.tolist()
-    (3, [0, 0, 2, 1])
-    """
-    from .algorithms.components import connected_components as _cc
-
-    if not isinstance(connection, str) or connection.lower() not in ("weak", "strong"):
-        raise InvalidArgumentError("connection must be 'weak' or 'strong'")
-    strong = _check_bool("directed", directed) and connection.lower() == "strong"
-    A = _read(csgraph, strong)
-    if A.n == 0:
-        labels = np.zeros(0, dtype=np.int32)
-        count = 0
-    elif strong:
-        count, labels = _scipy_strong_labels(to_host(A.indptr), to_host(A.indices), A.n)
-    else:
-        dev = resolve_device(device)
-        graph = _graph(A.indptr, A.indices, None)
-        count, labels = _cc(graph, connection="weak", device=dev)
-    labels = labels.astype(np.int32, copy=False)
-    return (int(count), _out(labels, A)) if return_labels else int(count)
-
-
-def _scipy_strong_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> tuple[int, Any]:
-    """SciPy numbers strong components in the order its depth-first search completes them.
-    Up to SciPy 1.17 that search scans each row from the last stored entry back (Tarjan's
-    search over the rows reversed); from 1.18 from the first entry on (over the rows as
-    stored). The installed SciPy's rule is followed. A CSR holding duplicate entries is read as
-    its canonical form (SciPy's own search does not terminate on one)."""
-    from .nx.components import _nx_scc
-
-    rows = np.repeat(np.arange(n), np.diff(indptr))
-    keys = rows * max(n, 1) + indices
-    unique = np.unique(keys)
-    if unique.size < keys.size:  # duplicates: SciPy's search never ends; answer as for the
-        rows, indices = np.divmod(unique, max(n, 1))  # canonical matrix (sum_duplicates)
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-    if not _scipy_scans_rows_forward():
-        mirrored = indptr[rows] + indptr[rows + 1] - 1 - np.arange(indices.size)
-        reversed_rows = np.empty_like(indices)
-        reversed_rows[mirrored] = indices
-        indices = reversed_rows
-    _, starts, labels = _nx_scc(indptr, indices.astype(np.int64), n)
-    return int(starts.size - 1), labels
-
-
-def _scipy_scans_rows_forward() -> bool:
-    """Whether the installed SciPy's strong-component search scans a row from its first stored
-    entry (1.18 and later) rather than from its last (found by comparing both with 1.17.1 and
-    1.18.1 on 3,000 random graphs in each input form: one rule matched each, every time)."""
-    return major_minor("scipy") >= (1, 18)
 
 
 # ---------------------------------------------------------------- shortest paths
@@ -407,7 +81,7 @@ def _without_self_loops(indptr, heads, data):
 def _run(
     graph: Graph, sources: np.ndarray, method: str, dev: str, cycle_message, want_pred: bool
 ) -> tuple:
-    from .algorithms.sssp import sssp
+    from ..algorithms.sssp import sssp
 
     try:
         out = sssp(graph, sources, method=method, predecessors=want_pred, device=dev)
@@ -509,7 +183,7 @@ def _drop(indptr, heads, data, keep):
 def _first_reaching(graph: Graph, sources: np.ndarray, exc) -> int:
     """The first source (in order) from which the negative cycle through ``exc.vertex`` is
     reachable: the node SciPy's Bellman-Ford names."""
-    from .algorithms.bfs.api import bfs
+    from ..algorithms.bfs.api import bfs
 
     for s in sources.tolist():
         if to_host(bfs(graph, s, device="cpu"))[exc.vertex] >= 0:

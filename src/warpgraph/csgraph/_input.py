@@ -1,0 +1,146 @@
+"""How :mod:`warpgraph.csgraph` reads its input as SciPy does (sparse, dense, CuPy), makes the
+warpgraph :class:`~warpgraph.graph.Graph` it runs on, and returns results in the input's array
+module."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._arrays import id_dtype_for, is_cupy, to_host
+from ..errors import InvalidArgumentError
+from ..graph import Graph
+
+NULL = -9999  # SciPy's "no predecessor"
+
+
+# ---------------------------------------------------------------- input, as SciPy reads it
+@dataclass
+class _Csr:
+    """The input graph in CSR form (NumPy, or CuPy for CuPy input), float64 data."""
+
+    n: int
+    indptr: Any
+    indices: Any
+    data: Any
+    cupy: bool
+
+    def xp(self):
+        if self.cupy:
+            import cupy
+
+            return cupy
+        return np
+
+
+def _square(shape: tuple) -> int:
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise InvalidArgumentError("compressed-sparse graph must be shape (N, N)")
+    return int(shape[0])
+
+
+def _from_dense(A: Any, xp) -> tuple:
+    """CSR of a dense matrix: entries that are 0, inf or NaN (or masked) are not edges."""
+    n = _square(A.shape)
+    mask = (A != 0) & xp.isfinite(A)
+    if np.ma.isMaskedArray(A):
+        mask &= ~np.ma.getmaskarray(A)
+        A = A.filled(0)
+    rows, cols = xp.nonzero(mask)
+    indptr = xp.zeros(n + 1, dtype=np.int64)
+    if rows.size:
+        xp.cumsum(xp.bincount(rows, minlength=n), out=indptr[1:])
+    return n, indptr, cols.astype(np.int64), xp.asarray(A)[rows, cols]
+
+
+def _read(csgraph: Any, directed: bool = True) -> _Csr:
+    """The input as SciPy's ``validate_graph`` reads it. For an undirected search SciPy takes a
+    CSC matrix's transpose (a CSR at no cost: the edges are the same), so its rows, scanned
+    first, are the CSC's columns in their stored order; the scan order of
+    ``breadth_first_order`` follows that, and so does ours."""
+    if not directed and sp.issparse(csgraph) and csgraph.format == "csc":
+        csgraph = csgraph.T
+    return _read_as_stored(csgraph)
+
+
+def _read_as_stored(csgraph: Any) -> _Csr:
+    if is_cupy(csgraph) or type(csgraph).__module__.startswith("cupyx"):
+        import cupy
+        from cupyx.scipy import sparse as csp
+
+        if csp.issparse(csgraph):
+            A = csgraph.tocsr().astype(np.float64)
+            n = _square(A.shape)
+            return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, True)
+        n, indptr, indices, data = _from_dense(cupy.asarray(csgraph, dtype=np.float64), cupy)
+        return _Csr(n, indptr, indices, data, True)
+    if sp.issparse(csgraph):
+        _square(csgraph.shape)
+        A = sp.csr_array(csgraph, dtype=np.float64)  # what SciPy does (a COO's duplicates sum)
+        n = A.shape[0]
+        return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, False)
+    if np.ma.isMaskedArray(csgraph):
+        A = np.ma.asarray(csgraph, dtype=np.float64)
+    else:
+        A = np.asarray(csgraph, dtype=np.float64)
+    n, indptr, indices, data = _from_dense(A, np)
+    return _Csr(n, indptr, indices, data, False)
+
+
+def _arcs(A: _Csr, directed: bool) -> tuple:
+    """``(indptr, heads, data)`` in SciPy's scan order: each row as stored; undirected, each
+    row of ``A`` followed by the same row of ``A.T`` (sources in increasing order)."""
+    if directed:
+        return A.indptr, A.indices, A.data
+    xp = A.xp()
+    n = A.n
+    rows = xp.repeat(xp.arange(n), xp.diff(A.indptr))
+    by_col = xp.argsort(A.indices, kind="stable")  # the transpose's rows, sources ascending
+    t_indptr = xp.zeros(n + 1, dtype=np.int64)
+    if by_col.size:
+        xp.cumsum(xp.bincount(A.indices, minlength=n), out=t_indptr[1:])
+    indptr = A.indptr + t_indptr
+    m = int(A.indices.shape[0])
+    heads = xp.empty(2 * m, dtype=np.int64)
+    data = xp.empty(2 * m, dtype=np.float64)
+    own = xp.arange(m) + t_indptr[rows]  # row r: A's arcs first ...
+    heads[own] = A.indices
+    data[own] = A.data
+    t_rows = A.indices[by_col]
+    other = xp.arange(m) + A.indptr[t_rows + 1]  # ... then the transpose's
+    heads[other] = rows[by_col]
+    data[other] = A.data[by_col]
+    return indptr, heads, data
+
+
+_SMALL = 1 << 16  # below this many arcs NumPy sorts the rows faster than a parallel kernel
+
+
+def _graph(indptr, heads, weights) -> Graph:
+    """A directed warpgraph Graph over these arcs (parallel arcs kept; rows get sorted)."""
+    n = int(indptr.shape[0]) - 1
+    heads = heads.astype(id_dtype_for(n))
+    if is_cupy(heads) or heads.size >= _SMALL:
+        return Graph(indptr, heads, weights, directed=True)
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    order = np.lexsort((heads, rows))  # stable: parallel arcs keep their order
+    weights = None if weights is None else weights[order]
+    return Graph(indptr, heads[order], weights, directed=True, validate=False)
+
+
+def _out(x: Any, A: _Csr):
+    """The result in the input's array module."""
+    if A.cupy:
+        import cupy
+
+        return cupy.asarray(x)
+    return to_host(x)
+
+
+def _check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_ | int):
+        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

@@ -1,0 +1,170 @@
+"""``breadth_first_order`` and ``connected_components`` of :mod:`warpgraph.csgraph`, with
+SciPy's node order and labels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._arrays import to_host
+from .._versions import major_minor
+from ..device import resolve_device
+from ..errors import InvalidArgumentError
+from ._input import NULL, _arcs, _check_bool, _graph, _out, _read
+
+
+# ---------------------------------------------------------------- traversal
+def breadth_first_order(
+    csgraph: Any,
+    i_start: int,
+    directed: bool = True,
+    return_predecessors: bool = True,
+    *,
+    device: str = "auto",
+):
+    """Breadth-first ordering from ``i_start``, as ``scipy.sparse.csgraph.breadth_first_order``.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse matrix
+        The N x N graph (sparse: stored entries, explicit zeros included, are edges).
+    i_start : int
+        Start node.
+    directed : bool
+        False: follow ``csgraph[i, j]`` and ``csgraph[j, i]`` both ways.
+    return_predecessors : bool
+        Also return the BFS tree.
+    device : {"auto", "cpu", "gpu"}
+        Accepted for uniformity: the order is SciPy's sequential scan, run in Numba on the CPU
+        (one O(N + nnz) pass; a parallel BFS would not give this order any faster).
+
+    Returns
+    -------
+    node_array : ndarray of int32
+        Reached nodes in SciPy's BFS order (``i_start`` first).
+    predecessors : ndarray of int32
+        Only with ``return_predecessors``: each node's BFS parent, -9999 for ``i_start`` and
+        unreached nodes.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A non-square graph or ``i_start`` out of range.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from warpgraph import csgraph
+    >>> A = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> order, pred = csgraph.breadth_first_order(A, 0, device="cpu")
+    >>> order.tolist(), pred.tolist()
+    ([0, 1, 2, 3], [-9999, 0, 0, 1])
+    """
+    from ..nx.traversal import bfs_order
+
+    directed = _check_bool("directed", directed)
+    A = _read(csgraph, directed)
+    if isinstance(i_start, bool) or not isinstance(i_start, int | np.integer):
+        raise InvalidArgumentError(f"i_start must be a node index, got {i_start!r}")
+    if not 0 <= int(i_start) < A.n:
+        raise InvalidArgumentError(f"i_start {i_start} is out of range (N = {A.n})")
+    resolve_device(device)  # checked; the scan itself is sequential, on the CPU
+    indptr, heads, _ = (to_host(a) for a in _arcs(A, directed))
+    visited, parents, _ = bfs_order(indptr, heads, np.array([int(i_start)]))
+    order = visited.astype(np.int32)
+    pred = np.full(A.n, NULL, dtype=np.int32)
+    pred[visited[1:]] = parents[1:]
+    if return_predecessors:
+        return _out(order, A), _out(pred, A)
+    return _out(order, A)
+
+
+# ---------------------------------------------------------------- components
+def connected_components(
+    csgraph: Any,
+    directed: bool = True,
+    connection: str = "weak",
+    return_labels: bool = True,
+    *,
+    device: str = "auto",
+):
+    """Connected components, as ``scipy.sparse.csgraph.connected_components``.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse matrix
+        The N x N graph.
+    directed : bool
+        False: edges are undirected (weak and strong components coincide).
+    connection : {"weak", "strong"}
+        For directed graphs: weak (direction ignored) or strong components.
+    return_labels : bool
+        Also return the label of each node.
+    device : {"auto", "cpu", "gpu"}
+        Where weak components are computed (strong ones: one sequential pass on the CPU, which
+        numbers them in SciPy's order).
+
+    Returns
+    -------
+    n_components : int
+    labels : ndarray of int32
+        Component of each node, ``0..n_components-1``, numbered as SciPy numbers them.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from warpgraph import csgraph
+    >>> A = sp.csr_array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
+    >>> n, labels = csgraph.connected_components(A, connection="strong", device="cpu")
+    >>> n, labels.tolist()
+    (3, [0, 0, 2, 1])
+    """
+    from ..algorithms.components import connected_components as _cc
+
+    if not isinstance(connection, str) or connection.lower() not in ("weak", "strong"):
+        raise InvalidArgumentError("connection must be 'weak' or 'strong'")
+    strong = _check_bool("directed", directed) and connection.lower() == "strong"
+    A = _read(csgraph, strong)
+    if A.n == 0:
+        labels = np.zeros(0, dtype=np.int32)
+        count = 0
+    elif strong:
+        count, labels = _scipy_strong_labels(to_host(A.indptr), to_host(A.indices), A.n)
+    else:
+        dev = resolve_device(device)
+        graph = _graph(A.indptr, A.indices, None)
+        count, labels = _cc(graph, connection="weak", device=dev)
+    labels = labels.astype(np.int32, copy=False)
+    return (int(count), _out(labels, A)) if return_labels else int(count)
+
+
+def _scipy_strong_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> tuple[int, Any]:
+    """SciPy numbers strong components in the order its depth-first search completes them.
+    Up to SciPy 1.17 that search scans each row from the last stored entry back (Tarjan's
+    search over the rows reversed); from 1.18 from the first entry on (over the rows as
+    stored). The installed SciPy's rule is followed. A CSR holding duplicate entries is read as
+    its canonical form (SciPy's own search does not terminate on one)."""
+    from ..nx.components import _nx_scc
+
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    keys = rows * max(n, 1) + indices
+    unique = np.unique(keys)
+    if unique.size < keys.size:  # duplicates: SciPy's search never ends; answer as for the
+        rows, indices = np.divmod(unique, max(n, 1))  # canonical matrix (sum_duplicates)
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    if not _scipy_scans_rows_forward():
+        mirrored = indptr[rows] + indptr[rows + 1] - 1 - np.arange(indices.size)
+        reversed_rows = np.empty_like(indices)
+        reversed_rows[mirrored] = indices
+        indices = reversed_rows
+    _, starts, labels = _nx_scc(indptr, indices.astype(np.int64), n)
+    return int(starts.size - 1), labels
+
+
+def _scipy_scans_rows_forward() -> bool:
+    """Whether the installed SciPy's strong-component search scans a row from its first stored
+    entry (1.18 and later) rather than from its last (found by comparing both with 1.17.1 and
+    1.18.1 on 3,000 random graphs in each input form: one rule matched each, every time)."""
+    return major_minor("scipy") >= (1, 18)
