@@ -14,14 +14,16 @@ terminate; compared with its Bellman-Ford instead), ``limit``/``min_only`` on ne
 weights, and two known refusals of SciPy's that warpgraph answers (a COO matrix for
 Floyd-Warshall, a negative ``i_start``), counted apart.
 
-Usage: ``python tools/csgraph_fuzz.py [--seed S] [--device cpu|gpu]`` (about 8 minutes on 2
-cores); exits 1 when a call disagrees and prints the first 40.
+Usage: ``python tools/csgraph_fuzz.py [--seed S] [--device cpu|gpu] [--seconds T]`` (6 s on 2
+cores once Numba's cache is warm, about a minute with ``--device gpu``; ``--seconds`` starts no
+new graph after T); exits 1 when a call disagrees and prints the first 40.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -87,6 +89,7 @@ class Tally:
         self.device = device
         self.calls = self.known = 0
         self.disagree: list[str] = []
+        self.stopped_early = False
 
     def check(self, ours: Callable, theirs: Callable, key: tuple, *args: Any, **kw: Any) -> None:
         """``ours(*args, **kw, device=self.device)`` against ``theirs(*args, **kw)``."""
@@ -131,11 +134,15 @@ def _said(outcome: tuple) -> str:
     return "answered" if outcome[0] == "ok" else f"raised {type(outcome[1]).__name__}"
 
 
-def run(seed: int, device: str = "cpu") -> Tally:
-    """Every call on every graph of :func:`graphs`."""
+def run(seed: int, device: str = "cpu", seconds: float | None = None) -> Tally:
+    """Every call on every graph of :func:`graphs`, or those begun within ``seconds``."""
     tally = Tally(device)
     forms = FORMS + CUPY_FORMS if device == "gpu" else FORMS
+    stop = None if seconds is None else time.monotonic() + seconds
     for key, g in graphs(np.random.default_rng(seed), forms):
+        if stop is not None and time.monotonic() > stop:
+            tally.stopped_early = True
+            break
         n, negative = key[0], key[2]
         for directed in (True, False):
             for conn in ("weak", "strong"):
@@ -171,10 +178,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
+    parser.add_argument("--seconds", type=float, help="start no new graph after this long")
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # (SciPy's and ours: Dijkstra on negative weights)
-    tally = run(args.seed, args.device)
-    print(f"{tally.calls} calls: {len(tally.disagree)} disagree, {tally.known} known refusals")
+    tally = run(args.seed, args.device, args.seconds)
+    early = " (stopped at --seconds)" if tally.stopped_early else ""
+    print(
+        f"{tally.calls} calls: {len(tally.disagree)} disagree, {tally.known} known refusals{early}"
+    )
     for line in tally.disagree[:40]:
         print("  " + line)
     return 1 if tally.disagree else 0
