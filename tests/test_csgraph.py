@@ -119,6 +119,25 @@ def test_breadth_first_order_equals_scipy(A, directed, data):
     np.testing.assert_array_equal(only, s_order)
 
 
+def assert_same_sparse(got, want):
+    """Same matrix type, dtype, shape, stored entries (explicit zeros too) and values."""
+    assert type(got) is type(want) and got.dtype == want.dtype and got.shape == want.shape
+    got, want = sp.csr_array(got), sp.csr_array(want)
+    got.sort_indices()
+    want.sort_indices()
+    np.testing.assert_array_equal(got.indptr, want.indptr)
+    np.testing.assert_array_equal(got.indices, want.indices)
+    np.testing.assert_array_equal(got.data, want.data)
+
+
+@SETTINGS
+@given(A=matrices(negative=True), directed=st.booleans(), data=st.data())
+def test_breadth_first_tree_equals_scipy(A, directed, data):
+    start = data.draw(st.integers(0, np.shape(A)[0] - 1))
+    got = wg_cg.breadth_first_tree(A, start, directed=directed, **CPU)
+    assert_same_sparse(got, scipy_cg.breadth_first_tree(as_scipy(A), start, directed=directed))
+
+
 def test_undirected_breadth_first_order_reads_a_csc_matrix_as_scipy_does():
     """SciPy's undirected search scans a CSC matrix's columns first (it takes the transpose, a
     CSR at no cost), so the same graph gives another order as CSC than as CSR."""
@@ -299,6 +318,49 @@ def test_shortest_path_with_negative_weights_as_scipy(A, directed, method, data)
     np.testing.assert_array_equal(wg_cg.shortest_path(A, **kw, **CPU), want)
 
 
+@SETTINGS
+@given(
+    A=matrices(negative=True),
+    directed=st.booleans(),
+    unweighted=st.booleans(),
+    predecessors=st.booleans(),
+)
+def test_floyd_warshall_equals_scipy(A, directed, unweighted, predecessors):
+    """``floyd_warshall`` is ``shortest_path(method="FW")`` in both: self-loops ignored, a
+    negative cycle anywhere refused."""
+    A = as_scipy(A, "FW")
+    kw = {"directed": directed, "unweighted": unweighted}
+    try:
+        want = scipy_cg.floyd_warshall(A, **kw)
+    except scipy_cg.NegativeCycleError:
+        with pytest.raises(scipy_cg.NegativeCycleError):
+            wg_cg.floyd_warshall(A, **kw, **CPU)
+        return
+    if not predecessors:
+        np.testing.assert_array_equal(wg_cg.floyd_warshall(A, **kw, **CPU), want)
+        return
+    dist, pred = wg_cg.floyd_warshall(A, return_predecessors=True, overwrite=True, **kw, **CPU)
+    np.testing.assert_array_equal(dist, want)
+    if not unweighted:
+        check_predecessors(A, directed, np.arange(np.shape(A)[0]), dist, pred)
+
+
+def test_every_scipy_csgraph_name_is_there():
+    """A user switches by one import: every name SciPy's csgraph exports is here, each either
+    warpgraph's (taking ``device=``) or SciPy's own function, unchanged."""
+    for name in scipy_cg.__all__:
+        ours = getattr(wg_cg, name)
+        if name in wg_cg.OWN:
+            assert ours.__module__ == "warpgraph.csgraph"
+        else:
+            assert ours is getattr(scipy_cg, name)
+    assert set(wg_cg.__all__) >= set(scipy_cg.__all__) and "minimum_spanning_tree" in dir(wg_cg)
+    A = sp.csr_array(np.array([[0, 2, 0], [2, 0, 1], [0, 1, 0]]))
+    assert wg_cg.minimum_spanning_tree(A).sum() == 3
+    with pytest.raises(AttributeError, match="no attribute 'no_such_function'"):
+        _ = wg_cg.no_such_function
+
+
 @pytest.mark.parametrize("device", ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
 def test_floyd_warshall_ignores_self_loops_and_johnson_sees_every_cycle(device):
     """SciPy's rules, on graphs where the methods differ (SciPy 1.17 gives the same)."""
@@ -307,6 +369,7 @@ def test_floyd_warshall_ignores_self_loops_and_johnson_sees_every_cycle(device):
     want = [[0, 1, 2], [np.inf, 0, 1], [np.inf, np.inf, 0]]
     for method in ("FW", "auto"):  # (auto picks FW here: 3 edges >= 3 * 3 / 4)
         np.testing.assert_array_equal(wg_cg.shortest_path(loop, method=method, **on), want)
+    np.testing.assert_array_equal(wg_cg.floyd_warshall(loop, **on), want)
     for method in ("BF", "J"):
         with pytest.raises(scipy_cg.NegativeCycleError):
             wg_cg.shortest_path(loop, method=method, **on)
@@ -411,3 +474,11 @@ def test_cupy_input_gives_cupy_output():
         s_count, s_labels = scipy_cg.connected_components(dense, connection="strong")
         assert count == s_count
         np.testing.assert_array_equal(labels.get(), s_labels)
+        tree = wg_cg.breadth_first_tree(A, 0, directed=False, **GPU)
+        assert csp.isspmatrix_csr(tree)
+        np.testing.assert_array_equal(
+            tree.toarray().get(), scipy_cg.breadth_first_tree(dense, 0, directed=False).toarray()
+        )
+        dist = wg_cg.floyd_warshall(A, **GPU)
+        assert isinstance(dist, cupy.ndarray)
+        np.testing.assert_array_equal(dist.get(), scipy_cg.floyd_warshall(dense))

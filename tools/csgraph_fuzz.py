@@ -60,7 +60,16 @@ def same(a: Any, b: Any) -> bool:
     """Equal arrays (NaN equal to NaN), of the same shape and kind, in equal tuples."""
     if isinstance(a, tuple):
         return isinstance(b, tuple) and len(a) == len(b) and all(map(same, a, b))
-    a, b = np.asarray(a), np.asarray(_host(b))
+    b = _host(b)
+    if sp.issparse(a) or sp.issparse(b):  # a tree: the stored entries (explicit zeros too)
+        if not (sp.issparse(a) and sp.issparse(b)) or a.nnz != b.nnz or a.dtype != b.dtype:
+            return False
+        a, b = sp.csr_array(a), sp.csr_array(b)
+        a.sort_indices()
+        b.sort_indices()
+        parts = ((a.indptr, b.indptr), (a.indices, b.indices), (a.data, b.data))
+        return all(np.array_equal(x, y) for x, y in parts)
+    a, b = np.asarray(a), np.asarray(b)
     return a.shape == b.shape and a.dtype.kind == b.dtype.kind and np.array_equal(a, b, True)
 
 
@@ -107,7 +116,8 @@ class Tally:
             return
         if want[0] == got[0] == "ok":
             w, g = want[1], got[1]
-            if name in ("dijkstra", "bellman_ford", "shortest_path") and isinstance(w, tuple):
+            several = ("dijkstra", "bellman_ford", "shortest_path", "floyd_warshall")
+            if name in several and isinstance(w, tuple):
                 w, g = w[0], g[0]  # predecessors (and sources): any shortest path's
             if same(w, g):
                 return
@@ -125,9 +135,10 @@ def _outcome(f: Callable, args: tuple, kw: dict) -> tuple[str, Any]:
 
 def _known_refusal(name: str, key: tuple, exc: BaseException) -> bool:
     """SciPy refuses and warpgraph answers (documented in docs/CSGRAPH.md)."""
-    if name == "breadth_first_order" and isinstance(exc, OverflowError):
+    if name.startswith("breadth_first") and isinstance(exc, OverflowError):
         return True  # a negative i_start: ours raises InvalidArgumentError
-    return name == "shortest_path" and key[3] == "coo" and "csr, or csc" in str(exc)
+    fw = ("shortest_path", "floyd_warshall")
+    return name in fw and key[3] == "coo" and "csr, or csc" in str(exc)
 
 
 def _said(outcome: tuple) -> str:
@@ -151,6 +162,13 @@ def run(seed: int, device: str = "cpu", seconds: float | None = None) -> Tally:
             for start in (0, -1, n - 1):
                 tally.check(wg_cg.breadth_first_order, scipy_cg.breadth_first_order, key,
                             g, start, directed)  # fmt: skip
+                tally.check(wg_cg.breadth_first_tree, scipy_cg.breadth_first_tree, key,
+                            g, start, directed)  # fmt: skip
+            for pred in (False, True):
+                for unweighted in (False, True):
+                    tally.check(wg_cg.floyd_warshall, scipy_cg.floyd_warshall, key, g,
+                                directed=directed, return_predecessors=pred,
+                                unweighted=unweighted)  # fmt: skip
             for idx in (None, 0, [0, n - 1], -1):
                 for pred in (False, True):
                     for unweighted in (False, True):

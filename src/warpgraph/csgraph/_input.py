@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit, prange
 
 from .._arrays import id_dtype_for, is_cupy, to_host
 from ..errors import InvalidArgumentError
@@ -90,11 +91,14 @@ def _read_as_stored(csgraph: Any) -> _Csr:
     return _Csr(n, indptr, indices, data, False)
 
 
-def _arcs(A: _Csr, directed: bool) -> tuple:
+def _arcs(A: _Csr, directed: bool, weights: bool = True) -> tuple:
     """``(indptr, heads, data)`` in SciPy's scan order: each row as stored; undirected, each
-    row of ``A`` followed by the same row of ``A.T`` (sources in increasing order)."""
+    row of ``A`` followed by the same row of ``A.T`` (sources in increasing order). Without
+    ``weights`` the data may be ``None``."""
     if directed:
         return A.indptr, A.indices, A.data
+    if not A.cupy:  # one counting pass (a stable argsort of the columns costs 10x more)
+        return _undirected_arcs(A.indptr, A.indices, A.data, A.n, weights)
     xp = A.xp()
     n = A.n
     rows = xp.repeat(xp.arange(n), xp.diff(A.indptr))
@@ -114,6 +118,50 @@ def _arcs(A: _Csr, directed: bool) -> tuple:
     heads[other] = rows[by_col]
     data[other] = A.data[by_col]
     return indptr, heads, data
+
+
+def _undirected_arcs(indptr, indices, data, n: int, weights: bool) -> tuple:
+    """:func:`_arcs` for ``directed=False`` on the host: row ``r`` holds ``A``'s row ``r`` as
+    stored, then the transpose's row ``r`` (the rows that store ``r``, in increasing order, each
+    entry in stored order: a counting sort by column, stable as SciPy's transpose is). Without
+    ``weights`` the data is left out (``None``): the scatter then writes half as much."""
+    in_degree = np.bincount(indices, minlength=n)
+    out_indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.diff(indptr) + in_degree, out=out_indptr[1:])
+    m = indices.size
+    heads = np.empty(2 * m, dtype=np.int64)
+    out_data = np.empty(2 * m if weights else 0, dtype=np.float64)
+    data = data if weights else out_data
+    _copy_own_rows(indptr, indices, data, out_indptr, heads, out_data, n)
+    _scatter_transpose(indptr, indices, data, out_indptr, heads, out_data, n)
+    return out_indptr, heads, out_data if weights else None
+
+
+@njit(parallel=True, cache=True)
+def _copy_own_rows(indptr, indices, data, out_indptr, heads, out_data, n):  # pragma: no cover
+    """Each row of ``A`` to the front of its merged row (rows in parallel)."""
+    for r in prange(n):
+        start, first = out_indptr[r], indptr[r]
+        for j in range(indptr[r + 1] - first):
+            heads[start + j] = indices[first + j]
+            if out_data.size:
+                out_data[start + j] = data[first + j]
+
+
+@njit(cache=True)
+def _scatter_transpose(indptr, indices, data, out_indptr, heads, out_data, n):  # pragma: no cover
+    """Each arc ``r -> c`` appended as ``c -> r`` behind row ``c``'s own part, rows in order (one
+    sequential pass: the order of the appends is the order of the result)."""
+    cursor = np.empty(n, dtype=np.int64)
+    for r in range(n):
+        cursor[r] = out_indptr[r] + indptr[r + 1] - indptr[r]
+    for r in range(n):
+        for k in range(indptr[r], indptr[r + 1]):
+            c = indices[k]
+            heads[cursor[c]] = r
+            if out_data.size:
+                out_data[cursor[c]] = data[k]
+            cursor[c] += 1
 
 
 _SMALL = 1 << 16  # below this many arcs NumPy sorts the rows faster than a parallel kernel

@@ -305,6 +305,67 @@ def shortest_path(
     )
 
 
+def floyd_warshall(
+    csgraph: Any,
+    directed: bool = True,
+    return_predecessors: bool = False,
+    unweighted: bool = False,
+    overwrite: bool = False,
+    *,
+    device: str = "auto",
+):
+    """All-pairs shortest paths, as ``scipy.sparse.csgraph.floyd_warshall``.
+
+    The same as :func:`shortest_path` with ``method="FW"``, as in SciPy: self-loops are
+    ignored, a negative cycle anywhere in the graph raises, and the distances come from one
+    warpgraph SSSP per node rather than SciPy's O(N**3) dense loop.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse matrix
+        The N x N graph of edge weights.
+    directed : bool
+        False: follow each edge both ways (the lighter of ``A[i, j]``, ``A[j, i]``).
+    return_predecessors : bool
+        Also return the predecessor matrix (-9999: none).
+    unweighted : bool
+        Count hops instead of weights.
+    overwrite : bool
+        Ignored (SciPy may overwrite a dense input; warpgraph never does).
+    device : {"auto", "cpu", "gpu"}
+        Where to compute.
+
+    Returns
+    -------
+    dist_matrix : ndarray of float64, shape (N, N)
+        ``inf`` where unreachable.
+    predecessors : ndarray of int32, shape (N, N)
+        Only with ``return_predecessors``.
+
+    Raises
+    ------
+    NegativeCycleError
+        The graph holds a negative cycle.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from warpgraph import csgraph
+    >>> A = sp.csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.floyd_warshall(A, directed=False, device="cpu").tolist()
+    [[0.0, 1.0, 2.0, 2.0], [1.0, 0.0, 3.0, 1.0], [2.0, 3.0, 0.0, 3.0], [2.0, 1.0, 3.0, 0.0]]
+    """
+    return shortest_path(
+        csgraph,
+        method="FW",
+        directed=directed,
+        return_predecessors=return_predecessors,
+        unweighted=unweighted,
+        overwrite=overwrite,
+        device=device,
+    )
+
+
 def dijkstra(
     csgraph: Any,
     directed: bool = True,

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit
 
-from .._arrays import to_host
+from .._arrays import is_cupy, to_host
 from .._versions import major_minor
 from ..device import resolve_device
 from ..errors import InvalidArgumentError
@@ -70,7 +71,8 @@ def breadth_first_order(
     if not 0 <= int(i_start) < A.n:
         raise InvalidArgumentError(f"i_start {i_start} is out of range (N = {A.n})")
     resolve_device(device)  # checked; the scan itself is sequential, on the CPU
-    indptr, heads, _ = (to_host(a) for a in _arcs(A, directed))
+    indptr, heads, _ = _arcs(A, directed, weights=False)
+    indptr, heads = to_host(indptr), to_host(heads)
     visited, parents, _ = bfs_order(indptr, heads, np.array([int(i_start)]))
     order = visited.astype(np.int32)
     pred = np.full(A.n, NULL, dtype=np.int32)
@@ -78,6 +80,58 @@ def breadth_first_order(
     if return_predecessors:
         return _out(order, A), _out(pred, A)
     return _out(order, A)
+
+
+def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto"):
+    """The tree of a breadth-first search from ``i_start``, as
+    ``scipy.sparse.csgraph.breadth_first_tree``.
+
+    The search is :func:`breadth_first_order` (SciPy's node order and parents); the tree is made
+    from its parents by SciPy's own ``reconstruct_path``, as SciPy's function makes it, so the
+    result is SciPy's: edge weights, explicit zeros, matrix type and dtype included.
+
+    Parameters
+    ----------
+    csgraph : array_like or sparse matrix
+        The N x N graph (sparse: stored entries, explicit zeros included, are edges).
+    i_start : int
+        Start node.
+    directed : bool
+        False: follow ``csgraph[i, j]`` and ``csgraph[j, i]`` both ways.
+    device : {"auto", "cpu", "gpu"}
+        As for :func:`breadth_first_order`.
+
+    Returns
+    -------
+    cstree : csr matrix
+        The N x N tree, each arc ``parent -> child`` with its weight in ``csgraph``; a
+        ``cupyx.scipy.sparse.csr_matrix`` for CuPy input (the tree is made on the host).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A non-square graph or ``i_start`` out of range.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from warpgraph import csgraph
+    >>> A = sp.csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+    >>> csgraph.breadth_first_tree(A, 0, directed=False, device="cpu").toarray().astype(int)
+    array([[0, 8, 0, 3],
+           [0, 0, 2, 0],
+           [0, 0, 0, 0],
+           [0, 0, 0, 0]])
+    """
+    from scipy.sparse.csgraph import reconstruct_path
+
+    _, predecessors = breadth_first_order(csgraph, i_start, directed, True, device=device)
+    if not is_cupy(predecessors):
+        return reconstruct_path(csgraph, predecessors, directed)
+    import cupyx.scipy.sparse as cupy_sparse
+
+    host = csgraph.get() if cupy_sparse.issparse(csgraph) else to_host(csgraph)
+    return cupy_sparse.csr_matrix(reconstruct_path(host, to_host(predecessors), directed))
 
 
 # ---------------------------------------------------------------- components
@@ -147,20 +201,40 @@ def _scipy_strong_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> tup
     its canonical form (SciPy's own search does not terminate on one)."""
     from ..nx.components import _nx_scc
 
-    rows = np.repeat(np.arange(n), np.diff(indptr))
-    keys = rows * max(n, 1) + indices
-    unique = np.unique(keys)
-    if unique.size < keys.size:  # duplicates: SciPy's search never ends; answer as for the
-        rows, indices = np.divmod(unique, max(n, 1))  # canonical matrix (sum_duplicates)
+    if _has_duplicate_entries(indptr, indices, n):  # SciPy's search never ends on one:
+        rows = np.repeat(np.arange(n), np.diff(indptr))  # answer as for the canonical matrix
+        rows, indices = np.divmod(np.unique(rows * max(n, 1) + indices), max(n, 1))
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
     if not _scipy_scans_rows_forward():
-        mirrored = indptr[rows] + indptr[rows + 1] - 1 - np.arange(indices.size)
-        reversed_rows = np.empty_like(indices)
-        reversed_rows[mirrored] = indices
-        indices = reversed_rows
-    _, starts, labels = _nx_scc(indptr, indices.astype(np.int64), n)
+        indices = _rows_reversed(indptr, indices, n)
+    _, starts, labels = _nx_scc(indptr, indices.astype(np.int64, copy=False), n)
     return int(starts.size - 1), labels
+
+
+@njit(cache=True)
+def _has_duplicate_entries(indptr, indices, n):  # pragma: no cover - compiled
+    """Whether a row stores one column twice: one pass, each column marked with the last row
+    that held it (a sort or hash of every entry costs 10-20x more)."""
+    last_row = np.full(n, -1, dtype=np.int64)
+    for row in range(n):
+        for k in range(indptr[row], indptr[row + 1]):
+            col = indices[k]
+            if last_row[col] == row:
+                return True
+            last_row[col] = row
+    return False
+
+
+@njit(cache=True)
+def _rows_reversed(indptr, indices, n):  # pragma: no cover - compiled
+    """``indices`` with each row's entries in reverse order, as int64."""
+    out = np.empty(indices.size, dtype=np.int64)
+    for row in range(n):
+        lo, hi = indptr[row], indptr[row + 1]
+        for k in range(lo, hi):
+            out[lo + hi - 1 - k] = indices[k]
+    return out
 
 
 def _scipy_scans_rows_forward() -> bool:
