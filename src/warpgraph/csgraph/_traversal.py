@@ -195,21 +195,16 @@ def connected_components(
 
 def _scipy_strong_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> tuple[int, Any]:
     """SciPy numbers strong components in the order its depth-first search completes them.
-    Up to SciPy 1.17 that search scans each row from the last stored entry back (Tarjan's
-    search over the rows reversed); from 1.18 from the first entry on (over the rows as
-    stored). The installed SciPy's rule is followed. A CSR holding duplicate entries is read as
-    its canonical form (SciPy's own search does not terminate on one)."""
-    from ..nx.components import _nx_scc
-
+    Up to SciPy 1.17 that search scans each row from the last stored entry back; from 1.18
+    from the first entry on. The installed SciPy's rule is followed. A CSR holding duplicate
+    entries is read as its canonical form (SciPy's own search does not terminate on one)."""
     if _has_duplicate_entries(indptr, indices, n):  # SciPy's search never ends on one:
         rows = np.repeat(np.arange(n), np.diff(indptr))  # answer as for the canonical matrix
         rows, indices = np.divmod(np.unique(rows * max(n, 1) + indices), max(n, 1))
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-    if not _scipy_scans_rows_forward():
-        indices = _rows_reversed(indptr, indices, n)
-    _, starts, labels = _nx_scc(indptr, indices.astype(np.int64, copy=False), n)
-    return int(starts.size - 1), labels
+    count, labels = _completion_order_labels(indptr, indices, n, not _scipy_scans_rows_forward())
+    return int(count), labels
 
 
 @njit(cache=True)
@@ -227,14 +222,62 @@ def _has_duplicate_entries(indptr, indices, n):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _rows_reversed(indptr, indices, n):  # pragma: no cover - compiled
-    """``indices`` with each row's entries in reverse order, as int64."""
-    out = np.empty(indices.size, dtype=np.int64)
-    for row in range(n):
-        lo, hi = indptr[row], indptr[row + 1]
-        for k in range(lo, hi):
-            out[lo + hi - 1 - k] = indices[k]
-    return out
+def _completion_order_labels(indptr, heads, n, backward):  # pragma: no cover - compiled
+    """Strong components numbered in the order Tarjan's depth-first search completes them,
+    the search starting at nodes 0, 1, ... and scanning each row forward (or ``backward``).
+    Iterative, each arc read once. Any Tarjan-style search with this scan order completes the
+    components in the same order, SciPy's (Pearce's) too."""
+    index = np.full(n, -1, dtype=np.int64)  # preorder number; -1: not reached yet
+    low = np.empty(n, dtype=np.int64)
+    label = np.full(n, -1, dtype=np.int64)  # -1 while on Tarjan's stack (or not reached)
+    cursor = np.empty(n, dtype=np.int64)  # the next arc of each node on the search path
+    path = np.empty(n, dtype=np.int64)
+    stack = np.empty(n, dtype=np.int64)
+    step = -1 if backward else 1
+    counter = 0
+    count = 0
+    held = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        index[root] = counter
+        low[root] = counter
+        counter += 1
+        cursor[root] = indptr[root + 1] - 1 if backward else indptr[root]
+        stack[held] = root
+        held += 1
+        path[0] = root
+        depth = 1
+        while depth > 0:
+            v = path[depth - 1]
+            k = cursor[v]
+            if indptr[v] <= k < indptr[v + 1]:
+                cursor[v] = k + step
+                w = heads[k]
+                if index[w] < 0:  # descend
+                    index[w] = counter
+                    low[w] = counter
+                    counter += 1
+                    cursor[w] = indptr[w + 1] - 1 if backward else indptr[w]
+                    stack[held] = w
+                    held += 1
+                    path[depth] = w
+                    depth += 1
+                elif label[w] < 0 and index[w] < low[v]:  # w is on the stack
+                    low[v] = index[w]
+                continue
+            depth -= 1  # v is done
+            if low[v] == index[v]:  # v roots a component: pop it
+                while True:
+                    held -= 1
+                    x = stack[held]
+                    label[x] = count
+                    if x == v:
+                        break
+                count += 1
+            if depth > 0 and low[v] < low[path[depth - 1]]:
+                low[path[depth - 1]] = low[v]
+    return count, label
 
 
 def _scipy_scans_rows_forward() -> bool:
