@@ -431,6 +431,39 @@ def test_bad_arguments_raise_scipy_s_messages():
     assert isinstance(InvalidArgumentError("x"), ValueError)  # SciPy raises ValueError
 
 
+@pytest.mark.parametrize("arcs", [300, 80_000])  # (below and above the parallel-sort size)
+def test_the_input_matrix_is_never_changed(arcs):
+    """Every function reads the user's matrix in place where it can (no copy): none may write
+    to it, on the paths that sort rows, transpose, drop arcs or canonicalize duplicates."""
+    rng = np.random.default_rng(arcs)
+    n = 600  # (80,000 draws leave about 71,000 distinct arcs)
+    rows, cols = rng.integers(0, n, arcs), rng.integers(0, n, arcs)
+    A = sp.csr_array((rng.random(arcs) + 0.1, (rows, cols)), shape=(n, n))
+    A.sum_duplicates()
+    for r in range(0, n, 3):  # unsorted rows (a loop over a few hundred rows)
+        lo, hi = A.indptr[r], A.indptr[r + 1]
+        A.indices[lo:hi], A.data[lo:hi] = A.indices[lo:hi][::-1], A.data[lo:hi][::-1]
+    A.has_sorted_indices = False
+    A.data[:5] = np.inf  # arcs dropped before the search
+    kept = [x.copy() for x in (A.indptr, A.indices, A.data)]
+    calls = [
+        (wg_cg.dijkstra, {"indices": 0}),
+        (wg_cg.dijkstra, {"indices": 0, "directed": False}),
+        (wg_cg.dijkstra, {"indices": [0, 1], "min_only": True}),
+        (wg_cg.shortest_path, {"method": "FW"}),
+        (wg_cg.johnson, {"indices": 0}),
+        (wg_cg.bellman_ford, {"indices": 0, "unweighted": True}),
+        (wg_cg.connected_components, {"connection": "strong"}),
+        (wg_cg.connected_components, {"directed": False}),
+        (wg_cg.breadth_first_order, {"i_start": 0, "directed": False}),
+        (wg_cg.breadth_first_tree, {"i_start": 0}),
+    ]
+    for f, kw in calls:
+        f(A, **kw, **CPU)
+        for got, want in zip((A.indptr, A.indices, A.data), kept, strict=True):
+            np.testing.assert_array_equal(got, want, err_msg=f"{f.__name__} {kw}")
+
+
 def test_empty_graph():
     A = sp.csr_array((0, 0))
     assert wg_cg.connected_components(A, **CPU)[0] == 0

@@ -21,7 +21,8 @@ NULL = -9999  # SciPy's "no predecessor"
 # ---------------------------------------------------------------- input, as SciPy reads it
 @dataclass
 class _Csr:
-    """The input graph in CSR form (NumPy, or CuPy for CuPy input), float64 data."""
+    """The input graph in CSR form (NumPy, or CuPy for CuPy input), float64 data. The arrays
+    may be the user's own (a SciPy CSR's, int32 or int64 indices): read them, never write."""
 
     n: int
     indptr: Any
@@ -81,8 +82,8 @@ def _read_as_stored(csgraph: Any) -> _Csr:
     if sp.issparse(csgraph):
         _square(csgraph.shape)
         A = sp.csr_array(csgraph, dtype=np.float64)  # what SciPy does (a COO's duplicates sum)
-        n = A.shape[0]
-        return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, False)
+        n = A.shape[0]  # (the index arrays as SciPy keeps them, int32 or int64: read, not copied)
+        return _Csr(n, A.indptr, A.indices, A.data, False)
     if np.ma.isMaskedArray(csgraph):
         A = np.ma.asarray(csgraph, dtype=np.float64)
     else:

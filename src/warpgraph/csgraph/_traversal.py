@@ -62,8 +62,6 @@ def breadth_first_order(
     >>> order.tolist(), pred.tolist()
     ([0, 1, 2, 3], [-9999, 0, 0, 1])
     """
-    from ..nx.traversal import bfs_order
-
     directed = _check_bool("directed", directed)
     A = _read(csgraph, directed)
     if isinstance(i_start, bool) or not isinstance(i_start, int | np.integer):
@@ -72,14 +70,34 @@ def breadth_first_order(
         raise InvalidArgumentError(f"i_start {i_start} is out of range (N = {A.n})")
     resolve_device(device)  # checked; the scan itself is sequential, on the CPU
     indptr, heads, _ = _arcs(A, directed, weights=False)
-    indptr, heads = to_host(indptr), to_host(heads)
-    visited, parents, _ = bfs_order(indptr, heads, np.array([int(i_start)]))
-    order = visited.astype(np.int32)
-    pred = np.full(A.n, NULL, dtype=np.int32)
-    pred[visited[1:]] = parents[1:]
+    order, pred = _queue_order(to_host(indptr), to_host(heads), int(i_start), A.n)
     if return_predecessors:
         return _out(order, A), _out(pred, A)
     return _out(order, A)
+
+
+@njit(cache=True)
+def _queue_order(indptr, heads, start, n):  # pragma: no cover - compiled
+    """SciPy's breadth-first scan: a FIFO queue from ``start``, each row in stored order; the
+    queue is the order and each node's discoverer its predecessor (``NULL``: none), written
+    straight as SciPy's int32 results."""
+    order = np.empty(n, dtype=np.int32)
+    pred = np.full(n, NULL, dtype=np.int32)
+    seen = np.zeros(n, dtype=np.bool_)
+    order[0] = start
+    seen[start] = True
+    head, tail = 0, 1
+    while head < tail:
+        v = order[head]
+        head += 1
+        for k in range(indptr[v], indptr[v + 1]):
+            w = heads[k]
+            if not seen[w]:
+                seen[w] = True
+                pred[w] = v
+                order[tail] = w
+                tail += 1
+    return order[:tail].copy(), pred
 
 
 def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto"):
