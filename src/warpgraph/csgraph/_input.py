@@ -21,8 +21,9 @@ NULL = -9999  # SciPy's "no predecessor"
 # ---------------------------------------------------------------- input, as SciPy reads it
 @dataclass
 class _Csr:
-    """The input graph in CSR form (NumPy, or CuPy for CuPy input), float64 data. The arrays
-    may be the user's own (a SciPy CSR's, int32 or int64 indices): read them, never write."""
+    """The input graph in CSR form (NumPy, or CuPy for CuPy input), float64 data; int64 offsets
+    and ids unless read ``host_only`` (:func:`_read`). The arrays may be the user's own (a SciPy
+    CSR's): read them, never write."""
 
     n: int
     indptr: Any
@@ -58,17 +59,19 @@ def _from_dense(A: Any, xp) -> tuple:
     return n, indptr, cols.astype(np.int64), xp.asarray(A)[rows, cols]
 
 
-def _read(csgraph: Any, directed: bool = True) -> _Csr:
+def _read(csgraph: Any, directed: bool = True, host_only: bool = False) -> _Csr:
     """The input as SciPy's ``validate_graph`` reads it. For an undirected search SciPy takes a
     CSC matrix's transpose (a CSR at no cost: the edges are the same), so its rows, scanned
     first, are the CSC's columns in their stored order; the scan order of
-    ``breadth_first_order`` follows that, and so does ours."""
+    ``breadth_first_order`` follows that, and so does ours. ``host_only``: the caller's passes
+    run on the host and build no :class:`Graph`, so a SciPy matrix's index arrays are read as
+    stored (int32 or int64, not copied)."""
     if not directed and sp.issparse(csgraph) and csgraph.format == "csc":
         csgraph = csgraph.T
-    return _read_as_stored(csgraph)
+    return _read_as_stored(csgraph, host_only)
 
 
-def _read_as_stored(csgraph: Any) -> _Csr:
+def _read_as_stored(csgraph: Any, host_only: bool = False) -> _Csr:
     if is_cupy(csgraph) or type(csgraph).__module__.startswith("cupyx"):
         import cupy
         from cupyx.scipy import sparse as csp
@@ -82,8 +85,10 @@ def _read_as_stored(csgraph: Any) -> _Csr:
     if sp.issparse(csgraph):
         _square(csgraph.shape)
         A = sp.csr_array(csgraph, dtype=np.float64)  # what SciPy does (a COO's duplicates sum)
-        n = A.shape[0]  # (the index arrays as SciPy keeps them, int32 or int64: read, not copied)
-        return _Csr(n, A.indptr, A.indices, A.data, False)
+        n = A.shape[0]
+        if host_only:  # (the GPU kernels and Graph take int64 offsets: copies for the others)
+            return _Csr(n, A.indptr, A.indices, A.data, False)
+        return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, False)
     if np.ma.isMaskedArray(csgraph):
         A = np.ma.asarray(csgraph, dtype=np.float64)
     else:
@@ -171,6 +176,7 @@ _SMALL = 1 << 16  # below this many arcs NumPy sorts the rows faster than a para
 def _graph(indptr, heads, weights) -> Graph:
     """A directed warpgraph Graph over these arcs (parallel arcs kept; rows get sorted)."""
     n = int(indptr.shape[0]) - 1
+    indptr = indptr.astype(np.int64, copy=False)  # (a SciPy CSR's may be int32; kernels take int64)
     heads = heads.astype(id_dtype_for(n))
     if is_cupy(heads) or heads.size >= _SMALL:
         return Graph(indptr, heads, weights, directed=True)

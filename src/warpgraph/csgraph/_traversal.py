@@ -63,7 +63,7 @@ def breadth_first_order(
     ([0, 1, 2, 3], [-9999, 0, 0, 1])
     """
     directed = _check_bool("directed", directed)
-    A = _read(csgraph, directed)
+    A = _read(csgraph, directed, host_only=True)  # (the scan runs on the host on any device)
     if isinstance(i_start, bool) or not isinstance(i_start, int | np.integer):
         raise InvalidArgumentError(f"i_start must be a node index, got {i_start!r}")
     if not 0 <= int(i_start) < A.n:
@@ -197,7 +197,7 @@ def connected_components(
     if not isinstance(connection, str) or connection.lower() not in ("weak", "strong"):
         raise InvalidArgumentError("connection must be 'weak' or 'strong'")
     strong = _check_bool("directed", directed) and connection.lower() == "strong"
-    A = _read(csgraph, strong)
+    A = _read(csgraph, strong, host_only=strong)  # (strong labels: one pass on the host)
     if A.n == 0:
         labels = np.zeros(0, dtype=np.int32)
         count = 0
