@@ -168,7 +168,7 @@ def run(
             "rows": rows}  # fmt: skip
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graph", default="urand:17", help="urand:S or grid:R")
     parser.add_argument("--devices", nargs="+", default=["cpu"], choices=("cpu", "gpu"))
@@ -178,7 +178,13 @@ def main() -> int:
     parser.add_argument("--slow", type=float, default=5.0,
                         help="a SciPy call slower than this (s) is timed once")  # fmt: skip
     parser.add_argument("--out", help="JSON path (default benchmarks/results/csgraph_<graph>)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    for spec in (args.graph, args.fw_graph, args.bf_graph):
+        kind, _, size = spec.partition(":")
+        if kind not in ("urand", "grid") or not size.isdigit():
+            parser.error(f"unknown graph {spec!r}: urand:S or grid:R")
     warnings.simplefilter("ignore", sp.SparseEfficiencyWarning)
     result = run(args.graph, args.devices, args.repeat, args.fw_graph, args.bf_graph, args.slow)
     name = "csgraph_" + args.graph.replace(":", "")

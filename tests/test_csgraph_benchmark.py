@@ -1,0 +1,54 @@
+"""benchmarks/csgraph.py: a tiny run compares every front-end function with SciPy's and writes
+its record; bad arguments are refused before any work."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import csgraph as csgraph_benchmark  # noqa: E402  (benchmarks/csgraph.py)
+
+
+def test_a_tiny_run_agrees_with_scipy_and_writes_its_record(tmp_path, capsys):
+    out = tmp_path / "csgraph.json"
+    argv = ["--graph", "grid:12", "--fw-graph", "urand:5", "--bf-graph", "urand:6"]
+    assert csgraph_benchmark.main([*argv, "--repeat", "1", "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert record["nodes"] == 144 and record["fw_graph"] == "urand:5"
+    names = [row["function"] for row in record["rows"]]
+    assert "floyd_warshall" in names and "breadth_first_tree undirected" in names
+    for row in record["rows"]:
+        assert row["cpu"]["equal"], row["function"]
+        assert row["cpu"]["median_s"] > 0 and row["scipy"]["median_s"] > 0
+    assert "floyd_warshall" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--repeat", "0"], "--repeat must be at least 1"),
+        (["--graph", "kron:10"], "unknown graph 'kron:10'"),
+        (["--fw-graph", "urand:x"], "unknown graph 'urand:x'"),
+    ],
+)
+def test_bad_arguments_refused(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        csgraph_benchmark.main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_benchmark_graphs():
+    grid = csgraph_benchmark.make_graph("grid:3")
+    assert grid.shape == (9, 9) and grid.nnz == 24  # 12 lattice edges, both directions
+    pattern = grid.astype(bool)
+    assert (pattern != pattern.T).nnz == 0  # (the weights are drawn per arc)
+    urand = csgraph_benchmark.make_graph("urand:6")
+    assert urand.shape == (64, 64) and 0 < urand.nnz <= 8 * 64
+    assert urand.has_canonical_format  # duplicate draws summed: integer weights from 1 up
+    assert urand.data.min() >= 1 and (urand.data == urand.data.round()).all()
