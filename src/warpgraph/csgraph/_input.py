@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from numba import njit, prange
 
 from .._arrays import id_dtype_for, is_cupy, to_host
+from ..cpu.threads import threads_for
 from ..errors import InvalidArgumentError
 from ..graph import Graph
 
@@ -138,7 +139,8 @@ def _undirected_arcs(indptr, indices, data, n: int, weights: bool) -> tuple:
     heads = np.empty(2 * m, dtype=np.int64)
     out_data = np.empty(2 * m if weights else 0, dtype=np.float64)
     data = data if weights else out_data
-    _copy_own_rows(indptr, indices, data, out_indptr, heads, out_data, n)
+    with threads_for(work=n + m):  # (one thread for small graphs: no wake-up to wait for)
+        _copy_own_rows(indptr, indices, data, out_indptr, heads, out_data, n)
     _scatter_transpose(indptr, indices, data, out_indptr, heads, out_data, n)
     return out_indptr, heads, out_data if weights else None
 
