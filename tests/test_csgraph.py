@@ -431,6 +431,26 @@ def test_bad_arguments_raise_scipy_s_messages():
     assert isinstance(InvalidArgumentError("x"), ValueError)  # SciPy raises ValueError
 
 
+def test_the_added_functions_refuse_bad_input():
+    """``floyd_warshall`` and ``breadth_first_tree`` (session 37) check their input as the
+    functions they are built on do, before any work."""
+    A = sp.csr_array(np.eye(3))
+    with pytest.raises(InvalidArgumentError, match=r"must be shape \(N, N\)"):
+        wg_cg.floyd_warshall(np.ones((2, 3)), **CPU)
+    with pytest.raises(InvalidArgumentError, match="NaN"):
+        wg_cg.floyd_warshall(sp.csr_array(np.array([[0, np.nan], [1.0, 0]])), **CPU)
+    with pytest.raises(InvalidArgumentError, match="directed"):
+        wg_cg.floyd_warshall(A, directed="yes", **CPU)
+    with pytest.raises(InvalidArgumentError, match=r"must be shape \(N, N\)"):
+        wg_cg.breadth_first_tree(sp.csr_array(np.ones((2, 3))), 0, **CPU)
+    with pytest.raises(InvalidArgumentError, match="out of range"):
+        wg_cg.breadth_first_tree(A, 3, **CPU)
+    with pytest.raises(InvalidArgumentError, match="must be a node index"):
+        wg_cg.breadth_first_tree(A, 1.5, **CPU)
+    with pytest.raises(InvalidArgumentError, match="device"):
+        wg_cg.breadth_first_tree(A, 0, device="tpu")
+
+
 @pytest.mark.parametrize("arcs", [300, 80_000])  # (below and above the parallel-sort size)
 def test_the_input_matrix_is_never_changed(arcs):
     """Every function reads the user's matrix in place where it can (no copy): none may write
