@@ -209,6 +209,43 @@ def test_strong_labels_equal_scipy_on_graphs_of_many_components(seed):
         np.testing.assert_array_equal(got[1], want[1])
 
 
+@pytest.mark.parametrize("degree", [3, 32, 33, 50])  # unsorted rows: pairwise, and sorted
+@pytest.mark.parametrize("rows_sorted", [False, True])
+def test_the_duplicate_check_finds_one_repeated_column_in_any_row(degree, rows_sorted):
+    """The parallel check that decides whether strong labels read the canonical matrix: rows
+    at and past the pairwise length, sorted or not, the repeat anywhere in the row; NumPy's
+    count of unique entries is the oracle."""
+    from warpgraph.csgraph._traversal import _rows_with_duplicates
+
+    rng = np.random.default_rng(degree)
+    n = 50
+    indices = np.concatenate([rng.permutation(n)[:degree] for _ in range(n)])
+    indptr = np.arange(n + 1) * degree
+    rows = np.repeat(np.arange(n), degree)
+    assert _rows_with_duplicates(indptr, indices, n) == 0
+    for row, (a, b) in [(0, (0, 1)), (17, (-1, 0)), (n - 1, (1, -1))]:
+        repeated = indices.copy()
+        own = repeated[indptr[row] : indptr[row + 1]]  # (a view: writes reach `repeated`)
+        own[b] = own[a]
+        if rows_sorted:
+            repeated = np.sort(repeated.reshape(n, degree), axis=1).ravel()
+        assert np.unique(rows * n + repeated).size < repeated.size  # NumPy sees the repeat
+        assert _rows_with_duplicates(indptr, repeated, n) == 1
+
+
+@pytest.mark.parametrize("n", [1, 2, 300])
+def test_strong_labels_of_a_cycle_and_a_chain(n):
+    """Two hand-checked shapes at the ends of the search: one cycle through every node (one
+    component; the search path n deep) and a chain 0 -> 1 -> ... (n components, completed last
+    node first, so labelled n - 1 - i)."""
+    ring = sp.csr_array((np.ones(n), (np.arange(n), (np.arange(n) + 1) % n)), shape=(n, n))
+    chain = sp.csr_array((np.ones(n - 1), (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
+    count, labels = wg_cg.connected_components(ring, connection="strong", **CPU)
+    assert count == 1 and not labels.any()
+    count, labels = wg_cg.connected_components(chain, connection="strong", **CPU)
+    assert count == n and labels.tolist() == list(range(n - 1, -1, -1))
+
+
 # ---------------------------------------------------------------- shortest paths
 @SETTINGS
 @given(
