@@ -246,6 +246,45 @@ def test_strong_labels_of_a_cycle_and_a_chain(n):
     assert count == n and labels.tolist() == list(range(n - 1, -1, -1))
 
 
+@pytest.mark.parametrize("parts", [1, 2, 3, 7, 80])
+@pytest.mark.parametrize("weights", [True, False])
+def test_the_undirected_arcs_equal_a_stable_sort_at_any_split_of_the_columns(parts, weights):
+    """The undirected arcs (each row as stored, then the transpose's row) made with the columns
+    cut into ``parts`` ranges, one task each, equal the oracle built by NumPy's stable argsort,
+    on rows unsorted, with repeats, an empty column and more parts than columns."""
+    from warpgraph.csgraph import _input
+
+    rng = np.random.default_rng(parts)
+    n, m = 60, 400
+    indices = rng.integers(1, n, m)  # (column 0 receives nothing)
+    indptr = np.concatenate(([0], np.sort(rng.integers(0, m, n - 1)), [m]))
+    data = rng.random(m)
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    by_col = np.argsort(indices, kind="stable")
+    want = [[] for _ in range(n)]
+    for r in range(n):
+        own = slice(indptr[r], indptr[r + 1])
+        want[r] = list(zip(indices[own].tolist(), data[own].tolist(), strict=True))
+    for k in by_col:
+        want[indices[k]].append((int(rows[k]), float(data[k])))
+
+    in_degree = np.bincount(indices, minlength=n)
+    out_indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.diff(indptr) + in_degree, out=out_indptr[1:])
+    heads = np.full(2 * m, -1, dtype=np.int64)
+    out_data = np.full(2 * m if weights else 0, np.nan)
+    given = data if weights else out_data
+    _input._copy_own_rows(indptr, indices, given, out_indptr, heads, out_data, n)
+    bounds = _input._column_ranges(in_degree, parts)
+    assert bounds[0] == 0 and bounds[-1] == n and (np.diff(bounds) >= 0).all()
+    _input._scatter_transpose(indptr, indices, given, out_indptr, heads, out_data, n, bounds)
+    for r in range(n):
+        got = slice(out_indptr[r], out_indptr[r + 1])
+        assert heads[got].tolist() == [c for c, _ in want[r]]
+        if weights:
+            assert out_data[got].tolist() == [d for _, d in want[r]]
+
+
 # ---------------------------------------------------------------- shortest paths
 @SETTINGS
 @given(
