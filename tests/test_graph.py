@@ -220,6 +220,20 @@ def test_csr_constructor_validates_and_sorts():
         Graph([0, 1, 1], [1], directed=False)
 
 
+@pytest.mark.parametrize("validate", [True, False])
+def test_offsets_are_int64_whatever_the_caller_gives(validate):
+    """Every kernel takes int64 offsets: int32 ones (a SciPy CSR's) are widened, also for the
+    internal callers that skip validation (session 37 found an unvalidated Graph from a small
+    SciPy matrix keeping int32 offsets, which the GPU kernels refused)."""
+    indptr = np.array([0, 2, 3, 3], dtype=np.int32)
+    indices = np.array([1, 2, 2], dtype=np.int32)
+    G = Graph(indptr, indices, validate=validate)
+    assert G.indptr.dtype == np.int64 and G.indptr.tolist() == [0, 2, 3, 3]
+    assert indptr.dtype == np.int32  # the caller's array is not changed
+    wide = np.array([0, 2, 3, 3], dtype=np.int64)
+    assert Graph(wide, indices, validate=validate).indptr is wide  # no copy when already int64
+
+
 @pytest.mark.parametrize(
     ("src", "dst", "kw", "match"),
     [

@@ -64,7 +64,7 @@ class Graph:
         For ``directed=False`` the arrays must already hold both arcs of every edge.
     validate : bool
         Check offsets, id range and (undirected) symmetry. Internal callers that built the arrays
-        themselves pass ``False``.
+        themselves pass ``False`` (the offsets are still made int64, as the kernels take them).
 
     Raises
     ------
@@ -85,6 +85,8 @@ class Graph:
         indices = _arrays.as_id_array(indices, "indices")
         if validate:
             indptr, indices, weights = _validated_csr(indptr, indices, weights, directed)
+        else:  # (every kernel takes int64 offsets: a caller's narrower ones are widened here)
+            indptr = indptr.astype(np.int64, copy=False)
         self.indptr = indptr
         self.indices = indices
         self.weights = weights

@@ -200,7 +200,6 @@ _SMALL = 1 << 16  # below this many arcs NumPy sorts the rows faster than a para
 def _graph(indptr, heads, weights) -> Graph:
     """A directed warpgraph Graph over these arcs (parallel arcs kept; rows get sorted)."""
     n = int(indptr.shape[0]) - 1
-    indptr = indptr.astype(np.int64, copy=False)  # (a SciPy CSR's may be int32; kernels take int64)
     heads = heads.astype(id_dtype_for(n))
     if is_cupy(heads) or heads.size >= _SMALL:
         return Graph(indptr, heads, weights, directed=True)
