@@ -10,6 +10,7 @@ from numba import njit, prange
 
 from .._arrays import is_cupy, to_host
 from .._versions import major_minor
+from ..algorithms.components.scc_cpu import tarjan_scc
 from ..cpu.threads import threads_for
 from ..device import resolve_device
 from ..errors import InvalidArgumentError
@@ -224,10 +225,11 @@ def _scipy_strong_labels(indptr: np.ndarray, indices: np.ndarray, n: int) -> tup
         rows, indices = np.divmod(np.unique(rows * max(n, 1) + indices), max(n, 1))
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-    # (int32 work arrays where ids fit: a third less memory traffic on the random reads)
-    work = np.zeros(n, dtype=np.int32 if n < np.iinfo(np.int32).max else np.int64)
-    count, labels = _completion_order_labels(indptr, indices, not _scipy_scans_rows_forward(), work)
-    return int(count), labels
+    # Tarjan's search in Pearce's form closes the components in SciPy's order, its ids
+    # counting down from n - 1: SciPy's labels count up from 0
+    closed = tarjan_scc(indptr, indices, n, backward=not _scipy_scans_rows_forward())
+    labels = (n - 1 - closed).astype(np.int32, copy=False)
+    return n - int(closed.min()), labels
 
 
 #: Unsorted rows up to this long are checked for a repeated column by comparing each pair of
@@ -271,76 +273,6 @@ def _rows_with_duplicates(indptr, indices, n):  # pragma: no cover - compiled
             if _row_repeats(indices, indptr[row], indptr[row + 1]):
                 found[block] += 1
     return found.sum()
-
-
-@njit(cache=True)
-def _completion_order_labels(indptr, heads, backward, rank):  # pragma: no cover - compiled
-    """Strong components numbered in the order a depth-first search completes them, the search
-    starting at nodes 0, 1, ... and scanning each row forward (or ``backward``). Any Tarjan-style
-    search with this scan order completes the components in the same order, SciPy's too.
-
-    Pearce's one-array form of Tarjan's search ("A space-efficient algorithm for finding strongly
-    connected components", 2016), iterative, each arc read once. ``rank`` (zeros, one per node;
-    its dtype is the work arrays') is 0 for a node not reached, a low-link for a node still
-    searched, and ``n - 1 - label`` once its component is complete; the completed values stay
-    above every live low-link, so one comparison per arc does Tarjan's "on the stack" test
-    and low-link update. The depth-first path keeps each node's own preorder number (a node
-    roots a component when its low-link is still that number) and its next arc."""
-    n = rank.size
-    waiting = np.empty_like(rank)  # completed non-roots, waiting for their root (Tarjan's stack)
-    path = np.empty_like(rank)
-    preorder = np.empty_like(rank)  # of each path entry
-    cursor = np.empty(n, dtype=np.int64)  # of each path entry
-    step = -1 if backward else 1
-    counter = 1  # the next preorder number; numbers of completed nodes are given back
-    value = n - 1  # the next completed component's rank, counting down
-    held = 0
-    for root in range(n):
-        if rank[root] != 0:
-            continue
-        rank[root] = counter
-        preorder[0] = counter
-        counter += 1
-        path[0] = root
-        cursor[0] = indptr[root + 1] - 1 if backward else indptr[root]
-        depth = 1
-        while depth > 0:
-            top = depth - 1
-            v = path[top]
-            k = cursor[top]
-            if (k >= indptr[v]) if backward else (k < indptr[v + 1]):
-                cursor[top] = k + step
-                w = heads[k]
-                seen = rank[w]
-                if seen == 0:  # descend
-                    rank[w] = counter
-                    preorder[depth] = counter
-                    counter += 1
-                    path[depth] = w
-                    cursor[depth] = indptr[w + 1] - 1 if backward else indptr[w]
-                    depth += 1
-                elif seen < rank[v]:  # (a completed node's rank is never below a live one's)
-                    rank[v] = seen
-                continue
-            depth = top  # v is done
-            low = rank[v]
-            if low == preorder[top]:  # v roots a component: it and the waiting nodes above it
-                counter -= 1
-                while held > 0 and low <= rank[waiting[held - 1]]:
-                    held -= 1
-                    rank[waiting[held]] = value
-                    counter -= 1
-                rank[v] = value
-                value -= 1
-            else:
-                waiting[held] = v
-                held += 1
-                if low < rank[path[top - 1]]:
-                    rank[path[top - 1]] = low
-    labels = np.empty(n, dtype=np.int32)
-    for i in range(n):
-        labels[i] = n - 1 - rank[i]
-    return n - 1 - value, labels
 
 
 def _scipy_scans_rows_forward() -> bool:

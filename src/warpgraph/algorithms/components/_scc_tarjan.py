@@ -9,9 +9,11 @@ import numpy as np
 
 
 @nb.njit(cache=True, nogil=True)
-def _pearce(indptr, indices, rindex, stack, call_v, call_p, root):
+def _pearce(indptr, indices, rindex, stack, call_v, call_p, root, backward):
     """Tarjan's SCC algorithm in Pearce's space-efficient form (one ``rindex`` array instead
-    of index + lowlink + on-stack flag), with an explicit DFS call stack.
+    of index + lowlink + on-stack flag), with an explicit DFS call stack. Each row is scanned
+    from its first stored arc, or from its last with ``backward`` (the SCCs are the same; the
+    order they close in, and so their ids, follows the scan).
 
     ``rindex[v]``: 0 unvisited; while ``v`` is open, its DFS index (from 1) lowered to the
     smallest index it reaches; once its SCC is closed, the SCC's id, counted down from ``n``
@@ -20,6 +22,7 @@ def _pearce(indptr, indices, rindex, stack, call_v, call_p, root):
     ``rindex`` ends as the labels.
     """
     n = rindex.shape[0]
+    step = -1 if backward else 1
     index = 1
     c = n
     sp = 0
@@ -32,20 +35,20 @@ def _pearce(indptr, indices, rindex, stack, call_v, call_p, root):
             continue
         depth = 0
         call_v[0] = s
-        call_p[0] = indptr[s]
+        call_p[0] = indptr[s + 1] - 1 if backward else indptr[s]
         root[0] = 1
         rindex[s] = index
         index += 1
         while depth >= 0:
             v = call_v[depth]
             p = call_p[depth]
-            end = indptr[v + 1]
+            end = indptr[v] - 1 if backward else indptr[v + 1]  # (one past the last arc read)
             rv = rindex[v]
             isroot = root[depth]
             descended = False
-            while p < end:
+            while p != end:
                 w = indices[p]
-                p += 1
+                p += step
                 rw = rindex[w]
                 if rw == 0:
                     q = indptr[w]
@@ -58,7 +61,7 @@ def _pearce(indptr, indices, rindex, stack, call_v, call_p, root):
                     root[depth] = isroot
                     depth += 1
                     call_v[depth] = w
-                    call_p[depth] = q
+                    call_p[depth] = indptr[w + 1] - 1 if backward else q
                     root[depth] = 1
                     rindex[w] = index
                     index += 1
@@ -90,11 +93,16 @@ def _pearce(indptr, indices, rindex, stack, call_v, call_p, root):
     return n - c
 
 
-def tarjan_scc(indptr: np.ndarray, indices: np.ndarray, n: int) -> np.ndarray:
+def tarjan_scc(
+    indptr: np.ndarray, indices: np.ndarray, n: int, backward: bool = False
+) -> np.ndarray:
     """SCC labels by Tarjan's algorithm in Pearce's one-pass form (iterative, sequential).
 
     Labels are SCC ids in ``[0, n)``: ``n - 1`` for the first SCC closed, then downwards
-    (int32 while ``n < 2**31 - 1``). Memory: 21 bytes per vertex, all allocated by NumPy.
+    (int32 while ``n < 2**31 - 1``). The search starts at vertices 0, 1, ... and scans each
+    row from its first arc (``backward``: from its last), so the order the SCCs close in is
+    fixed by the arrays: :func:`warpgraph.csgraph.connected_components` numbers them so, as
+    SciPy does. Memory: 21 bytes per vertex, all allocated by NumPy.
 
     Examples
     --------
@@ -114,6 +122,7 @@ def tarjan_scc(indptr: np.ndarray, indices: np.ndarray, n: int) -> np.ndarray:
         np.empty(n, dtype=dt),
         np.empty(n, dtype=np.int64),
         np.empty(n, dtype=np.uint8),
+        bool(backward),
     )
     rindex -= 1
     return rindex
