@@ -1179,7 +1179,7 @@ def _order_graph(seed: int, directed: bool, labels: str):
 def test_ordered_bfs_array_layers_equal_the_sequential_pass(seed):
     import numpy as np
 
-    from warpgraph.nx._ordered_bfs import ordered_bfs
+    from warpgraph.algorithms.bfs.discovery_order import ordered_bfs
     from warpgraph.nx.traversal import bfs_order
 
     rng = np.random.default_rng(seed)
@@ -1202,11 +1202,12 @@ def _array_layers(monkeypatch, switch: int = 1):
     arcs or more."""
     import numpy as np
 
-    from warpgraph.nx import _ordered_bfs, traversal
+    from warpgraph.algorithms.bfs import discovery_order
+    from warpgraph.nx import traversal
 
     def bfs(G, ids, max_depth=-1):
         indptr = traversal.host(G.graph.indptr)
-        return _ordered_bfs.ordered_bfs(indptr, G.nx_order, ids, max_depth, xp=np,
+        return discovery_order.ordered_bfs(indptr, G.nx_order, ids, max_depth, xp=np,
                                         switch_arcs=switch)  # fmt: skip
 
     monkeypatch.setattr(traversal, "_bfs", bfs)

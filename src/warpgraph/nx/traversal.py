@@ -6,8 +6,9 @@ the node that discovered it. On the CPU these functions run one queue-based
 BFS in Numba over the neighbour ids kept in NetworkX's adjacency order
 (``WarpgraphGraph.nx_order``): O(n + m). On the GPU (graphs of ``GPU_MIN_ARCS`` arcs or more)
 the wide layers are expanded there, in exactly the same order, by the rule of
-:mod:`._ordered_bfs` (first discovering arc by atomic minimum over the layer's arcs in
-NetworkX's scan order, then a stable compaction); the narrow ones stay in the sequential pass.
+:mod:`warpgraph.algorithms.bfs.discovery_order` (first discovering arc by atomic minimum over
+the layer's arcs in NetworkX's scan order, then a stable compaction); the narrow ones stay in
+the sequential pass.
 Like NetworkX, a search with a depth limit (``cutoff``, ``depth_limit``, the ``distance`` of
 ``descendants_at_distance``) stops at that layer.
 """
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..algorithms.bfs.discovery_order import _expand
 from . import _short_reach
 from ._common import (
     backend_device,
@@ -34,7 +36,6 @@ from ._common import (
     node_sets,
     try_node_dict,
 )
-from ._ordered_bfs import _expand
 from ._results import bfs_tree_graph
 
 __all__ = [
@@ -58,7 +59,8 @@ def _ordered_bfs(indptr, heads, first, n, max_depth):  # pragma: no cover - comp
     """Nodes in queue (discovery) order, their parents (-1 for ``first``), and where each
     layer starts in that order (``starts[-1]`` is the number reached); layers beyond
     ``max_depth`` are not searched (``max_depth < 0``: no limit). The layers are expanded by
-    :func:`._ordered_bfs._expand`, the sequential pass the GPU search also uses."""
+    :func:`warpgraph.algorithms.bfs.discovery_order._expand`, the sequential pass the GPU
+    search also uses."""
     seen = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int64)
     parent = np.empty(n, dtype=np.int64)
@@ -113,9 +115,9 @@ def _ordered_bfs_gpu(
     """:func:`bfs_order` with the layers of ``switch_arcs`` arcs or more expanded on the GPU,
     over ``rows`` (``indptr, heads, key``; default: the adjacency in NetworkX's order), copied
     there once per conversion."""
+    from ..algorithms.bfs.discovery_order import ordered_bfs
     from ..device import cupy
     from ..gpu.transfer import to_device
-    from ._ordered_bfs import ordered_bfs
 
     indptr, heads, key = rows or (host(G.any_order.indptr), G.nx_order, "nx_order")
     placed = G._placed.get((key, "gpu"))

@@ -1,6 +1,8 @@
-"""NetworkX's BFS discovery order, with the wide layers computed in parallel (GPU).
+"""BFS discovery order (NetworkX's ``bfs_edges``, SciPy's ``breadth_first_order``), with the
+wide layers computed in parallel (GPU).
 
-NetworkX lists a BFS layer in discovery order: the previous layer's nodes in order, each one's
+Both libraries use one rule, a FIFO queue scanning each row in stored order. NetworkX lists a
+BFS layer in discovery order: the previous layer's nodes in order, each one's
 neighbours in adjacency (insertion) order, first discovery wins. Layer by layer this is a
 parallel rule: lay the arcs of layer ``L`` out one after another in that order (node rank, then
 position in its row); arc ``j`` of that list reaching an unseen node ``v`` is a candidate, and
