@@ -18,6 +18,7 @@ Usage::
 
     python benchmarks/csgraph.py --graph urand:17 --devices cpu gpu
     python benchmarks/csgraph.py --graph grid:708 --devices cpu --out /tmp/grid.json
+    python benchmarks/csgraph.py --graph urand:17 --devices gpu --functions breadth_first
 """
 
 from __future__ import annotations
@@ -134,7 +135,13 @@ def cases(
 
 
 def run(
-    graph: str, devices: list[str], repeat: int, fw_graph: str, bf_graph: str, slow: float
+    graph: str,
+    devices: list[str],
+    repeat: int,
+    fw_graph: str,
+    bf_graph: str,
+    slow: float,
+    functions: list[str] | None = None,
 ) -> dict[str, Any]:
     A = make_graph(graph)
     fw, bf = make_graph(fw_graph), make_graph(bf_graph)
@@ -143,6 +150,8 @@ def run(
           flush=True)  # fmt: skip
     rows = []
     for name, ours, theirs, M, kind in cases(A, bf, fw):
+        if functions and not any(name.startswith(f) for f in functions):
+            continue
         t0 = time.perf_counter()
         want = theirs(M)
         once = time.perf_counter() - t0
@@ -177,16 +186,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bf-graph", default="urand:14")
     parser.add_argument("--slow", type=float, default=5.0,
                         help="a SciPy call slower than this (s) is timed once")  # fmt: skip
+    parser.add_argument("--functions", nargs="+", metavar="NAME",
+                        help="only the rows whose name starts with one of these "
+                             "(e.g. breadth_first_order dijkstra)")  # fmt: skip
     parser.add_argument("--out", help="JSON path (default benchmarks/results/csgraph_<graph>)")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    known = [case[0] for case in cases(*[sp.csr_array((1, 1))] * 3)]
+    for f in args.functions or []:
+        if not any(name.startswith(f) for name in known):
+            parser.error(f"no benchmark row starts with {f!r}: {', '.join(known)}")
     for spec in (args.graph, args.fw_graph, args.bf_graph):
         kind, _, size = spec.partition(":")
         if kind not in ("urand", "grid") or not size.isdigit():
             parser.error(f"unknown graph {spec!r}: urand:S or grid:R")
     warnings.simplefilter("ignore", sp.SparseEfficiencyWarning)
-    result = run(args.graph, args.devices, args.repeat, args.fw_graph, args.bf_graph, args.slow)
+    result = run(args.graph, args.devices, args.repeat, args.fw_graph, args.bf_graph, args.slow,
+                 args.functions)  # fmt: skip
     name = "csgraph_" + args.graph.replace(":", "")
     print("wrote", write_json(name, result, args.out))
     different = [r["function"] for r in result["rows"] for d in args.devices

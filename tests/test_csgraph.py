@@ -154,6 +154,30 @@ def test_undirected_breadth_first_order_reads_a_csc_matrix_as_scipy_does():
     assert orders[0] != orders[1]  # (the case is one where the formats differ)
 
 
+@pytest.mark.parametrize("wide_arcs", [1, 2, 3, 8, 60])
+@pytest.mark.parametrize("directed", [True, False])
+def test_breadth_first_order_with_wide_layers_as_arrays_equals_scipy(wide_arcs, directed):
+    """The GPU path of ``breadth_first_order``: layers of ``wide_arcs`` arcs or more expanded
+    by the array pass (NumPy here, CuPy on a GPU), the rest by the host scan, switching back
+    and forth; unsorted rows, repeated arcs, self-loops and unreached nodes included."""
+    from warpgraph.csgraph import _input, _traversal
+
+    rng = np.random.default_rng(wide_arcs)
+    for _ in range(40):
+        n = int(rng.integers(1, 80))
+        m = int(rng.integers(0, 5 * n))
+        A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), (n, n))
+        A.indices = A.indices.copy()
+        for r in range(n):  # (rows in no particular order: the scan follows the stored order)
+            rng.shuffle(A.indices[A.indptr[r] : A.indptr[r + 1]])
+        start = int(rng.integers(0, n))
+        indptr, heads, _ = _input._arcs(_input._read(A, directed), directed, weights=False)
+        got = _traversal._order_with_wide_layers(indptr, heads, start, n, np, wide_arcs)
+        want = scipy_cg.breadth_first_order(A, start, directed=directed)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+
+
 def test_breadth_first_order_of_a_long_path():
     n = 1200  # more than 256 thin layers: the sequential pass
     A = sp.csr_array((np.ones(n - 1), (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
@@ -583,6 +607,28 @@ def test_gpu_device_equals_scipy(A, directed):
     dist, pred = wg_cg.dijkstra(A, directed, [0], True, **GPU)
     np.testing.assert_array_equal(dist, want)
     check_predecessors(A, directed, [0], dist, pred)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [True, False])
+def test_gpu_breadth_first_order_with_wide_layers_equals_scipy(directed):
+    """A graph whose middle layers exceed ``WIDE_LAYER_ARCS``: expanded on the GPU, in SciPy's
+    order, from SciPy and from CuPy input."""
+    cupy = pytest.importorskip("cupy")
+    from cupyx.scipy import sparse as csp
+
+    from warpgraph.csgraph._traversal import WIDE_LAYER_ARCS
+
+    rng = np.random.default_rng(7)
+    n = 1 << 15
+    m = 8 * n
+    A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), (n, n))
+    assert A.nnz > 2 * WIDE_LAYER_ARCS
+    want = scipy_cg.breadth_first_order(A, 3, directed=directed)
+    for M in (A, csp.csr_matrix(A)):
+        order, pred = wg_cg.breadth_first_order(M, 3, directed=directed, **GPU)
+        np.testing.assert_array_equal(cupy.asnumpy(order), want[0])
+        np.testing.assert_array_equal(cupy.asnumpy(pred), want[1])
 
 
 @pytest.mark.gpu

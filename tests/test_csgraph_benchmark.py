@@ -34,6 +34,7 @@ def test_a_tiny_run_agrees_with_scipy_and_writes_its_record(tmp_path, capsys):
         (["--repeat", "0"], "--repeat must be at least 1"),
         (["--graph", "kron:10"], "unknown graph 'kron:10'"),
         (["--fw-graph", "urand:x"], "unknown graph 'urand:x'"),
+        (["--functions", "pagerank"], "no benchmark row starts with 'pagerank'"),
     ],
 )
 def test_bad_arguments_refused(argv, message, capsys):
@@ -41,6 +42,18 @@ def test_bad_arguments_refused(argv, message, capsys):
         csgraph_benchmark.main(argv)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_functions_picks_the_rows(tmp_path):
+    out = tmp_path / "some.json"
+    argv = ["--graph", "grid:6", "--repeat", "1", "--out", str(out)]
+    assert csgraph_benchmark.main([*argv, "--functions", "dijkstra 1", "connected"]) == 0
+    names = [row["function"] for row in json.loads(out.read_text())["rows"]]
+    assert names == [
+        "connected_components undirected", "connected_components weak",
+        "connected_components strong", "dijkstra 1 source", "dijkstra 1 source undirected",
+        "dijkstra 1 source, predecessors",
+    ]  # fmt: skip
 
 
 def test_the_benchmark_graphs():

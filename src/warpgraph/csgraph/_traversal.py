@@ -39,8 +39,10 @@ def breadth_first_order(
     return_predecessors : bool
         Also return the BFS tree.
     device : {"auto", "cpu", "gpu"}
-        Accepted for uniformity: the order is SciPy's sequential scan, run in Numba on the CPU
-        (one O(N + nnz) pass; a parallel BFS would not give this order any faster).
+        ``"cpu"``: SciPy's sequential scan in Numba (one O(N + nnz) pass). ``"gpu"``: the same
+        scan, but each layer of :data:`WIDE_LAYER_ARCS` arcs or more is expanded on the GPU, in
+        exactly that order (:mod:`warpgraph.algorithms.bfs.discovery_order`); a graph without
+        such layers (a lattice, a road network) is never copied there.
 
     Returns
     -------
@@ -70,9 +72,14 @@ def breadth_first_order(
         raise InvalidArgumentError(f"i_start must be a node index, got {i_start!r}")
     if not 0 <= int(i_start) < A.n:
         raise InvalidArgumentError(f"i_start {i_start} is out of range (N = {A.n})")
-    resolve_device(device)  # checked; the scan itself is sequential, on the CPU
+    dev = resolve_device(device)
     indptr, heads, _ = _arcs(A, directed, weights=False)
-    order, pred = _queue_order(to_host(indptr), to_host(heads), int(i_start), A.n)
+    if dev == "gpu":
+        from ..device import cupy
+
+        order, pred = _order_with_wide_layers(indptr, heads, int(i_start), A.n, cupy())
+    else:
+        order, pred = _queue_order(to_host(indptr), to_host(heads), int(i_start), A.n)
     if return_predecessors:
         return _out(order, A), _out(pred, A)
     return _out(order, A)
@@ -100,6 +107,79 @@ def _queue_order(indptr, heads, start, n):  # pragma: no cover - compiled
                 order[tail] = w
                 tail += 1
     return order[:tail].copy(), pred
+
+
+#: With ``device="gpu"``, BFS layers of this many arcs or more are expanded on the GPU (about
+#: fifteen array launches a layer; narrower layers cost less in the host scan), as the NetworkX
+#: backend's ordered BFS does.
+WIDE_LAYER_ARCS = 1 << 16
+
+
+@njit(cache=True)
+def _scan_layers(indptr, heads, order, pred, seen, lo, tail, wide_arcs):  # pragma: no cover
+    """:func:`_queue_order`'s scan resumed from the layer ``order[lo:tail]``, one layer at a
+    time; it stops before expanding a layer of ``wide_arcs`` arcs or more. Returns ``(lo, tail,
+    stopped)``: ``order[lo:tail]`` is then the wide layer, left for the GPU."""
+    next_arcs = 0
+    for p in range(lo, tail):
+        v = order[p]
+        next_arcs += indptr[v + 1] - indptr[v]
+    while lo < tail:
+        if next_arcs >= wide_arcs:
+            return lo, tail, True
+        next_arcs = 0
+        end = tail
+        for p in range(lo, end):
+            v = order[p]
+            for k in range(indptr[v], indptr[v + 1]):
+                w = heads[k]
+                if not seen[w]:
+                    seen[w] = True
+                    pred[w] = v
+                    order[tail] = w
+                    tail += 1
+                    next_arcs += indptr[w + 1] - indptr[w]
+        lo = end
+    return lo, tail, False
+
+
+def _order_with_wide_layers(
+    indptr: Any, heads: Any, start: int, n: int, xp: Any, wide_arcs: int = WIDE_LAYER_ARCS
+) -> tuple:
+    """:func:`_queue_order`'s results, with each layer of ``wide_arcs`` arcs or more expanded
+    by :func:`~warpgraph.algorithms.bfs.discovery_order.layers_xp` on ``xp`` (CuPy; NumPy in
+    tests: SciPy's order is NetworkX's rule) until a layer is narrow again. The arcs go to
+    ``xp``'s device at the first wide layer (CuPy input is there already)."""
+    from ..algorithms.bfs.discovery_order import NONE, layers_xp
+
+    host_indptr, host_heads = to_host(indptr), to_host(heads)
+    order = np.empty(n, dtype=np.int32)
+    pred = np.full(n, NULL, dtype=np.int32)
+    seen = np.zeros(n, dtype=np.bool_)
+    order[0] = start
+    seen[start] = True
+    lo, tail = 0, 1
+    placed = None
+    while True:
+        lo, tail, wide = _scan_layers(
+            host_indptr, host_heads, order, pred, seen, lo, tail, wide_arcs
+        )
+        if not wide:
+            return order[:tail].copy(), pred
+        if placed is None:
+            placed = (xp.asarray(indptr), xp.asarray(heads), xp.full(n, NONE, dtype=xp.int32))
+        # (copies, also on NumPy, so the host arrays stay the host scan's own as with CuPy)
+        layers, parents, _ = layers_xp(
+            xp, placed[0], placed[1], xp.array(seen), xp.array(order[lo:tail]), 0, -1,
+            max(1, wide_arcs // 4), placed[2],
+        )  # fmt: skip
+        if not layers:  # the wide layer found nothing new: the search is over
+            return order[:tail].copy(), pred
+        found = to_host(xp.concatenate(layers))
+        pred[found] = to_host(xp.concatenate(parents))
+        seen[found] = True
+        order[tail : tail + found.size] = found
+        lo, tail = tail + found.size - int(layers[-1].size), tail + found.size
 
 
 def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto"):

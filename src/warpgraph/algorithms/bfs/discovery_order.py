@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["layers_xp", "ordered_bfs"]
+__all__ = ["NONE", "layers_xp", "ordered_bfs"]
 
-_NONE = np.iinfo(np.int32).max
+#: ``best``'s value for "no candidate arc" (:func:`layers_xp`'s scratch array is filled with it).
+NONE = np.iinfo(np.int32).max
 
 
 @njit(cache=True, nogil=True)
@@ -92,7 +93,7 @@ def layers_xp(
 ) -> tuple[list, list, int]:
     """Expand layers from ``frontier`` (ids in NetworkX's order, an ``xp`` array) with array
     operations of ``xp`` (NumPy or CuPy): ``seen`` (bool) is updated, ``best`` (int32, all
-    ``_NONE``, left so) is scratch. Stops at an empty layer, at layer ``max_depth`` (>= 0) or
+    ``NONE``, left so) is scratch. Stops at an empty layer, at layer ``max_depth`` (>= 0) or
     when, after at least one layer, a layer has fewer than ``min_arcs`` arcs. Returns the new
     layers (ids in order), their parents, and the number of the last layer reached (whose ids
     are the last list, or ``frontier`` when none was added)."""
@@ -115,7 +116,7 @@ def layers_xp(
         vc = v[cand]
         _min_at(xp, best, vc, jc)  # each candidate node's first arc in NetworkX's scan order
         win = best[vc] == jc
-        best[vc] = _NONE
+        best[vc] = NONE
         new = vc[win]
         if not new.size:
             break
@@ -176,7 +177,7 @@ def ordered_bfs(
         if not wide:
             break
         if best is None:
-            best = xp.full(n, _NONE, dtype=xp.int32)
+            best = xp.full(n, NONE, dtype=xp.int32)
         d_seen = xp.asarray(seen)
         frontier = xp.asarray(queue[lo:tail])
         nodes, parents, layer = layers_xp(
