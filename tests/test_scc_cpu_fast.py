@@ -149,6 +149,80 @@ def test_pearce_random_graphs(data):
     assert np.unique(lab).size == k and lab.min() >= 0 and lab.max() < n
 
 
+def completion_order_labels(n, indptr, indices, backward=False):
+    """Oracle: recursive textbook Tarjan (small graphs), components numbered as they close,
+    the first ``n - 1`` and down (``tarjan_scc``'s numbering), rows scanned in stored order or
+    backward."""
+    import sys
+
+    sys.setrecursionlimit(max(1000, 4 * n + 100))
+    index, low, on_stack, stack, label = {}, {}, set(), [], np.full(n, -1)
+    closed = [n - 1]
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        row = indices[indptr[v] : indptr[v + 1]]
+        for w in row[::-1] if backward else row:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                label[w] = closed[0]
+                if w == v:
+                    break
+            closed[0] -= 1
+
+    for v in range(n):
+        if v not in index:
+            visit(v)
+    return label
+
+
+EARLY_EXIT_CASES = {  # (n, arcs): where Pearce's search may stop before unwinding its path
+    "ring": (5, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]),
+    "exit on a back arc after a sink closed": (3, [(0, 1), (0, 2), (2, 0)]),
+    "exit when a child's low reaches its parent": (4, [(0, 1), (1, 2), (2, 0), (2, 3), (3, 3)]),
+    "a second tree, exit inside it": (5, [(0, 0), (1, 2), (2, 3), (3, 1), (3, 4), (4, 2)]),
+    "all reached, the root never reached back": (4, [(0, 1), (1, 2), (2, 1), (2, 3), (3, 2)]),
+}
+
+
+@pytest.mark.parametrize("backward", [False, True])
+@pytest.mark.parametrize("case", sorted(EARLY_EXIT_CASES))
+def test_pearce_early_exit_keeps_tarjans_numbering(case, backward):
+    """The early exit (every vertex reached, a vertex's index down to its tree root's) gives
+    the ids the full search gives: the partition and the order the SCCs close in."""
+    n, arcs = EARLY_EXIT_CASES[case]
+    src, dst = (np.array(x) for x in zip(*arcs, strict=True))
+    G = Graph.from_edges(src, dst, num_vertices=n)
+    want = completion_order_labels(n, G.indptr, G.indices, backward)
+    got = tarjan_scc(G.indptr, G.indices, n, backward=backward)
+    np.testing.assert_array_equal(got, want)
+    from warpgraph.algorithms.components._scc_tarjan import _pearce
+
+    work = [np.zeros(n, np.int32), *(np.empty(n, t) for t in (np.int32, np.int32, np.int64))]
+    count = _pearce(G.indptr, G.indices, *work, np.empty(n, np.uint8), backward)
+    assert count == np.unique(want).size  # (the kernel's own count, early exit or not)
+
+
+@settings(max_examples=200, deadline=None)
+@given(edge_lists(), st.booleans())
+def test_pearce_numbering_equals_textbook_tarjan(data, backward):
+    """Random graphs (dense small ones reach every vertex early, so the early exit is often
+    taken): the exact ids, not only the partition."""
+    n, src, dst = data
+    G = Graph.from_edges(src, dst, num_vertices=n)
+    want = completion_order_labels(n, G.indptr, G.indices, backward)
+    np.testing.assert_array_equal(tarjan_scc(G.indptr, G.indices, n, backward=backward), want)
+
+
 @pytest.mark.parametrize("case", ["deep_chain", "deep_cycle", "dag_fan", "sinks"])
 def test_pearce_shapes(case):
     n = 200_000
