@@ -154,15 +154,12 @@ def test_undirected_breadth_first_order_reads_a_csc_matrix_as_scipy_does():
     assert orders[0] != orders[1]  # (the case is one where the formats differ)
 
 
-@pytest.mark.parametrize("expand", ["arrays", "threads 1", "threads 3", "threads 16"])
 @pytest.mark.parametrize("wide_arcs", [1, 2, 3, 8, 60])
 @pytest.mark.parametrize("directed", [True, False])
-def test_breadth_first_order_with_wide_layers_in_parallel_equals_scipy(expand, wide_arcs, directed):
-    """The parallel paths of ``breadth_first_order``: layers of ``wide_arcs`` arcs or more
-    expanded by the array pass (NumPy here, CuPy on a GPU) or by the CPU's threads in that
-    many runs, the rest by the host scan, switching back and forth; unsorted rows, repeated
-    arcs, self-loops and unreached nodes included."""
-    xp, tasks = (np, 0) if expand == "arrays" else (None, int(expand.split()[1]))
+def test_breadth_first_order_with_wide_layers_as_arrays_equals_scipy(wide_arcs, directed):
+    """The GPU path of ``breadth_first_order``: layers of ``wide_arcs`` arcs or more expanded
+    by the array pass (NumPy here, CuPy on a GPU), the rest by the host scan, switching back
+    and forth; unsorted rows, repeated arcs, self-loops and unreached nodes included."""
     from warpgraph.csgraph import _input, _traversal
 
     rng = np.random.default_rng(wide_arcs)
@@ -175,37 +172,10 @@ def test_breadth_first_order_with_wide_layers_in_parallel_equals_scipy(expand, w
             rng.shuffle(A.indices[A.indptr[r] : A.indptr[r + 1]])
         start = int(rng.integers(0, n))
         indptr, heads, _ = _input._arcs(_input._read(A, directed), directed, weights=False)
-        got = _traversal._order_with_wide_layers(indptr, heads, start, n, xp, wide_arcs, tasks)
+        got = _traversal._order_with_wide_layers(indptr, heads, start, n, np, wide_arcs)
         want = scipy_cg.breadth_first_order(A, start, directed=directed)
         np.testing.assert_array_equal(got[0], want[0])
         np.testing.assert_array_equal(got[1], want[1])
-
-
-def test_breadth_first_order_on_many_threads_takes_the_parallel_layers(monkeypatch):
-    """``device="cpu"`` hands wide layers to the CPU's threads when there are enough of them
-    (here: the thresholds lowered, so 2 cores and a small graph take that path)."""
-    from warpgraph.algorithms.bfs import discovery_order
-    from warpgraph.csgraph import _traversal
-
-    calls = []
-    real = discovery_order.expand_layers_parallel
-
-    def counted(*args):
-        calls.append(args[6:8])
-        return real(*args)
-
-    monkeypatch.setattr(discovery_order, "expand_layers_parallel", counted)
-    monkeypatch.setattr(_traversal, "PARALLEL_LAYER_THREADS", 1)
-    monkeypatch.setattr(_traversal, "WIDE_LAYER_ARCS", 64)
-    rng = np.random.default_rng(11)
-    n, m = 3000, 24000
-    A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), (n, n))
-    for directed in (True, False):
-        got = wg_cg.breadth_first_order(A, 0, directed=directed, **CPU)
-        want = scipy_cg.breadth_first_order(A, 0, directed=directed)
-        np.testing.assert_array_equal(got[0], want[0])
-        np.testing.assert_array_equal(got[1], want[1])
-    assert calls  # (the parallel layers ran)
 
 
 def test_breadth_first_order_of_a_long_path():

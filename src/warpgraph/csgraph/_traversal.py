@@ -39,11 +39,10 @@ def breadth_first_order(
     return_predecessors : bool
         Also return the BFS tree.
     device : {"auto", "cpu", "gpu"}
-        ``"cpu"``: SciPy's sequential scan in Numba (one O(N + nnz) pass); with
-        :data:`PARALLEL_LAYER_THREADS` threads or more, each layer of :data:`WIDE_LAYER_ARCS`
-        arcs or more is expanded by all of them, in exactly that order
-        (:mod:`warpgraph.algorithms.bfs.discovery_order`). ``"gpu"``: such layers are expanded
-        on the GPU; a graph without them (a lattice, a road network) is never copied there.
+        ``"cpu"``: SciPy's sequential scan in Numba (one O(N + nnz) pass). ``"gpu"``: the same
+        scan, but each layer of :data:`WIDE_LAYER_ARCS` arcs or more is expanded on the GPU, in
+        exactly that order (:mod:`warpgraph.algorithms.bfs.discovery_order`); a graph without
+        such layers (a lattice, a road network) is never copied there.
 
     Returns
     -------
@@ -78,17 +77,9 @@ def breadth_first_order(
     if dev == "gpu":
         from ..device import cupy
 
-        order, pred = _order_with_wide_layers(
-            indptr, heads, int(i_start), A.n, cupy(), WIDE_LAYER_ARCS
-        )
+        order, pred = _order_with_wide_layers(indptr, heads, int(i_start), A.n, cupy())
     else:
-        with threads_for(work=A.n + int(heads.shape[0])) as threads:
-            if threads >= PARALLEL_LAYER_THREADS:  # (on fewer, three reads lose to one)
-                order, pred = _order_with_wide_layers(
-                    indptr, heads, int(i_start), A.n, None, WIDE_LAYER_ARCS, 4 * threads
-                )
-            else:
-                order, pred = _queue_order(to_host(indptr), to_host(heads), int(i_start), A.n)
+        order, pred = _queue_order(to_host(indptr), to_host(heads), int(i_start), A.n)
     if return_predecessors:
         return _out(order, A), _out(pred, A)
     return _out(order, A)
@@ -122,9 +113,6 @@ def _queue_order(indptr, heads, start, n):  # pragma: no cover - compiled
 #: fifteen array launches a layer; narrower layers cost less in the host scan), as the NetworkX
 #: backend's ordered BFS does.
 WIDE_LAYER_ARCS = 1 << 16
-#: With ``device="cpu"`` and this many threads or more, the wide layers are expanded by all of
-#: them (each layer's arcs are read three times in parallel against once in the host scan).
-PARALLEL_LAYER_THREADS = 8
 
 
 @njit(cache=True)
@@ -156,21 +144,13 @@ def _scan_layers(indptr, heads, order, pred, seen, lo, tail, wide_arcs):  # prag
 
 
 def _order_with_wide_layers(
-    indptr: Any,
-    heads: Any,
-    start: int,
-    n: int,
-    xp: Any = None,
-    wide_arcs: int = WIDE_LAYER_ARCS,
-    tasks: int = 0,
+    indptr: Any, heads: Any, start: int, n: int, xp: Any, wide_arcs: int = WIDE_LAYER_ARCS
 ) -> tuple:
     """:func:`_queue_order`'s results, with each layer of ``wide_arcs`` arcs or more expanded
-    in parallel until a layer is narrow again (SciPy's order is NetworkX's rule, which
-    :mod:`~warpgraph.algorithms.bfs.discovery_order` computes a layer at a time): by
-    ``layers_xp`` on ``xp`` (CuPy; NumPy in tests), whose device gets the arcs at the first
-    wide layer (CuPy input is there already), or with ``xp=None`` by
-    ``expand_layers_parallel`` on the CPU's threads, in ``tasks`` runs."""
-    from ..algorithms.bfs.discovery_order import NO_ARC, NONE, expand_layers_parallel, layers_xp
+    by :func:`~warpgraph.algorithms.bfs.discovery_order.layers_xp` on ``xp`` (CuPy; NumPy in
+    tests: SciPy's order is NetworkX's rule) until a layer is narrow again. The arcs go to
+    ``xp``'s device at the first wide layer (CuPy input is there already)."""
+    from ..algorithms.bfs.discovery_order import NONE, layers_xp
 
     host_indptr, host_heads = to_host(indptr), to_host(heads)
     order = np.empty(n, dtype=np.int32)
@@ -186,14 +166,6 @@ def _order_with_wide_layers(
         )
         if not wide:
             return order[:tail].copy(), pred
-        if xp is None:
-            if placed is None:
-                placed = np.full(n, NO_ARC, dtype=np.int64)
-            lo, tail = expand_layers_parallel(
-                host_indptr, host_heads, order, pred, seen, placed, lo, tail,
-                max(1, wide_arcs // 4), tasks,
-            )  # fmt: skip
-            continue
         if placed is None:
             placed = (xp.asarray(indptr), xp.asarray(heads), xp.full(n, NONE, dtype=xp.int32))
         # (copies, also on NumPy, so the host arrays stay the host scan's own as with CuPy)
