@@ -76,7 +76,8 @@ def breadth_first_order(
         raise InvalidArgumentError(f"i_start {i_start} is out of range (N = {A.n})")
     dev = resolve_device(device)
     indptr, heads, _ = _arcs(A, directed, weights=False)
-    if dev == "gpu" and device != "auto":  # (asked for only: deep graphs lose, see above)
+    asked_for_gpu = isinstance(device, str) and device.lower() == "gpu"
+    if dev == "gpu" and asked_for_gpu:  # (not for "auto" or None: deep graphs lose, see above)
         from ..device import cupy
 
         order, pred = _order_with_wide_layers(indptr, heads, int(i_start), A.n, cupy())
