@@ -154,14 +154,17 @@ def test_undirected_breadth_first_order_reads_a_csc_matrix_as_scipy_does():
     assert orders[0] != orders[1]  # (the case is one where the formats differ)
 
 
+@pytest.mark.parametrize("expand", ["arrays", "threads 1", "threads 3", "threads 16"])
 @pytest.mark.parametrize("wide_arcs", [1, 2, 3, 8, 60])
 @pytest.mark.parametrize("directed", [True, False])
-def test_breadth_first_order_with_wide_layers_as_arrays_equals_scipy(wide_arcs, directed):
-    """The GPU path of ``breadth_first_order``: layers of ``wide_arcs`` arcs or more expanded
-    by the array pass (NumPy here, CuPy on a GPU), the rest by the host scan, switching back
-    and forth; unsorted rows, repeated arcs, self-loops and unreached nodes included."""
+def test_breadth_first_order_with_wide_layers_in_parallel_equals_scipy(expand, wide_arcs, directed):
+    """The parallel paths of ``breadth_first_order``: layers of ``wide_arcs`` arcs or more
+    expanded by the array pass (NumPy here, CuPy on a GPU) or by the CPU's threads in that
+    many runs, the rest by the sequential scan, switching back and forth; unsorted rows,
+    repeated arcs, self-loops and unreached nodes included."""
     from warpgraph.csgraph import _input, _traversal
 
+    xp, tasks = (np, 0) if expand == "arrays" else (None, int(expand.split()[1]))
     rng = np.random.default_rng(wide_arcs)
     for _ in range(40):
         n = int(rng.integers(1, 80))
@@ -172,10 +175,44 @@ def test_breadth_first_order_with_wide_layers_as_arrays_equals_scipy(wide_arcs, 
             rng.shuffle(A.indices[A.indptr[r] : A.indptr[r + 1]])
         start = int(rng.integers(0, n))
         indptr, heads, _ = _input._arcs(_input._read(A, directed), directed, weights=False)
-        got = _traversal._order_with_wide_layers(indptr, heads, start, n, np, wide_arcs)
+        got = _traversal._order(
+            indptr, heads, start, n, expand=xp, tasks=tasks, wide_arcs=wide_arcs
+        )
         want = scipy_cg.breadth_first_order(A, start, directed=directed)
         np.testing.assert_array_equal(got[0], want[0])
         np.testing.assert_array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("threads", [1, 16])
+def test_breadth_first_order_takes_the_parallel_layers_on_enough_threads(monkeypatch, threads):
+    """``device="cpu"`` hands wide layers to the CPU's threads only when there are
+    :data:`PARALLEL_LAYER_THREADS` of them (here the thresholds are lowered, so that a small
+    graph has wide layers and 2 cores count as enough, or not)."""
+    from warpgraph.algorithms.bfs import discovery_order
+    from warpgraph.csgraph import _traversal
+
+    calls = []
+    real = discovery_order.expand_layers_parallel
+
+    def counted(*args):
+        calls.append(args[9])  # (the tasks)
+        return real(*args)
+
+    monkeypatch.setattr(discovery_order, "expand_layers_parallel", counted)
+    monkeypatch.setattr(_traversal, "PARALLEL_LAYER_THREADS", threads)
+    monkeypatch.setattr(_traversal, "WIDE_LAYER_ARCS", 64)
+    rng = np.random.default_rng(11)
+    n, m = 3000, 24000
+    A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), (n, n))
+    for directed in (True, False):
+        got = wg_cg.breadth_first_order(A, 0, directed=directed, **CPU)
+        want = scipy_cg.breadth_first_order(A, 0, directed=directed)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+    if threads == 1:
+        assert calls and all(tasks >= 4 for tasks in calls)  # (the parallel layers ran)
+    else:
+        assert not calls
 
 
 def test_breadth_first_order_of_a_long_path():

@@ -12,8 +12,8 @@ A thread spinning on such reads calls :func:`spin_pause` each turn: the CPU's sp
 not crowd the cache line the other threads are writing.
 
 ``cas``, ``fetch_add``, ``fetch_or``, ``atomic_load`` and ``spin_pause`` are inlined ``njit``
-functions (callable from Python as well); ``atomic_add`` and ``atomic_sub`` are bare intrinsics,
-callable from Numba code only, and also require an integer value.
+functions (callable from Python as well); ``atomic_add``, ``atomic_sub`` and ``atomic_min``
+(signed) are bare intrinsics, callable from Numba code only, and also require an integer value.
 
 Examples
 --------
@@ -30,6 +30,12 @@ Examples
 >>> a = np.zeros(3, dtype=np.int64)
 >>> int(bump(a)), a.tolist()
 (0, [0, 5, 0])
+>>> @nb.njit
+... def lower(a):
+...     return atomic_min(a, 0, -2), atomic_min(a, 0, 4)
+>>> a = np.array([3], dtype=np.int64)
+>>> [int(x) for x in lower(a)], a.tolist()
+([3, -2], [-2])
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from numba.extending import intrinsic
 __all__ = [
     "atomic_add",
     "atomic_load",
+    "atomic_min",
     "atomic_sub",
     "cas",
     "fetch_add",
@@ -187,3 +194,7 @@ atomic_add = _rmw("add", integer_value=True)
 atomic_add.__doc__ = "``a[i] += v`` atomically (1-D integer array); returns the old value."
 atomic_sub = _rmw("sub", integer_value=True)
 atomic_sub.__doc__ = "``a[i] -= v`` atomically (1-D integer array); returns the old value."
+atomic_min = _rmw("min", integer_value=True)
+atomic_min.__doc__ = (
+    "``a[i] = min(a[i], v)`` atomically (1-D signed integer array); returns the old value."
+)

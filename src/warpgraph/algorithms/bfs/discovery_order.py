@@ -24,9 +24,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-__all__ = ["NONE", "layers_xp", "ordered_bfs"]
+from ...cpu.atomics import atomic_min
+
+__all__ = ["NONE", "NO_ARC", "expand_layers_parallel", "layers_xp", "ordered_bfs"]
 
 #: ``best``'s value for "no candidate arc" (:func:`layers_xp`'s scratch array is filled with it).
 NONE = np.iinfo(np.int32).max
@@ -66,6 +68,76 @@ def _expand(
         lo = end
         layer += 1
     return lo, tail, layer, count, False
+
+
+#: ``first_arc``'s value for "no candidate arc" in :func:`expand_layers_parallel`.
+NO_ARC = np.iinfo(np.int64).max
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def expand_layers_parallel(
+    indptr, heads, order, parent, seen, first_arc, lo, tail, min_arcs, tasks
+):  # pragma: no cover - compiled
+    """The array pass of :func:`layers_xp` on the CPU's threads, in place: expand the layer
+    ``order[lo:tail]`` and the ones after it while a layer has ``min_arcs`` arcs or more,
+    appending each new node to ``order`` in discovery order and its discoverer to
+    ``parent[node]`` (``parent`` indexed by node, as SciPy's predecessors are). ``first_arc``
+    (int64, all :data:`NO_ARC`) is scratch and left so. Returns ``(lo, tail)``: the last layer,
+    narrow or empty, not expanded.
+
+    Each layer's arcs are numbered in scan order (layer position, then row position) and cut
+    into ``tasks`` runs of whole rows. Each unseen head keeps the smallest number that reaches
+    it (an atomic minimum, behind a plain read that spares most of them); then each run picks
+    its winners (the arcs whose number their head kept) into its own stretch of a buffer, in
+    number order, and the stretches are copied out one after another. 2 cores, the three wide
+    layers of ``urand:17``: 21.8 ms on one thread and 12.9 ms on two, against 7.4 ms for the
+    sequential scan; it pays on many threads only. (Giving each thread a range of head ids
+    instead of atomics made every thread read every row: slower.)"""
+    won = np.empty(heads.shape[0], dtype=order.dtype)  # (a layer has at most every arc)
+    while True:
+        size = tail - lo
+        ends = np.empty(size + 1, dtype=np.int64)
+        ends[0] = 0
+        for i in range(size):
+            v = order[lo + i]
+            ends[i + 1] = ends[i] + indptr[v + 1] - indptr[v]
+        arcs = ends[size]
+        if size == 0 or arcs < min_arcs:
+            return lo, tail
+        cuts = np.searchsorted(ends, np.arange(tasks + 1) * (arcs / tasks))
+        cuts[0], cuts[tasks] = 0, size
+        for t in prange(tasks):  # each unseen head: the smallest number that reaches it
+            for i in range(cuts[t], cuts[t + 1]):
+                v = order[lo + i]
+                first = indptr[v]
+                for k in range(first, indptr[v + 1]):
+                    w = heads[k]
+                    j = ends[i] + k - first
+                    if first_arc[w] > j and not seen[w]:  # (a plain read spares most atomics)
+                        atomic_min(first_arc, w, j)
+        found = np.zeros(tasks + 1, dtype=np.int64)
+        for t in prange(tasks):  # each run's winners, in number order, into its stretch
+            at = ends[cuts[t]]
+            for i in range(cuts[t], cuts[t + 1]):
+                v = order[lo + i]
+                first = indptr[v]
+                for k in range(first, indptr[v + 1]):
+                    w = heads[k]
+                    if first_arc[w] == ends[i] + k - first:  # (a seen node keeps NO_ARC)
+                        won[at] = w
+                        parent[w] = v
+                        at += 1
+            found[t + 1] = at - ends[cuts[t]]
+        for t in range(tasks):
+            found[t + 1] += found[t]
+        for t in prange(tasks):  # the stretches, one after another
+            start = ends[cuts[t]]
+            for j in range(found[t + 1] - found[t]):
+                w = won[start + j]
+                order[tail + found[t] + j] = w
+                seen[w] = True
+                first_arc[w] = NO_ARC
+        lo, tail = tail, tail + found[tasks]
 
 
 def _min_at(xp: Any, best: Any, index: Any, values: Any) -> None:
