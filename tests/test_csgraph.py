@@ -138,6 +138,38 @@ def test_breadth_first_tree_equals_scipy(A, directed, data):
     assert_same_sparse(got, scipy_cg.breadth_first_tree(as_scipy(A), start, directed=directed))
 
 
+TREE_KINDS = ("csr_array", "csr_matrix", "csc_matrix", "coo_matrix", "lil_array", "dense")
+
+
+@pytest.mark.parametrize("kind", TREE_KINDS)
+def test_breadth_first_tree_equals_scipy_with_nan_inf_and_hubs(kind):
+    """The tree's weights as SciPy's ``reconstruct_path`` reads them: duplicates summed, NaN
+    kept, undirected the smaller direction with 0 read as infinite; the class SciPy gives
+    each kind of input (a sparse matrix gives a ``csr_matrix``); rows up to 60 long."""
+    rng = np.random.default_rng(len(kind))
+    for _ in range(60):
+        n = int(rng.choice([1, 3, 40, 200]))
+        m = int(rng.integers(0, 6 * n + 1))
+        rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
+        rows[: m // 4] = 0  # (a hub)
+        values = [0.0, -0.0, 1.0, 2.5, -3.0, np.inf, np.nan]
+        vals = rng.choice(values, m, p=[0.2, 0.05, 0.3, 0.2, 0.1, 0.1, 0.05])
+        if kind == "dense":
+            M = np.zeros((n, n))
+            M[rows, cols] = vals
+        else:
+            M = getattr(sp, kind)(sp.coo_array((vals, (rows, cols)), shape=(n, n)))
+        start, directed = int(rng.integers(0, n)), bool(rng.integers(0, 2))
+        got = wg_cg.breadth_first_tree(M, start, directed=directed, **CPU)
+        want = scipy_cg.breadth_first_tree(M, start, directed=directed)
+        assert type(got) is type(want) and got.dtype == want.dtype and got.nnz == want.nnz
+        got, want = sp.csr_array(got), sp.csr_array(want)
+        want.sort_indices()
+        np.testing.assert_array_equal(got.indptr, want.indptr)
+        np.testing.assert_array_equal(got.indices, want.indices)  # (ours: rows sorted)
+        np.testing.assert_array_equal(got.data, want.data)  # (NaN equal to NaN)
+
+
 def test_undirected_breadth_first_order_reads_a_csc_matrix_as_scipy_does():
     """SciPy's undirected search scans a CSC matrix's columns first (it takes the transpose, a
     CSR at no cost), so the same graph gives another order as CSC than as CSR."""

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit, prange
 
-from .._arrays import is_cupy, to_host
+from .._arrays import to_host
 from .._versions import major_minor
 from ..algorithms.components.scc_cpu import tarjan_scc
 from ..cpu.threads import threads_for
@@ -68,6 +69,14 @@ def breadth_first_order(
     >>> order.tolist(), pred.tolist()
     ([0, 1, 2, 3], [-9999, 0, 0, 1])
     """
+    order, pred, A = _search(csgraph, i_start, directed, device)
+    if return_predecessors:
+        return _out(order, A), _out(pred, A)
+    return _out(order, A)
+
+
+def _search(csgraph: Any, i_start: int, directed: bool, device: str) -> tuple:
+    """:func:`breadth_first_order`'s ``(order, predecessors)`` on the host and the graph read."""
     directed = _check_bool("directed", directed)
     A = _read(csgraph, directed, host_only=True)  # (the scan runs on the host on any device)
     if isinstance(i_start, bool) or not isinstance(i_start, int | np.integer):
@@ -85,9 +94,7 @@ def breadth_first_order(
         with threads_for(work=A.n + int(heads.shape[0])) as threads:
             tasks = 4 * threads if threads >= PARALLEL_LAYER_THREADS else 0
             order, pred = _order(indptr, heads, start, A.n, tasks=tasks, wide_arcs=WIDE_LAYER_ARCS)
-    if return_predecessors:
-        return _out(order, A), _out(pred, A)
-    return _out(order, A)
+    return order, pred, A
 
 
 #: Layers of this many arcs or more are expanded in parallel (on a GPU: about fifteen array
@@ -221,8 +228,10 @@ def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, dev
     ``scipy.sparse.csgraph.breadth_first_tree``.
 
     The search is :func:`breadth_first_order` (SciPy's node order and parents); the tree is made
-    from its parents by SciPy's own ``reconstruct_path``, as SciPy's function makes it, so the
-    result is SciPy's: edge weights, explicit zeros, matrix type and dtype included.
+    from its parents as SciPy's ``reconstruct_path`` makes it (:mod:`._tree`), so the result is
+    SciPy's matrix: edge weights (duplicates summed; undirected, the smaller direction, a 0
+    read as infinite), explicit zeros, class and dtype. Each row's children are stored in
+    increasing order (SciPy's, in the order of an unstable sort).
 
     Parameters
     ----------
@@ -257,15 +266,14 @@ def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, dev
            [0, 0, 0, 0],
            [0, 0, 0, 0]])
     """
-    from scipy.sparse.csgraph import reconstruct_path
+    from ._tree import tree_from_predecessors
 
-    _, predecessors = breadth_first_order(csgraph, i_start, directed, True, device=device)
-    if not is_cupy(predecessors):
-        return reconstruct_path(csgraph, predecessors, directed)
+    _, pred, A = _search(csgraph, i_start, directed, device)
+    if not A.cupy:
+        return tree_from_predecessors(A, pred, directed, csgraph)
     import cupyx.scipy.sparse as cupy_sparse
 
-    host = csgraph.get() if cupy_sparse.issparse(csgraph) else to_host(csgraph)
-    return cupy_sparse.csr_matrix(reconstruct_path(host, to_host(predecessors), directed))
+    return cupy_sparse.csr_matrix(tree_from_predecessors(A, pred, directed, sp.csr_matrix((1, 1))))
 
 
 # ---------------------------------------------------------------- components
