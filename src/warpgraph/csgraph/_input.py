@@ -136,7 +136,7 @@ def _undirected_arcs(indptr, indices, data, n: int, weights: bool) -> tuple:
     out_indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.diff(indptr) + in_degree, out=out_indptr[1:])
     m = indices.size
-    heads = np.empty(2 * m, dtype=np.int64)
+    heads = np.empty(2 * m, dtype=id_dtype_for(n))  # (int32 while ids fit: half the traffic)
     out_data = np.empty(2 * m if weights else 0, dtype=np.float64)
     data = data if weights else out_data
     with threads_for(work=n + m) as threads:  # (one thread for small graphs: no wake-up)
@@ -200,7 +200,7 @@ _SMALL = 1 << 16  # below this many arcs NumPy sorts the rows faster than a para
 def _graph(indptr, heads, weights) -> Graph:
     """A directed warpgraph Graph over these arcs (parallel arcs kept; rows get sorted)."""
     n = int(indptr.shape[0]) - 1
-    heads = heads.astype(id_dtype_for(n))
+    heads = heads.astype(id_dtype_for(n), copy=False)  # (the undirected arcs are ours already)
     if is_cupy(heads) or heads.size >= _SMALL:
         return Graph(indptr, heads, weights, directed=True)
     rows = np.repeat(np.arange(n), np.diff(indptr))
