@@ -58,13 +58,13 @@ def _pearce(indptr, indices, rindex, stack, call_v, call_p, root, backward):
             isroot = root[depth]
             descended = False
             while p != end:
-                w = indices[p]
+                w = np.uint64(indices[p])  # (unsigned: no negative-index fix-up per read)
                 p += step
                 rw = rindex[w]
                 if rw == 0:
                     q = indptr[w]
                     reached += 1
-                    if q == indptr[w + 1]:  # a sink: an SCC of its own
+                    if q == indptr[w + np.uint64(1)]:  # a sink: an SCC of its own
                         rindex[w] = c
                         c -= 1
                         continue
@@ -73,7 +73,7 @@ def _pearce(indptr, indices, rindex, stack, call_v, call_p, root, backward):
                     root[depth] = isroot
                     depth += 1
                     call_v[depth] = w
-                    call_p[depth] = indptr[w + 1] - 1 if backward else q
+                    call_p[depth] = indptr[w + np.uint64(1)] - 1 if backward else q
                     root[depth] = 1
                     rindex[w] = index
                     index += 1
