@@ -19,11 +19,13 @@ Usage::
     python benchmarks/csgraph.py --graph urand:17 --devices cpu gpu
     python benchmarks/csgraph.py --graph grid:708 --devices cpu --out /tmp/grid.json
     python benchmarks/csgraph.py --graph urand:17 --devices gpu --functions breadth_first
+    python benchmarks/csgraph.py --graph grid:708 --devices cpu gpu --fixed-threads  # all threads
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
@@ -159,7 +161,7 @@ def run(
             scipy_t = {"median_s": once, "min_s": once, "max_s": once, "repeat": 1}
         else:
             scipy_t = measure(lambda: theirs(M), repeat=repeat)  # noqa: B023 - in this loop
-        row: dict[str, Any] = {"function": name, "scipy": scipy_t}
+        row: dict[str, Any] = {"function": name, "scipy": scipy_t, **_threads_now()}
         for device in devices:
             got = ours(M, device)
             t = measure(lambda: ours(M, device), device="cpu", repeat=repeat)  # noqa: B023
@@ -177,6 +179,17 @@ def run(
             "rows": rows}  # fmt: skip
 
 
+def _threads_now() -> dict[str, Any]:
+    """The 1-minute load average and the Numba threads warpgraph's parallel passes take at it
+    (``warpgraph.cpu.threads.DYNAMIC_THREADS``: fewer on a busy machine), for each row."""
+    import numba
+
+    from warpgraph.cpu.threads import dynamic_threads
+
+    return {"load_1min": round(os.getloadavg()[0], 2),
+            "threads": dynamic_threads(numba.get_num_threads())}  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graph", default="urand:17", help="urand:S or grid:R")
@@ -190,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the rows whose name starts with one of these "
                              "(e.g. breadth_first_order dijkstra)")  # fmt: skip
     parser.add_argument("--out", help="JSON path (default benchmarks/results/csgraph_<graph>)")
+    parser.add_argument("--fixed-threads", action="store_true",
+                        help="all Numba threads whatever the 1-minute load average "
+                             "(warpgraph.cpu.threads.DYNAMIC_THREADS off)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -201,9 +217,17 @@ def main(argv: list[str] | None = None) -> int:
         kind, _, size = spec.partition(":")
         if kind not in ("urand", "grid") or not size.isdigit():
             parser.error(f"unknown graph {spec!r}: urand:S or grid:R")
+    from warpgraph.cpu import threads
+
+    dynamic = threads.DYNAMIC_THREADS
+    threads.DYNAMIC_THREADS = dynamic and not args.fixed_threads
     warnings.simplefilter("ignore", sp.SparseEfficiencyWarning)
-    result = run(args.graph, args.devices, args.repeat, args.fw_graph, args.bf_graph, args.slow,
-                 args.functions)  # fmt: skip
+    try:
+        result = run(args.graph, args.devices, args.repeat, args.fw_graph, args.bf_graph,
+                     args.slow, args.functions)  # fmt: skip
+    finally:
+        threads.DYNAMIC_THREADS = dynamic
+    result["fixed_threads"] = args.fixed_threads
     name = "csgraph_" + args.graph.replace(":", "")
     print("wrote", write_json(name, result, args.out))
     different = [r["function"] for r in result["rows"] for d in args.devices

@@ -48,7 +48,10 @@ def test_functions_picks_the_rows(tmp_path):
     out = tmp_path / "some.json"
     argv = ["--graph", "grid:6", "--repeat", "1", "--out", str(out)]
     assert csgraph_benchmark.main([*argv, "--functions", "dijkstra 1", "connected"]) == 0
-    names = [row["function"] for row in json.loads(out.read_text())["rows"]]
+    record = json.loads(out.read_text())
+    names = [row["function"] for row in record["rows"]]
+    assert record["fixed_threads"] is False
+    assert all(row["threads"] >= 1 and row["load_1min"] >= 0 for row in record["rows"])
     assert names == [
         "connected_components undirected", "connected_components weak",
         "connected_components strong", "dijkstra 1 source", "dijkstra 1 source undirected",
@@ -65,3 +68,19 @@ def test_the_benchmark_graphs():
     assert urand.shape == (64, 64) and 0 < urand.nnz <= 8 * 64
     assert urand.has_canonical_format  # duplicate draws summed: integer weights from 1 up
     assert urand.data.min() >= 1 and (urand.data == urand.data.round()).all()
+
+
+def test_fixed_threads_is_recorded_and_undone(tmp_path):
+    """``--fixed-threads`` takes every Numba thread whatever the load (each row records the
+    threads and the load) and leaves ``DYNAMIC_THREADS`` as it found it."""
+    import numba
+
+    from warpgraph.cpu import threads
+
+    out = tmp_path / "fixed.json"
+    argv = ["--graph", "grid:5", "--repeat", "1", "--out", str(out), "--fixed-threads"]
+    assert csgraph_benchmark.main([*argv, "--functions", "dijkstra 1 source"]) == 0
+    record = json.loads(out.read_text())
+    assert record["fixed_threads"] is True
+    assert {row["threads"] for row in record["rows"]} == {numba.get_num_threads()}
+    assert threads.DYNAMIC_THREADS is True
