@@ -269,14 +269,14 @@ def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, dev
            [0, 0, 0, 0],
            [0, 0, 0, 0]])
     """
-    from ._tree import tree_from_predecessors
+    from ._tree import scipy_tree_class, tree_from_predecessors
 
     _, pred, A = _search(csgraph, i_start, directed, device)
     if not A.cupy:
-        return tree_from_predecessors(A, pred, directed, csgraph)
-    import cupyx.scipy.sparse as cupy_sparse
+        return tree_from_predecessors(A, pred, directed, scipy_tree_class(csgraph))
+    import cupyx.scipy.sparse as cupy_sparse  # (made on the host, returned on the device)
 
-    return cupy_sparse.csr_matrix(tree_from_predecessors(A, pred, directed, sp.csr_matrix((1, 1))))
+    return cupy_sparse.csr_matrix(tree_from_predecessors(A, pred, directed, sp.csr_matrix))
 
 
 # ---------------------------------------------------------------- components

@@ -26,7 +26,7 @@ from ._input import _Csr
 _TREE_CLASS: dict[Any, type] = {}
 
 
-def _scipy_tree_class(csgraph: Any) -> type:
+def scipy_tree_class(csgraph: Any) -> type:
     """The class SciPy's ``reconstruct_path`` returns for input of this kind (SciPy 1.17: a
     ``csr_matrix`` for sparse matrices, a ``csr_array`` for everything else), asked of SciPy
     once per kind with a 1 x 1 graph, so that it follows the installed version."""
@@ -101,16 +101,17 @@ def _children_by_parent(pred, n):  # pragma: no cover - compiled
     return indptr, children
 
 
-def tree_from_predecessors(A: _Csr, pred: np.ndarray, directed: bool, csgraph: Any) -> Any:
+def tree_from_predecessors(A: _Csr, pred: np.ndarray, directed: bool, tree_class: type) -> Any:
     """SciPy's ``reconstruct_path(csgraph, pred, directed)`` for the graph ``A`` read from
-    ``csgraph`` (whose kind sets the result's class), ``pred`` on the host.
+    ``csgraph``, as a ``tree_class`` (:func:`scipy_tree_class` of ``csgraph``), ``pred`` on the
+    host.
 
     Examples
     --------
     >>> import scipy.sparse as sp
     >>> from warpgraph.csgraph._input import _read
     >>> M = sp.csr_array([[0, 4, 0], [0, 0, 2], [1, 0, 0]])
-    >>> T = tree_from_predecessors(_read(M), np.array([-9999, 0, 1]), True, M)
+    >>> T = tree_from_predecessors(_read(M), np.array([-9999, 0, 1]), True, sp.csr_array)
     >>> T.toarray().tolist()
     [[0.0, 4.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
     """
@@ -119,4 +120,4 @@ def tree_from_predecessors(A: _Csr, pred: np.ndarray, directed: bool, csgraph: A
     with threads_for(work=A.n + int(indices.shape[0])):
         weight = _tree_weights(indptr, indices, data, pred, not directed)
     tree_indptr, children = _children_by_parent(pred, A.n)
-    return _scipy_tree_class(csgraph)((weight[children], children, tree_indptr), shape=(A.n, A.n))
+    return tree_class((weight[children], children, tree_indptr), shape=(A.n, A.n))
