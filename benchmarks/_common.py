@@ -66,6 +66,32 @@ def measure(
     }
 
 
+def measure_interleaved(
+    fns: dict[str, Callable[[], Any]], repeat: int = 5, device: str = "cpu"
+) -> dict[str, dict[str, Any]]:
+    """:func:`measure` for several calls at once, in rounds: each round runs every call once,
+    in turn, so a busy moment of a shared host slows all of them alike rather than whichever
+    happened to be running. No warm-up (the caller's first calls are one). Each entry also
+    keeps its ``times_s`` (round order), for ratios taken round by round."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            sync(device)
+            times[name].append(time.perf_counter() - t0)
+    return {
+        name: {
+            "median_s": statistics.median(t),
+            "min_s": min(t),
+            "max_s": max(t),
+            "repeat": repeat,
+            "times_s": t,
+        }
+        for name, t in times.items()
+    }
+
+
 def gpu_peak(fn: Callable[[], Any]) -> tuple[Any, int, int]:
     """(result, pool growth, peak bytes in use) of ``fn()`` on CuPy's default pool."""
     import cupy as cp

@@ -4,7 +4,11 @@ Each function of the front-end runs on one SciPy CSR matrix (the input a SciPy u
 has) with ``device=`` each ``--devices`` entry, and SciPy's function on the same matrix; both
 are timed end to end (reading the matrix, the search, the result as NumPy arrays), median of
 ``--repeat`` runs after one warm-up run (Numba compilation and GPU module loading excluded;
-a SciPy call slower than ``--slow`` seconds is timed once, its warm-up run).
+a SciPy call slower than ``--slow`` seconds is timed once, its warm-up run). The runs are
+interleaved: each round calls SciPy, then each device, so that a busy moment of a shared host
+falls on every column of the row alike (on the H200 host the same sequential scan took 4 ms
+in one round and 11 ms in the next); each row also records the median of the rounds' own
+ratios (``paired_speedup``).
 Every result is compared with SciPy's: orders, labels and trees exactly, distances exactly
 (integer weights), predecessors not at all (another of several shortest paths may be named).
 
@@ -38,7 +42,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph as scipy_cg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import measure, write_json  # noqa: E402
+from _common import measure, measure_interleaved, write_json  # noqa: E402
 
 from warpgraph import csgraph as wg_cg  # noqa: E402
 
@@ -157,16 +161,24 @@ def run(
         t0 = time.perf_counter()
         want = theirs(M)
         once = time.perf_counter() - t0
+        got = {device: ours(M, device) for device in devices}  # (their warm-up runs)
+        row: dict[str, Any] = {"function": name, **_threads_now()}
         if once > slow:  # (SciPy's Bellman-Ford is O(N * nnz): one run is its time)
-            scipy_t = {"median_s": once, "min_s": once, "max_s": once, "repeat": 1}
+            row["scipy"] = {"median_s": once, "min_s": once, "max_s": once, "repeat": 1}
+            for device in devices:
+                row[device] = measure(lambda: ours(M, device), repeat=repeat, warmup=0)  # noqa: B023
         else:
-            scipy_t = measure(lambda: theirs(M), repeat=repeat)  # noqa: B023 - in this loop
-        row: dict[str, Any] = {"function": name, "scipy": scipy_t, **_threads_now()}
+            calls = {"scipy": lambda: theirs(M)}  # noqa: B023 - called in this loop
+            calls.update({d: (lambda d=d: ours(M, d)) for d in devices})  # noqa: B023
+            row.update(measure_interleaved(calls, repeat=repeat))
+        scipy_t = row["scipy"]
         for device in devices:
-            got = ours(M, device)
-            t = measure(lambda: ours(M, device), device="cpu", repeat=repeat)  # noqa: B023
-            row[device] = {**t, "equal": equal(got, want, kind),
-                           "speedup": scipy_t["median_s"] / t["median_s"]}  # fmt: skip
+            t = row[device]
+            t["equal"] = equal(got[device], want, kind)
+            t["speedup"] = scipy_t["median_s"] / t["median_s"]
+            if "times_s" in t:
+                t["paired_speedup"] = float(np.median(
+                    np.divide(scipy_t["times_s"], t["times_s"])))  # fmt: skip
         rows.append(row)
         cells = "  ".join(
             f"{d} {1e3 * row[d]['median_s']:9.2f} ms {row[d]['speedup']:6.1f}x"
@@ -194,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graph", default="urand:17", help="urand:S or grid:R")
     parser.add_argument("--devices", nargs="+", default=["cpu"], choices=("cpu", "gpu"))
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--fw-graph", default="urand:11")
     parser.add_argument("--bf-graph", default="urand:14")
     parser.add_argument("--slow", type=float, default=5.0,

@@ -84,3 +84,23 @@ def test_fixed_threads_is_recorded_and_undone(tmp_path):
     assert record["fixed_threads"] is True
     assert {row["threads"] for row in record["rows"]} == {numba.get_num_threads()}
     assert threads.DYNAMIC_THREADS is True
+
+
+def test_runs_are_interleaved_round_by_round(tmp_path):
+    """SciPy and each device are called in turn, one call each per round, and each row keeps
+    the rounds' times and the median of their ratios."""
+    from _common import measure_interleaved
+
+    calls = []
+    timings = measure_interleaved({k: (lambda k=k: calls.append(k)) for k in "abc"}, repeat=3)
+    assert calls == list("abcabcabc")
+    assert all(len(t["times_s"]) == 3 and t["repeat"] == 3 for t in timings.values())
+
+    out = tmp_path / "rounds.json"
+    argv = ["--graph", "grid:5", "--repeat", "4", "--out", str(out)]
+    assert csgraph_benchmark.main([*argv, "--functions", "breadth_first_order"]) == 0
+    for row in json.loads(out.read_text())["rows"]:
+        scipy_t, cpu = row["scipy"]["times_s"], row["cpu"]["times_s"]
+        assert len(scipy_t) == len(cpu) == 4
+        ratios = sorted(s / c for s, c in zip(scipy_t, cpu, strict=True))
+        assert row["cpu"]["paired_speedup"] == pytest.approx((ratios[1] + ratios[2]) / 2)
