@@ -326,6 +326,41 @@ def test_the_duplicate_check_finds_one_repeated_column_in_any_row(degree, rows_s
         assert _rows_with_duplicates(indptr, repeated, n) == 1
 
 
+def test_strong_labels_skip_the_duplicate_check_only_where_scipy_flagged_the_csr(monkeypatch):
+    """A CSR that SciPy has found canonical (its cached flag) is not checked for duplicates;
+    one without the flag, with the flag cleared by unsorted rows, or converted on reading, is.
+    Each answer equals SciPy's (for the matrix with duplicates: the canonical one's)."""
+    from warpgraph.csgraph import _traversal
+
+    checked = []
+    check = _traversal._rows_with_duplicates
+    monkeypatch.setattr(
+        _traversal, "_rows_with_duplicates", lambda *a: checked.append(1) or check(*a)
+    )
+    A = sp.random(60, 60, density=0.08, format="csr", random_state=3)
+    A.sum_duplicates()  # (sets SciPy's flag)
+    raw = sp.csr_array((A.data, A.indices, A.indptr), shape=A.shape)  # (no flag yet)
+    unsorted = A.copy()
+    unsorted.has_sorted_indices = False  # (SciPy then reads the matrix as not canonical)
+    doubled = sp.csr_array(  # row 0 stores its first column twice
+        (np.r_[A.data[:1], A.data], np.r_[A.indices[:1], A.indices], np.r_[0, A.indptr[1:] + 1]),
+        shape=A.shape,
+    )
+    single = A.astype(np.float32)  # (astype drops the flag ...)
+    flagged_single = single.copy()
+    flagged_single.sum_duplicates()  # (... which SciPy's check sets again; data read as float64)
+    for M, skipped in [(A, True), (raw, False), (unsorted, False), (A.tocsc(), False),
+                       (single, False), (flagged_single, True), (doubled, False)]:  # fmt: skip
+        checked.clear()
+        got = wg_cg.connected_components(M, connection="strong", **CPU)
+        C = sp.csr_array(M)
+        C.sum_duplicates()
+        want = scipy_cg.connected_components(C, connection="strong")
+        assert got[0] == want[0]
+        np.testing.assert_array_equal(got[1], want[1])
+        assert checked == ([] if skipped else [1]), (M.format, skipped)
+
+
 @pytest.mark.parametrize("n", [1, 2, 300])
 def test_strong_labels_of_a_cycle_and_a_chain(n):
     """Two hand-checked shapes at the ends of the search: one cycle through every node (one

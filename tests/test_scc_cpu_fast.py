@@ -15,7 +15,12 @@ from warpgraph import Graph
 from warpgraph.algorithms.components import connected_components
 from warpgraph.algorithms.components import scc_cpu as scc_cpu_module
 from warpgraph.algorithms.components.scc_config import _local, auto_scc_method
-from warpgraph.algorithms.components.scc_cpu import dynamic_threads, is_symmetric, tarjan_scc
+from warpgraph.algorithms.components.scc_cpu import (
+    dynamic_threads,
+    is_symmetric,
+    tarjan_scc,
+    tarjan_scc_in_closing_order,
+)
 from warpgraph.cpu import threads as threads_module
 from warpgraph.cpu import transpose as transpose_module
 from warpgraph.cpu.transpose import _shift_for, transpose_csr
@@ -207,9 +212,10 @@ def test_pearce_early_exit_keeps_tarjans_numbering(case, backward):
     np.testing.assert_array_equal(got, want)
     from warpgraph.algorithms.components._scc_tarjan import _pearce
 
-    work = [np.zeros(n, np.int32), *(np.empty(n, t) for t in (np.int32, np.int32, np.int64))]
-    count = _pearce(G.indptr, G.indices, *work, np.empty(n, np.uint8), backward)
+    work = [np.zeros(n, np.int32), *(np.empty(n, t) for t in (np.int32, np.uint64, np.int64))]
+    count = _pearce(G.indptr, G.indices, *work, np.empty(n, np.bool_), backward, False)
     assert count == np.unique(want).size  # (the kernel's own count, early exit or not)
+    np.testing.assert_array_equal(work[0], want)
 
 
 @settings(max_examples=200, deadline=None)
@@ -221,6 +227,9 @@ def test_pearce_numbering_equals_textbook_tarjan(data, backward):
     G = Graph.from_edges(src, dst, num_vertices=n)
     want = completion_order_labels(n, G.indptr, G.indices, backward)
     np.testing.assert_array_equal(tarjan_scc(G.indptr, G.indices, n, backward=backward), want)
+    count, closing = tarjan_scc_in_closing_order(G.indptr, G.indices, n, backward=backward)
+    assert count == np.unique(want).size
+    np.testing.assert_array_equal(closing, n - 1 - want)  # (0 for the first SCC closed)
 
 
 @pytest.mark.parametrize("case", ["deep_chain", "deep_cycle", "dag_fan", "sinks"])

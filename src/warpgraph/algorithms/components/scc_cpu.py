@@ -42,11 +42,18 @@ from ...errors import InvalidArgumentError
 from ._scc_coloring import _coloring
 from ._scc_fb import _fb_round, _pivot_score
 from ._scc_reach import _threads
-from ._scc_tarjan import tarjan_scc
+from ._scc_tarjan import tarjan_scc, tarjan_scc_in_closing_order
 from ._scc_trim import _trim
 from .scc_config import SCC_METHODS, SCCConfig, auto_scc_config, method_config
 
-__all__ = ["is_symmetric", "scc_cpu", "scc_cpu_labels", "tarjan_scc", "transpose_csr"]
+__all__ = [
+    "is_symmetric",
+    "scc_cpu",
+    "scc_cpu_labels",
+    "tarjan_scc",
+    "tarjan_scc_in_closing_order",
+    "transpose_csr",
+]
 
 
 def _bounds(indptr: np.ndarray, n: int, nchunks: int, by_arcs: bool) -> np.ndarray:
