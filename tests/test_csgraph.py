@@ -274,6 +274,29 @@ def test_connected_components_equal_scipy(A, directed, connection):
     assert wg_cg.connected_components(A, directed, connection, False, **CPU) == s_count
 
 
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("rows_sorted", [True, False])
+def test_weak_labels_read_the_csr_in_place_and_leave_it_as_it_was(index_dtype, rows_sorted):
+    """On the CPU weak labels take a SciPy CSR's index arrays as stored (no int64 copies): the
+    caller's arrays keep their values and dtypes, also when the rows need sorting, and the
+    labels equal SciPy's. Large enough (65,536+ arcs) for the parallel bounds pass."""
+    rng = np.random.default_rng(11)
+    n, m = 3000, 70_000
+    A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n))
+    A.indices, A.indptr = A.indices.astype(index_dtype), A.indptr.astype(index_dtype)
+    if not rows_sorted:
+        A.indices[A.indptr[:-1][np.diff(A.indptr) > 1]] = n - 1  # (first entries: unsorted)
+    before = [a.copy() for a in (A.indptr, A.indices, A.data)]
+    for directed in (True, False):
+        got = wg_cg.connected_components(A, directed, "weak", **CPU)
+        want = scipy_cg.connected_components(A, directed, "weak")
+        assert got[0] == want[0]
+        np.testing.assert_array_equal(got[1], want[1])
+    for now, then in zip((A.indptr, A.indices, A.data), before, strict=True):
+        assert now.dtype == then.dtype
+        np.testing.assert_array_equal(now, then)
+
+
 @pytest.mark.parametrize("forward, want", [(False, [2, 1, 0]), (True, [2, 0, 1])])
 def test_strong_labels_follow_the_installed_scipys_row_scan(forward, want, monkeypatch):
     """SciPy numbers strong components as its search completes them. Up to 1.17 the search

@@ -252,6 +252,37 @@ def test_bad_edges_raise(src, dst, kw, match):
         Graph.from_edges(src, dst, **kw)
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
+def test_bad_ids_found_by_the_parallel_bounds_pass(dtype):
+    """Edge lists and CSR arrays of 65,536 ids or more are bounded by one parallel pass
+    (``cpu.csr.id_bounds``): a bad id anywhere, in either array, is named as before."""
+    from warpgraph.cpu.csr import id_bounds
+
+    m, n = 1 << 17, 1000
+    rng = np.random.default_rng(7)
+    src, dst = (rng.integers(0, n, m).astype(dtype) for _ in range(2))
+    assert id_bounds(src) == (src.min(), src.max())
+    assert Graph.from_edges(src, dst, num_vertices=n).num_vertices == n
+    for array, at in [(src, 0), (dst, m - 1), (dst, m // 2 + 3)]:
+        bad = array.copy()
+        bad[at] = n + 5
+        pair = (bad, dst) if array is src else (src, bad)
+        with pytest.raises(InvalidArgumentError, match=f"vertex id {n + 5} at edge {at} is out"):
+            Graph.from_edges(*pair, num_vertices=n)
+    if np.dtype(dtype).kind == "i":
+        bad = dst.copy()
+        bad[-1] = -2
+        with pytest.raises(InvalidArgumentError, match=f"negative vertex id -2 at edge {m - 1}"):
+            Graph.from_edges(src, bad, num_vertices=n)
+    indptr = np.arange(0, m + 1, m // n, dtype=np.int64)[: n + 1]
+    indptr[-1] = m
+    indices = np.sort(dst.reshape(n, -1) if m % n == 0 else dst, axis=-1).ravel()
+    assert Graph(indptr, indices).num_arcs == m
+    indices[m - 2] = n
+    with pytest.raises(InvalidArgumentError, match=f"vertex id {n} at edge {m - 2} is out"):
+        Graph(indptr, indices)
+
+
 def test_input_containers():
     pd = pytest.importorskip("pandas")
     import pyarrow as pa

@@ -77,8 +77,10 @@ def check_id_range(src, dst, n: int | None) -> int:
     if src.size == 0:
         lo, hi = 0, -1
     else:
-        lo = int(min(xp.min(src), xp.min(dst)))
-        hi = int(max(xp.max(src), xp.max(dst)))
+        lo, hi = _bounds(src, xp)
+        if dst is not src:  # (a CSR's check passes its ids as both)
+            lo2, hi2 = _bounds(dst, xp)
+            lo, hi = min(lo, lo2), max(hi, hi2)
     if lo < 0:
         bad = src if int(xp.min(src)) < 0 else dst
         pos = int(xp.argmax(bad < 0))
@@ -96,6 +98,16 @@ def check_id_range(src, dst, n: int | None) -> int:
             f"vertex id {int(bad[pos])} at edge {pos} is out of range for num_vertices={n}"
         )
     return int(n)
+
+
+def _bounds(ids, xp) -> tuple[int, int]:
+    """``(min, max)`` of non-empty ids: one parallel pass for a large host integer array."""
+    if xp is np and ids.dtype.kind in "iu" and ids.size >= 1 << 16:
+        from .cpu.csr import id_bounds
+
+        lo, hi = id_bounds(np.ascontiguousarray(ids).reshape(-1))
+        return int(lo), int(hi)
+    return int(xp.min(ids)), int(xp.max(ids))
 
 
 def to_host(a):

