@@ -658,6 +658,56 @@ def test_bad_arguments_raise_scipy_s_messages():
     assert isinstance(InvalidArgumentError("x"), ValueError)  # SciPy raises ValueError
 
 
+def _corrupted(fmt: str, n: int, fault: str):
+    """A CSR or CSC matrix whose stored arrays SciPy's constructor accepts but that point
+    outside the matrix: an index ``>= N`` or negative, or an offset past the stored entries."""
+    rng = np.random.default_rng(n)
+    m = 4 * n
+    A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), (n, n))
+    A.sum_duplicates()
+    A = A.asformat(fmt)
+    at = A.nnz // 2 + 1
+    if fault == "big":
+        A.indices[at] = n + 5
+    elif fault == "negative":
+        A.indices[at] = -3
+    else:  # an offset past the stored entries (then decreasing again)
+        A.indptr[n // 2] = A.nnz + 7
+    return A, at
+
+
+BAD_INPUT_CALLS = {
+    "breadth_first_order": lambda A, **kw: wg_cg.breadth_first_order(A, 0, **kw),
+    "breadth_first_order undirected": lambda A, **kw: wg_cg.breadth_first_order(
+        A, 0, directed=False, **kw
+    ),
+    "breadth_first_tree": lambda A, **kw: wg_cg.breadth_first_tree(A, 0, **kw),
+    "weak": lambda A, **kw: wg_cg.connected_components(A, **kw),
+    "strong": lambda A, **kw: wg_cg.connected_components(A, connection="strong", **kw),
+    "dijkstra": lambda A, **kw: wg_cg.dijkstra(A, indices=0, **kw),
+    "bellman_ford": lambda A, **kw: wg_cg.bellman_ford(A, indices=0, **kw),
+    "shortest_path": lambda A, **kw: wg_cg.shortest_path(A, indices=0, **kw),
+}
+
+
+@pytest.mark.parametrize("n", [40, 40_000])  # (the second: the parallel bounds pass)
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("fault", ["big", "negative", "offset"])
+def test_a_matrix_pointing_outside_itself_is_refused_with_the_reason(n, fmt, fault):
+    """SciPy's own csgraph functions read past such arrays (a crash or a wrong answer: session
+    40 found both in ours too); every warpgraph function names the bad value and its place."""
+    A, at = _corrupted(fmt, n, fault)
+    kind = "column" if fmt == "csr" else "row"
+    want = {
+        "big": rf"stores {kind} index {n + 5} \(stored entry {at}\), outside \[0, N\) for N = {n}",
+        "negative": rf"stores {kind} index -3 \(stored entry {at}\)",
+        "offset": rf"index pointer holds {A.nnz + 7}, outside \[0, {A.nnz}\]",
+    }[fault]
+    for call in BAD_INPUT_CALLS.values():
+        with pytest.raises(InvalidArgumentError, match=want):
+            call(A, **CPU)
+
+
 def test_the_added_functions_refuse_bad_input():
     """``floyd_warshall`` and ``breadth_first_tree`` (session 37) check their input as the
     functions they are built on do, before any work."""
@@ -734,6 +784,22 @@ def test_gpu_device_equals_scipy(A, directed):
     dist, pred = wg_cg.dijkstra(A, directed, [0], True, **GPU)
     np.testing.assert_array_equal(dist, want)
     check_predecessors(A, directed, [0], dist, pred)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fault", ["big", "negative", "offset"])
+def test_gpu_a_cupy_matrix_pointing_outside_itself_is_refused(fault):
+    """The same check on a CuPy CSR (CuPy's reductions), and on a SciPy one with the GPU."""
+    pytest.importorskip("cupy")
+    from cupyx.scipy import sparse as csp
+
+    A, _ = _corrupted("csr", 500, fault)
+    C = csp.csr_matrix((A.data, A.indices, A.indptr), shape=A.shape)  # (CuPy copies as is)
+    for M in (A, C):
+        with pytest.raises(InvalidArgumentError, match="outside"):
+            wg_cg.dijkstra(M, indices=0, **GPU)
+        with pytest.raises(InvalidArgumentError, match="outside"):
+            wg_cg.connected_components(M, **GPU)
 
 
 @pytest.mark.gpu

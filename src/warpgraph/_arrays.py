@@ -77,9 +77,9 @@ def check_id_range(src, dst, n: int | None) -> int:
     if src.size == 0:
         lo, hi = 0, -1
     else:
-        lo, hi = _bounds(src, xp)
+        lo, hi = value_range(src)
         if dst is not src:  # (a CSR's check passes its ids as both)
-            lo2, hi2 = _bounds(dst, xp)
+            lo2, hi2 = value_range(dst)
             lo, hi = min(lo, lo2), max(hi, hi2)
     if lo < 0:
         bad = src if int(xp.min(src)) < 0 else dst
@@ -100,8 +100,17 @@ def check_id_range(src, dst, n: int | None) -> int:
     return int(n)
 
 
-def _bounds(ids, xp) -> tuple[int, int]:
-    """``(min, max)`` of non-empty ids: one parallel pass for a large host integer array."""
+def value_range(ids) -> tuple[int, int]:
+    """``(min, max)`` of a non-empty NumPy or CuPy array: one parallel pass for a large host
+    integer array (:func:`warpgraph.cpu.csr.id_bounds`), NumPy's or CuPy's reductions
+    otherwise.
+
+    Examples
+    --------
+    >>> value_range(np.array([3, -1, 8]))
+    (-1, 8)
+    """
+    xp = np if not is_cupy(ids) else __import__("cupy")
     if xp is np and ids.dtype.kind in "iu" and ids.size >= 1 << 16:
         from .cpu.csr import id_bounds
 

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit, prange
 
-from .._arrays import id_dtype_for, is_cupy, to_host
+from .._arrays import id_dtype_for, is_cupy, to_host, value_range
 from ..cpu.threads import threads_for
 from ..errors import InvalidArgumentError
 from ..graph import Graph
@@ -67,6 +67,7 @@ def _read(csgraph: Any, directed: bool = True, host_only: bool = False) -> _Csr:
     ``breadth_first_order`` follows that, and so does ours. ``host_only``: the caller's passes
     run on the host and build no :class:`Graph`, so a SciPy matrix's index arrays are read as
     stored (int32 or int64, not copied)."""
+    _check_compressed(csgraph)  # (before any conversion reads the arrays)
     if not directed and sp.issparse(csgraph) and csgraph.format == "csc":
         csgraph = csgraph.T
     return _read_as_stored(csgraph, host_only)
@@ -96,6 +97,40 @@ def _read_as_stored(csgraph: Any, host_only: bool = False) -> _Csr:
         A = np.asarray(csgraph, dtype=np.float64)
     n, indptr, indices, data = _from_dense(A, np)
     return _Csr(n, indptr, indices, data, False)
+
+
+def _check_compressed(M: Any) -> None:
+    """A CSR or CSC matrix's index arrays checked before any pass reads them. SciPy's
+    constructors check their shapes but not their values (only ``check_format(full_check=True)``
+    does), and a stored index outside ``[0, N)`` or an offset past the stored entries sends a
+    compiled pass (SciPy's own, or ours) outside the arrays: a crash or a silent wrong answer.
+    One bounds pass over each array (parallel on the host: 0.2 ms for 2M ids on 16 threads)."""
+    if getattr(M, "format", None) not in ("csr", "csc") or not hasattr(M, "indptr"):
+        return  # (the other formats' constructors check their indices)
+    n = _square(M.shape)
+    indptr, indices = M.indptr, M.indices
+    nnz = int(indices.shape[0])
+    if indptr.shape[0] != n + 1:
+        raise InvalidArgumentError(
+            f"csgraph's index pointer has {indptr.shape[0]} entries, not N + 1 = {n + 1}"
+        )
+    with threads_for(work=n + nnz):
+        low, high = value_range(indptr)
+        if low < 0 or high > nnz:
+            raise InvalidArgumentError(
+                f"csgraph's index pointer holds {low if low < 0 else high}, outside "
+                f"[0, {nnz}] (its number of stored entries)"
+            )
+        if nnz == 0:
+            return
+        low, high = value_range(indices)
+    if low < 0 or high >= n:
+        bad = low if low < 0 else high
+        at = int((indices == bad).argmax())
+        kind = "column" if M.format == "csr" else "row"
+        raise InvalidArgumentError(
+            f"csgraph stores {kind} index {bad} (stored entry {at}), outside [0, N) for N = {n}"
+        )
 
 
 def _arcs(A: _Csr, directed: bool, weights: bool = True) -> tuple:
