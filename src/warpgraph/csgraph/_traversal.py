@@ -214,7 +214,7 @@ def _order(
                 0, -1, max(1, wide_arcs // 4), scratch[2],
             )  # fmt: skip
             if not found:  # the wide layer found nothing new: the search is over
-                return order[:tail].copy(), pred
+                return order[:tail], pred
             nodes = to_host(expand.concatenate(found))
             pred[nodes] = to_host(expand.concatenate(parents))
             seen[nodes] = True
@@ -223,7 +223,7 @@ def _order(
         head, tail, wide = _resume_scan(
             host_indptr, host_heads, order, pred, seen, head, tail, wide_nodes, wide_arcs
         )
-    return order[:tail].copy(), pred
+    return order[:tail], pred  # (a view of the whole array, as SciPy returns its node list)
 
 
 def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto"):
