@@ -276,10 +276,13 @@ def test_connected_components_equal_scipy(A, directed, connection):
 
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
 @pytest.mark.parametrize("rows_sorted", [True, False])
-def test_weak_labels_read_the_csr_in_place_and_leave_it_as_it_was(index_dtype, rows_sorted):
-    """On the CPU weak labels take a SciPy CSR's index arrays as stored (no int64 copies): the
-    caller's arrays keep their values and dtypes, also when the rows need sorting, and the
-    labels equal SciPy's. Large enough (65,536+ arcs) for the parallel bounds pass."""
+def test_weak_labels_and_paths_read_the_csr_in_place_and_leave_it_as_it_was(
+    index_dtype, rows_sorted
+):
+    """On the CPU weak labels take a SciPy CSR's index arrays as stored (no int64 copies), and
+    the shortest paths int64 ones: the caller's arrays keep their values and dtypes, also when
+    the rows need sorting, and the answers equal SciPy's. Large enough (65,536+ arcs) for the
+    parallel bounds pass."""
     rng = np.random.default_rng(11)
     n, m = 3000, 70_000
     A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n))
@@ -292,6 +295,8 @@ def test_weak_labels_read_the_csr_in_place_and_leave_it_as_it_was(index_dtype, r
         want = scipy_cg.connected_components(A, directed, "weak")
         assert got[0] == want[0]
         np.testing.assert_array_equal(got[1], want[1])
+        got = wg_cg.dijkstra(A, directed, 5, **CPU)
+        np.testing.assert_array_equal(got, scipy_cg.dijkstra(A, directed, 5))
     for now, then in zip((A.indptr, A.indices, A.data), before, strict=True):
         assert now.dtype == then.dtype
         np.testing.assert_array_equal(now, then)

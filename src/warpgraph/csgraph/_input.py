@@ -88,9 +88,12 @@ def _read_as_stored(csgraph: Any, host_only: bool = False) -> _Csr:
         _square(csgraph.shape)
         A = sp.csr_array(csgraph, dtype=np.float64)  # what SciPy does (a COO's duplicates sum)
         n = A.shape[0]
-        if host_only:  # (the GPU kernels and Graph take int64 offsets: copies for the others)
+        if host_only:
             return _Csr(n, A.indptr, A.indices, A.data, False)
-        return _Csr(n, A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, False)
+        # (the GPU kernels and Graph take int64 offsets: int32 arrays are widened, int64 ones
+        # read in place, as every pass here writes new arrays)
+        indptr, indices = (a.astype(np.int64, copy=False) for a in (A.indptr, A.indices))
+        return _Csr(n, indptr, indices, A.data, False)
     if np.ma.isMaskedArray(csgraph):
         A = np.ma.asarray(csgraph, dtype=np.float64)
     else:
