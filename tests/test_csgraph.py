@@ -800,8 +800,11 @@ def test_gpu_a_cupy_matrix_pointing_outside_itself_is_refused(fault):
 
     A, _ = _corrupted("csr", 500, fault)
     arrays = (cupy.asarray(A.data), cupy.asarray(A.indices), cupy.asarray(A.indptr))
-    C = csp.csr_matrix(arrays, shape=A.shape)  # (CuPy's constructor does not check them)
-    for M in (A, C):
+    try:
+        matrices = [A, csp.csr_matrix(arrays, shape=A.shape)]
+    except ValueError:  # (a CuPy whose constructor checks the values itself: SciPy input only)
+        matrices = [A]
+    for M in matrices:
         with pytest.raises(InvalidArgumentError, match="outside"):
             wg_cg.dijkstra(M, indices=0, **GPU)
         with pytest.raises(InvalidArgumentError, match="outside"):
