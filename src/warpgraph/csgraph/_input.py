@@ -24,7 +24,7 @@ NULL = -9999  # SciPy's "no predecessor"
 class _Csr:
     """The input graph in CSR form (NumPy, or CuPy for CuPy input), float64 data; int64 offsets
     and ids unless read ``host_only`` (:func:`_read`). The arrays may be the user's own (a SciPy
-    CSR's): read them, never write."""
+    CSR's, in either case): read them, never write."""
 
     n: int
     indptr: Any
@@ -64,9 +64,11 @@ def _read(csgraph: Any, directed: bool = True, host_only: bool = False) -> _Csr:
     """The input as SciPy's ``validate_graph`` reads it. For an undirected search SciPy takes a
     CSC matrix's transpose (a CSR at no cost: the edges are the same), so its rows, scanned
     first, are the CSC's columns in their stored order; the scan order of
-    ``breadth_first_order`` follows that, and so does ours. ``host_only``: the caller's passes
-    run on the host and build no :class:`Graph`, so a SciPy matrix's index arrays are read as
-    stored (int32 or int64, not copied)."""
+    ``breadth_first_order`` follows that, and so does ours. A CSR or CSC matrix's arrays are
+    bounds-checked first (:func:`_check_compressed`). ``host_only``: the caller's passes run on
+    the host (a :class:`Graph`, if it builds one, widens int32 offsets itself), so a SciPy
+    matrix's index arrays are read as stored (int32 or int64); otherwise they come as int64
+    (int64 ones read in place, int32 ones widened)."""
     _check_compressed(csgraph)  # (before any conversion reads the arrays)
     if not directed and sp.issparse(csgraph) and csgraph.format == "csc":
         csgraph = csgraph.T
