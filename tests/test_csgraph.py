@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -670,14 +671,14 @@ def _corrupted(fmt: str, n: int, fault: str):
     m = 4 * n
     A = sp.csr_array((np.ones(m), (rng.integers(0, n, m), rng.integers(0, n, m))), (n, n))
     A.sum_duplicates()
-    A = A.asformat(fmt)
-    at = A.nnz // 2 + 1
+    A = A.asformat(fmt) if fmt != "bsr" else sp.bsr_array(A, blocksize=(2, 2))
+    at = A.indices.shape[0] // 2 + 1
     if fault == "big":
         A.indices[at] = n + 5
     elif fault == "negative":
         A.indices[at] = -3
     else:  # an offset past the stored entries (then decreasing again)
-        A.indptr[n // 2] = A.nnz + 7
+        A.indptr[A.indptr.shape[0] // 2] = A.indices.shape[0] + 7
     return A, at
 
 
@@ -696,17 +697,19 @@ BAD_INPUT_CALLS = {
 
 
 @pytest.mark.parametrize("n", [40, 40_000])  # (the second: the parallel bounds pass)
-@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("fmt", ["csr", "csc", "bsr"])
 @pytest.mark.parametrize("fault", ["big", "negative", "offset"])
 def test_a_matrix_pointing_outside_itself_is_refused_with_the_reason(n, fmt, fault):
     """SciPy's own csgraph functions read past such arrays (a crash or a wrong answer: session
     40 found both in ours too); every warpgraph function names the bad value and its place."""
     A, at = _corrupted(fmt, n, fault)
-    kind = "column" if fmt == "csr" else "row"
+    m = A.indices.shape[0]  # (stored entries; a BSR's are its blocks)
+    kind = {"csr": "column", "csc": "row", "bsr": "block column"}[fmt]
+    span = "[0, N) for N = " if fmt != "bsr" else "[0, N / 2) = [0, "
     want = {
-        "big": rf"stores {kind} index {n + 5} \(stored entry {at}\), outside \[0, N\) for N = {n}",
+        "big": rf"stores {kind} index {n + 5} \(stored entry {at}\), outside {re.escape(span)}",
         "negative": rf"stores {kind} index -3 \(stored entry {at}\)",
-        "offset": rf"index pointer holds {A.nnz + 7}, outside \[0, {A.nnz}\]",
+        "offset": rf"index pointer holds {m + 7}, outside \[0, {m}\]",
     }[fault]
     for call in BAD_INPUT_CALLS.values():
         with pytest.raises(InvalidArgumentError, match=want):
