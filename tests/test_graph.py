@@ -364,3 +364,10 @@ def test_index_dtype_choice_and_errors():
         _index_dtype(np.int16, 5)
     with pytest.raises(InvalidArgumentError, match="cannot address"):
         _index_dtype(np.int32, 2**31)
+
+
+def test_id_bounds_refuses_an_empty_array():
+    from warpgraph.cpu.csr import id_bounds
+
+    with pytest.raises(ValueError, match="at least one id"):
+        id_bounds(np.empty(0, dtype=np.int64))

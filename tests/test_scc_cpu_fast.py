@@ -409,3 +409,17 @@ def test_threads_for_sets_and_restores(monkeypatch):
     with threads_module.threads_for(work=1 << 30) as t:
         assert t == 1
     assert numba.get_num_threads() == before
+
+
+@pytest.mark.parametrize(
+    ("indptr", "indices", "n"),
+    [([0, 1], [0], 3), ([0, 5, 5, 5], [1], 3), ([0, 1, 1], [1], -1)],
+)
+def test_tarjan_refuses_offsets_that_do_not_fit(indptr, indices, n):
+    """Both numberings check the offsets' length and end before the compiled search reads
+    them (the ids' range is checked by their callers)."""
+    from warpgraph.errors import InvalidArgumentError
+
+    for f in (tarjan_scc, tarjan_scc_in_closing_order):
+        with pytest.raises(InvalidArgumentError, match="offsets"):
+            f(np.array(indptr), np.array(indices), n)

@@ -235,6 +235,8 @@ def id_bounds(ids):
     """``(min, max)`` of a non-empty integer array in one parallel pass (NumPy's ``min`` and
     ``max`` are two sequential ones). 2 cores, 2M int64 ids: 1.4 against 2.4 ms."""
     m = ids.shape[0]
+    if m == 0:
+        raise ValueError("id_bounds needs at least one id")
     size = (m + _BOUNDS_CHUNKS - 1) // _BOUNDS_CHUNKS
     lows = np.empty(_BOUNDS_CHUNKS, dtype=ids.dtype)
     highs = np.empty(_BOUNDS_CHUNKS, dtype=ids.dtype)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ...errors import InvalidArgumentError
+
 
 @nb.njit(cache=True, nogil=True)
 def _pearce(indptr, indices, rindex, stack, call_v, call_p, root, backward, count_up):
@@ -183,6 +185,11 @@ def tarjan_scc_in_closing_order(
 
 def _tarjan(indptr, indices, n: int, backward: bool, count_up: bool) -> tuple[int, np.ndarray]:
     n = int(n)
+    if n < 0 or indptr.shape[0] != n + 1 or (n and int(indptr[n]) > indices.shape[0]):
+        raise InvalidArgumentError(  # (the ids' range is the callers' check: scc_cpu, csgraph)
+            f"a CSR of {n} vertices needs {n + 1} offsets ending within the {indices.shape[0]} "
+            f"ids; got {indptr.shape[0]} offsets"
+        )
     dt = np.int32 if n < 2**31 - 1 else np.int64  # ids up to n
     rindex = np.zeros(n, dtype=dt)
     if n == 0:
