@@ -64,7 +64,7 @@ def _read(csgraph: Any, directed: bool = True, host_only: bool = False) -> _Csr:
     """The input as SciPy's ``validate_graph`` reads it. For an undirected search SciPy takes a
     CSC matrix's transpose (a CSR at no cost: the edges are the same), so its rows, scanned
     first, are the CSC's columns in their stored order; the scan order of
-    ``breadth_first_order`` follows that, and so does ours. A CSR or CSC matrix's arrays are
+    ``breadth_first_order`` follows that, and so does ours. A CSR, CSC or BSR matrix's arrays are
     bounds-checked first (:func:`_check_compressed`). ``host_only``: the caller's passes run on
     the host (a :class:`Graph`, if it builds one, widens int32 offsets itself), so a SciPy
     matrix's index arrays are read as stored (int32 or int64); otherwise they come as int64
