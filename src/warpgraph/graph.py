@@ -572,6 +572,16 @@ class Graph:
 
 def _validated_csr(indptr, indices, weights, directed):
     """Check user-given CSR arrays; sort rows (copying) when they are not sorted."""
+    if _arrays.is_cupy(indptr):
+        return _checked_csr(indptr, indices, weights, directed)
+    from .cpu.threads import threads_for
+
+    # (the checks are parallel passes: fewer threads on a busy machine; cpu/threads.py)
+    with threads_for(work=int(indptr.shape[0]) + int(indices.shape[0])):
+        return _checked_csr(indptr, indices, weights, directed)
+
+
+def _checked_csr(indptr, indices, weights, directed):
     xp = cupy() if _arrays.is_cupy(indptr) else np
     if indptr.dtype.kind not in "iu" or indptr.shape[0] < 1:
         raise InvalidArgumentError("indptr must be a non-empty integer array of n + 1 offsets")

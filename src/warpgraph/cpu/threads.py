@@ -6,6 +6,13 @@ regions (the multi-step SCC, Afforest's rounds) then run several times slower on
 on one. :func:`dynamic_threads` picks fewer threads as the load rises, as ``OMP_DYNAMIC`` does in
 libgomp; :func:`threads_for` applies it around a call.
 
+The load average does not see every competitor: another container or guest on the same cores,
+or a CPU quota smaller than the cores the process sees. For work where many short regions
+run (below :data:`PROBE_MAX_WORK`), :func:`threads_for` also times one empty parallel region
+(:func:`threads_not_stalling`): a fork-join of ``t`` threads that takes longer than
+:data:`STALL_SECONDS` means one of them waited for a core, and every region of the call would
+wait as long, so it tries half as many threads.
+
 Examples
 --------
 >>> with threads_for(work=10):  # tiny work: one thread
@@ -17,13 +24,22 @@ Examples
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numba as nb
 import numpy as np
 
-__all__ = ["DYNAMIC_THREADS", "PARALLEL_MIN_WORK", "dynamic_threads", "threads_for"]
+__all__ = [
+    "DYNAMIC_THREADS",
+    "PARALLEL_MIN_WORK",
+    "PROBE_MAX_WORK",
+    "STALL_SECONDS",
+    "dynamic_threads",
+    "threads_for",
+    "threads_not_stalling",
+]
 
 PARALLEL_MIN_WORK = 1 << 16
 """Work (vertices + arcs) below which one thread runs: a parallel region's wake-up would cost
@@ -36,6 +52,70 @@ The multi-step scheme runs dozens to hundreds of short parallel regions; on an o
 machine each one waits for a descheduled worker to be woken (a scheduler time slice, ms), which
 cost 25x on a 2-core machine at load 4.6 (directed Kronecker 16: 250 ms on 2 threads, 9.7 ms on
 one)."""
+
+
+PROBE_MAX_WORK = 1 << 24
+"""Work at or above which :func:`threads_for` does not probe for stalls: each region of such a
+call is long enough that one late thread costs little of it."""
+
+STALL_SECONDS = 2e-3
+"""An empty fork-join slower than this waited for a core (about a scheduler time slice; an idle
+16-core host wakes its threads in tens of microseconds)."""
+
+_PROBE_TTL_SECONDS = 0.5
+"""How long a probe's verdict holds: calls in a burst share one probe."""
+
+_verdicts: dict[int, tuple[float, int]] = {}
+"""threads asked -> (when probed, threads that did not stall)."""
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _empty_region(out):
+    for i in nb.prange(out.shape[0]):  # one iteration per thread: each must run
+        out[i] = i
+
+
+def _fork_join_seconds(threads: int) -> float:
+    """Seconds one parallel region of ``threads`` threads takes, each writing one integer."""
+    before = nb.get_num_threads()
+    nb.set_num_threads(threads)
+    out = np.empty(threads, dtype=np.int64)
+    try:
+        start = time.perf_counter()
+        _empty_region(out)
+        return time.perf_counter() - start
+    finally:
+        nb.set_num_threads(before)
+
+
+def threads_not_stalling(threads: int) -> int:
+    """The most threads, ``threads`` then halving down to 1, whose empty fork-join ran within
+    :data:`STALL_SECONDS` (a verdict is reused for :data:`_PROBE_TTL_SECONDS`).
+
+    A competitor the load average does not see (another container on the same cores, a CPU
+    quota) shows here: a thread that waits for a core delays the region's end, and a call of
+    many short regions then pays that wait at each of them (25x and more, measured on 2 cores).
+
+    Examples
+    --------
+    >>> 1 <= threads_not_stalling(2) <= 2
+    True
+    """
+    if threads <= 1:
+        return max(1, threads)
+    now = time.monotonic()
+    seen = _verdicts.get(threads)
+    if seen is not None and now - seen[0] < _PROBE_TTL_SECONDS:
+        return seen[1]
+    if not _verdicts:  # the process's first region starts the thread pool: not a stall
+        _fork_join_seconds(nb.config.NUMBA_NUM_THREADS)
+    # (no warm-up region before the probe: after one, a thread that waited for a core is
+    # running and the next region is fast, though the call's regions would wait again)
+    fit = threads
+    while fit > 1 and _fork_join_seconds(fit) > STALL_SECONDS:
+        fit //= 2
+    _verdicts[threads] = (time.monotonic(), fit)
+    return fit
 
 
 def dynamic_threads(threads: int) -> int:
@@ -60,7 +140,8 @@ def dynamic_threads(threads: int) -> int:
 @contextmanager
 def threads_for(work: int, min_work: int = PARALLEL_MIN_WORK) -> Iterator[int]:
     """Set this thread's Numba thread count for ``work`` (one thread below ``min_work``, else
-    :func:`dynamic_threads`), and restore it on exit. Yields the count set.
+    :func:`dynamic_threads`, and below :data:`PROBE_MAX_WORK` no more than
+    :func:`threads_not_stalling`), and restore it on exit. Yields the count set.
 
     Examples
     --------
@@ -70,6 +151,8 @@ def threads_for(work: int, min_work: int = PARALLEL_MIN_WORK) -> Iterator[int]:
     """
     before = nb.get_num_threads()
     now = 1 if work < min_work else dynamic_threads(before)
+    if DYNAMIC_THREADS and now > 1 and work < PROBE_MAX_WORK:
+        now = threads_not_stalling(now)
     nb.set_num_threads(now)
     try:
         yield now

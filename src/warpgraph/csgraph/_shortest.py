@@ -12,6 +12,7 @@ from scipy.sparse.csgraph import NegativeCycleError as _ScipyNegativeCycleError
 
 from .. import errors
 from .._arrays import id_dtype_for, is_cupy, to_host
+from ..cpu.threads import threads_for
 from ..device import resolve_device
 from ..errors import InvalidArgumentError
 from ..graph import Graph
@@ -144,16 +145,18 @@ def _shortest(
         def message(exc):  # noqa: F811
             return f"Negative cycle detected on node {_first_reaching(graph, sources, exc)}"
 
-    graph = _graph(indptr, heads, weights)
-    if method == "J" and negative:  # SciPy's Johnson refuses a negative cycle anywhere
-        _run(_joined(graph, np.arange(n)), np.array([n]), sssp_method, dev, message, False)
-    if min_only:
-        dist, pred, origin = _min_only(graph, sources, sssp_method, dev, message)
-    elif sources.size:
-        dist, pred = _run(graph, sources, sssp_method, dev, message, return_predecessors)
-    else:
-        dist = np.zeros((0, n), dtype=np.float64)
-        pred = np.zeros((0, n), dtype=np.int64)
+    # (one thread count for the whole search: fewer on a busy machine; cpu/threads.py)
+    with threads_for(work=n + int(heads.shape[0])):
+        graph = _graph(indptr, heads, weights)
+        if method == "J" and negative:  # SciPy's Johnson refuses a negative cycle anywhere
+            _run(_joined(graph, np.arange(n)), np.array([n]), sssp_method, dev, message, False)
+        if min_only:
+            dist, pred, origin = _min_only(graph, sources, sssp_method, dev, message)
+        elif sources.size:
+            dist, pred = _run(graph, sources, sssp_method, dev, message, return_predecessors)
+        else:
+            dist = np.zeros((0, n), dtype=np.float64)
+            pred = np.zeros((0, n), dtype=np.int64)
     if limit != np.inf:
         beyond = dist > limit
         dist[beyond] = np.inf

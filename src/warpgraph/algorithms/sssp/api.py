@@ -279,6 +279,18 @@ def sssp(
 
 
 def _sssp_cpu(G, w, sources, method, delta, predecessors, filtering, negative, max_abs, mean):
+    from ...cpu.threads import threads_for
+
+    # Dijkstra runs one source per thread in one region; the others one source at a time, in
+    # many short regions each: fewer threads on a busy machine (cpu/threads.py)
+    work = (G.num_vertices + G.num_arcs) * (sources.shape[0] if method == "dijkstra" else 1)
+    with threads_for(work=work):
+        return _sssp_cpu_sources(G, w, sources, method, delta, predecessors, filtering,
+                                 negative, max_abs, mean)  # fmt: skip
+
+
+def _sssp_cpu_sources(G, w, sources, method, delta, predecessors, filtering, negative, max_abs,
+                      mean):  # fmt: skip
     from .config import choose_delta
     from .cpu import dijkstra_cpu, predecessors_cpu, sssp_cpu
 
