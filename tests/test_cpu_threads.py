@@ -193,3 +193,15 @@ def test_csgraph_shortest_path_runs_on_the_threads_allowed(monkeypatch, busy_mac
     got = csgraph.bellman_ford(A, indices=[0, 7], device="cpu")
     assert seen == [1]
     assert np.array_equal(got, sp.csgraph.bellman_ford(A, indices=[0, 7]))
+
+
+def test_weak_labels_are_numbered_on_the_threads_allowed(monkeypatch, busy_machine):
+    from warpgraph import csgraph
+    from warpgraph.algorithms.components import cpu as components_cpu
+
+    seen = spy_threads(monkeypatch, components_cpu, "canonical_labels")
+    A = random_csr(n=70_000, degree=1)  # (many components, over the parallel numbering's size)
+    count, labels = csgraph.connected_components(A, connection="weak", device="cpu")
+    assert seen == [1]
+    want_count, want = sp.csgraph.connected_components(A, connection="weak")
+    assert count == want_count and np.array_equal(labels, want)

@@ -346,12 +346,14 @@ def canonical(labels: Any, dev: str, *, min_labels: bool) -> tuple[int, Any]:
         if min_labels:
             return gpu.canonical_labels(labels)
         return gpu.renumber_by_first_vertex(labels)
+    from ...cpu.threads import threads_for
     from . import cpu
 
     labels = np.ascontiguousarray(labels)
-    if min_labels:
+    if not min_labels:
+        return cpu.renumber_by_first_vertex(labels)
+    with threads_for(labels.shape[0]):  # (parallel passes: fewer threads on a busy machine)
         return cpu.canonical_labels(labels)
-    return cpu.renumber_by_first_vertex(labels)
 
 
 def weakly_connected_components(
