@@ -10,7 +10,8 @@ and waking them is what a busy machine delays). Each row records the times and t
 
 Calls: Bellman-Ford, Dijkstra (one source), weak and strong labels, BFS tree on ``urand:14``;
 Bellman-Ford, weak labels and undirected BFS order on ``urand:17`` (graphs as
-``benchmarks/csgraph.py``).
+``benchmarks/csgraph.py``); and on ``urand:17`` two calls of the library's own API:
+``warpgraph.algorithms.bfs.bfs`` (levels) and ``core_number`` (its undirected graph).
 
 Usage::
 
@@ -37,7 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402
 from csgraph import make_graph  # noqa: E402
 
+from warpgraph import Graph  # noqa: E402
 from warpgraph import csgraph as wg_cg  # noqa: E402
+from warpgraph.algorithms.bfs import bfs  # noqa: E402
+from warpgraph.algorithms.kcore import core_number  # noqa: E402
 from warpgraph.cpu import threads  # noqa: E402
 
 PAUSE_S = 0.02
@@ -68,6 +72,8 @@ def spinners(count: int) -> Iterator[None]:
 def calls(small_spec: str, large_spec: str) -> dict[str, Callable[[], Any]]:
     """The timed calls by name, on the two graphs."""
     small, large = make_graph(small_spec), make_graph(large_spec)
+    directed = Graph(large.indptr, large.indices, directed=True)
+    undirected = directed.to_undirected()
     cc = wg_cg.connected_components
     return {
         f"bellman_ford {small_spec}": lambda: wg_cg.bellman_ford(small, indices=0, device="cpu"),
@@ -82,6 +88,8 @@ def calls(small_spec: str, large_spec: str) -> dict[str, Callable[[], Any]]:
         f"breadth_first_order undirected {large_spec}": lambda: wg_cg.breadth_first_order(
             large, 0, directed=False, device="cpu"
         ),
+        f"bfs levels {large_spec}": lambda: bfs(directed, 0, device="cpu"),
+        f"core_number {large_spec}": lambda: core_number(undirected, device="cpu"),
     }
 
 

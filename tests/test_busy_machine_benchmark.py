@@ -24,7 +24,7 @@ def test_a_tiny_run_records_each_call(tmp_path, capsys):
     record = json.loads(out.read_text())
     assert set(record["results"]) == {"0", "1"}
     rows = record["results"]["1"]
-    assert len(rows) == 8 and "bellman_ford urand:6" in rows
+    assert len(rows) == 10 and "bellman_ford urand:6" in rows
     for row in rows.values():
         assert len(row["seconds"]) == 2 and min(row["seconds"]) > 0
         assert len(row["threads"]) == 2

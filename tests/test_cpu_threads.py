@@ -205,3 +205,51 @@ def test_weak_labels_are_numbered_on_the_threads_allowed(monkeypatch, busy_machi
     assert seen == [1]
     want_count, want = sp.csgraph.connected_components(A, connection="weak")
     assert count == want_count and np.array_equal(labels, want)
+
+
+def undirected_graph(n: int = 40_000) -> Graph:
+    A = random_csr(n=n)
+    return Graph(A.indptr, A.indices, directed=True).to_undirected()
+
+
+def test_bfs_runs_on_the_threads_allowed(monkeypatch, busy_machine):
+    from warpgraph.algorithms.bfs import bfs
+    from warpgraph.algorithms.bfs import cpu as bfs_cpu_module
+
+    A = random_csr()
+    G = Graph(A.indptr, A.indices, directed=True)
+    seen = spy_threads(monkeypatch, bfs_cpu_module, "bfs_cpu")
+    levels = bfs(G, [0, 5], device="cpu")
+    assert seen == [1, 1]
+    want = sp.csgraph.shortest_path(A, unweighted=True, indices=[0, 5])
+    assert np.array_equal(np.where(np.isinf(want), -1, want), levels)
+
+
+def test_core_numbers_run_on_the_threads_allowed(monkeypatch, busy_machine):
+    import networkx as nx
+
+    from warpgraph.algorithms.kcore import core_number
+    from warpgraph.algorithms.kcore import cpu as kcore_cpu_module
+
+    G = undirected_graph()
+    seen = spy_threads(monkeypatch, kcore_cpu_module, "core_numbers")
+    got = core_number(G, device="cpu")
+    assert seen == [1]
+    src, dst, _ = G.edges()
+    H = nx.Graph()
+    H.add_nodes_from(range(G.num_vertices))
+    H.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
+    H.remove_edges_from(nx.selfloop_edges(H))
+    want = nx.core_number(H)
+    assert got.tolist() == [want[v] for v in range(G.num_vertices)]
+
+
+def test_k_truss_runs_on_the_threads_allowed(monkeypatch, busy_machine):
+    from warpgraph.algorithms.ktruss import fixed_k, k_truss_arcs
+
+    G = undirected_graph(n=20_000)
+    seen = spy_threads(monkeypatch, fixed_k, "k_truss_mask")
+    mask = k_truss_arcs(G, 3, device="cpu")
+    assert seen == [1]
+    H = G
+    assert mask.dtype == bool and mask.shape == H.indices.shape

@@ -180,19 +180,22 @@ def bfs(
     cfg, _, _ = choose_config(Gd, config, dev)
     n, k = Gd.num_vertices, sources.shape[0]
     if dev == "cpu":
+        from ...cpu.threads import threads_for
         from .cpu import bfs_cpu
 
         rindptr, rindices, _ = Gd.reverse_csr()
         levels = np.empty((k, n), dtype=np.int32)
         tree = np.empty((k, n), dtype=Gd.indices.dtype) if parents else None
-        for i, s in enumerate(sources):
-            bfs_cpu(
-                Gd.indptr, Gd.indices, rindptr, rindices, int(s),
-                want_parents=bool(parents), direction=direction, rule=cfg.rule,
-                alpha=cfg.alpha, beta=cfg.beta, gamma=cfg.gamma,
-                hub_threshold=_cpu_hub_threshold(Gd, cfg),
-                levels=levels[i], parents=None if tree is None else tree[i],
-            )  # fmt: skip
+        # (a region or two per level: fewer threads on a busy machine; cpu/threads.py)
+        with threads_for(n + Gd.num_arcs):
+            for i, s in enumerate(sources):
+                bfs_cpu(
+                    Gd.indptr, Gd.indices, rindptr, rindices, int(s),
+                    want_parents=bool(parents), direction=direction, rule=cfg.rule,
+                    alpha=cfg.alpha, beta=cfg.beta, gamma=cfg.gamma,
+                    hub_threshold=_cpu_hub_threshold(Gd, cfg),
+                    levels=levels[i], parents=None if tree is None else tree[i],
+                )  # fmt: skip
     else:
         from ...device import cupy
 

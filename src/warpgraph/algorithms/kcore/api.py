@@ -63,12 +63,15 @@ def _core_numbers(G: Graph, dev: str):
         from . import gpu
 
         return gpu.core_numbers(G)
+    from ...cpu.threads import threads_for
     from . import cpu
 
-    if G.directed:
-        rip, rix, _ = G.reverse_csr()
-        return cpu.core_numbers(G.indptr, G.indices, rip, rix)
-    return cpu.core_numbers(G.indptr, G.indices)
+    rip, rix, _ = G.reverse_csr() if G.directed else (None, None, None)
+    # (peeling rounds of short regions: fewer threads on a busy machine; cpu/threads.py)
+    with threads_for(G.num_vertices + G.num_arcs):
+        if G.directed:
+            return cpu.core_numbers(G.indptr, G.indices, rip, rix)
+        return cpu.core_numbers(G.indptr, G.indices)
 
 
 def induced_subgraph(G: Graph, keep_vertex) -> Graph:

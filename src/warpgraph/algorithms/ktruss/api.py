@@ -200,9 +200,11 @@ def k_truss_arcs(G: Graph, k: int, *, device: str = "auto"):
     _check(G, k)
     G, dev = place(G, device)
     if dev == "cpu" and k >= 3:
+        from ...cpu.threads import threads_for
         from .fixed_k import k_truss_mask
 
-        return k_truss_mask(G.indptr, G.indices, int(k))
+        with threads_for(G.num_vertices + G.num_arcs):  # (peeling rounds; cpu/threads.py)
+            return k_truss_mask(G.indptr, G.indices, int(k))
     rows = G._arc_sources()
     if k <= 2:
         return rows != G.indices
