@@ -253,3 +253,25 @@ def test_k_truss_runs_on_the_threads_allowed(monkeypatch, busy_machine):
     assert seen == [1]
     H = G
     assert mask.dtype == bool and mask.shape == H.indices.shape
+
+
+@pytest.mark.parametrize(("value", "want"), [("0", False), (" 0 ", False), ("1", True), ("", True)])
+def test_environment_turns_dynamic_threads_off(value, want):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, WARPGRAPH_DYNAMIC_THREADS=value)
+    code = "from warpgraph.cpu import threads; print(threads.DYNAMIC_THREADS)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(want)
+
+
+def test_probe_max_work_zero_keeps_the_load_rule_only(monkeypatch):
+    monkeypatch.setattr(threads_module, "PROBE_MAX_WORK", 0)
+    monkeypatch.setattr(threads_module, "dynamic_threads", lambda t: t)
+    monkeypatch.setattr(threads_module, "threads_not_stalling", lambda t: pytest.fail("probed"))
+    before = numba.get_num_threads()
+    with threads_for(work=PARALLEL_MIN_WORK) as t:
+        assert t == before

@@ -45,9 +45,12 @@ PARALLEL_MIN_WORK = 1 << 16
 """Work (vertices + arcs) below which one thread runs: a parallel region's wake-up would cost
 more than the step."""
 
-DYNAMIC_THREADS = True
+DYNAMIC_THREADS = os.environ.get("WARPGRAPH_DYNAMIC_THREADS", "1").strip() != "0"
 """Use fewer threads when the machine is busy, as ``OMP_DYNAMIC`` does in libgomp: at most
-``cores - load + 1`` threads (1-minute load average; the ``+ 1`` is this process's own load).
+``cores - load + 1`` threads (1-minute load average; the ``+ 1`` is this process's own load),
+and fewer still while the fork-join probe stalls (:func:`threads_not_stalling`). Off (every
+Numba thread, always) when set to ``False`` or when ``WARPGRAPH_DYNAMIC_THREADS=0`` is in the
+environment at import.
 The multi-step scheme runs dozens to hundreds of short parallel regions; on an oversubscribed
 machine each one waits for a descheduled worker to be woken (a scheduler time slice, ms), which
 cost 25x on a 2-core machine at load 4.6 (directed Kronecker 16: 250 ms on 2 threads, 9.7 ms on
@@ -56,7 +59,8 @@ one)."""
 
 PROBE_MAX_WORK = 1 << 24
 """Work at or above which :func:`threads_for` does not probe for stalls: each region of such a
-call is long enough that one late thread costs little of it."""
+call is long enough that one late thread costs little of it. ``0`` turns the probe off and
+keeps the load-average rule."""
 
 STALL_SECONDS = 2e-3
 """An empty fork-join slower than this waited for a core (about a scheduler time slice; an idle
