@@ -58,6 +58,18 @@ def test_info_reports_versions(capsys):
     assert d["warpgraph"] == warpgraph.__version__ and "numpy" in out and "gpu" in out
 
 
+def test_info_reports_the_thread_policy(monkeypatch):
+    from warpgraph.cpu import threads
+
+    monkeypatch.setattr(threads, "DYNAMIC_THREADS", True)
+    assert "probe" in warpgraph.info(print_out=False)["thread count"]
+    monkeypatch.setattr(threads, "PROBE_MAX_WORK", 0)
+    policy = warpgraph.info(print_out=False)["thread count"]
+    assert policy.startswith("dynamic") and "probe" not in policy
+    monkeypatch.setattr(threads, "DYNAMIC_THREADS", False)
+    assert warpgraph.info(print_out=False)["thread count"].startswith("fixed")
+
+
 def test_errors_are_builtin_subclasses_and_pickle():
     e = GraphFormatError("bad token 'x'", path="a.txt", line=3)
     assert isinstance(e, ValueError) and str(e) == "a.txt:3: bad token 'x'"

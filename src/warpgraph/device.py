@@ -150,6 +150,16 @@ def _gpu_summary() -> list[tuple[str, str]]:
     return rows
 
 
+def _thread_policy() -> str:
+    """How CPU calls choose their thread count (``docs/THREADS.md``)."""
+    from .cpu import threads
+
+    if not threads.DYNAMIC_THREADS:
+        return "fixed: every thread (DYNAMIC_THREADS off)"
+    rules = "load average" + (" and fork-join probe" if threads.PROBE_MAX_WORK > 0 else "")
+    return f"dynamic: fewer while busy ({rules}); WARPGRAPH_DYNAMIC_THREADS=0 fixes it"
+
+
 def info(print_out: bool = True) -> dict[str, str]:
     """Versions, CPU threads and GPUs, as a dict (and printed unless ``print_out=False``).
 
@@ -173,6 +183,7 @@ def info(print_out: bool = True) -> dict[str, str]:
         ("scipy", scipy.__version__),
         ("numba", numba.__version__),
         ("cpu threads", str(numba.config.NUMBA_NUM_THREADS)),
+        ("thread count", _thread_policy()),
         ("default device", resolve_device("auto")),
     ]
     rows += _gpu_summary()
