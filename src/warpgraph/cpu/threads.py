@@ -7,7 +7,7 @@ on one. :func:`dynamic_threads` picks fewer threads as the load rises, as ``OMP_
 libgomp; :func:`threads_for` applies it around a call.
 
 The load average does not see every competitor: another container or guest on the same cores,
-or a CPU quota smaller than the cores the process sees. For work where many short regions
+or one started seconds ago. For work where many short regions
 run (below :data:`PROBE_MAX_WORK`), :func:`threads_for` also times one empty parallel region
 (:func:`threads_not_stalling`): a fork-join of ``t`` threads that takes longer than
 :data:`STALL_SECONDS` means one of them waited for a core, and every region of the call would
@@ -96,8 +96,8 @@ def threads_not_stalling(threads: int) -> int:
     """The most threads, ``threads`` then halving down to 1, whose empty fork-join ran within
     :data:`STALL_SECONDS` (a verdict is reused for :data:`_PROBE_TTL_SECONDS`).
 
-    A competitor the load average does not see (another container on the same cores, a CPU
-    quota) shows here: a thread that waits for a core delays the region's end, and a call of
+    A competitor the load average does not see (another container or guest on the same cores)
+    shows here: a thread that waits for a core delays the region's end, and a call of
     many short regions then pays that wait at each of them (25x and more, measured on 2 cores).
 
     Examples
