@@ -7,11 +7,11 @@ on one. :func:`dynamic_threads` picks fewer threads as the load rises, as ``OMP_
 libgomp; :func:`threads_for` applies it around a call.
 
 The load average does not see every competitor: another container or guest on the same cores,
-or one started seconds ago. For work where many short regions
-run (below :data:`PROBE_MAX_WORK`), :func:`threads_for` also times one empty parallel region
+or one started seconds ago. For work where many short regions run (below
+:data:`PROBE_MAX_WORK`), :func:`threads_for` also times one empty parallel region
 (:func:`threads_not_stalling`): a fork-join of ``t`` threads that takes longer than
 :data:`STALL_SECONDS` means one of them waited for a core, and every region of the call would
-wait as long, so it tries half as many threads.
+wait as long, so it tries half as many threads (``docs/THREADS.md``).
 
 Examples
 --------
