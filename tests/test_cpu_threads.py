@@ -66,6 +66,15 @@ def test_verdict_is_reused_for_a_while_then_probed_again(monkeypatch, fresh_verd
     assert len(probed) == 2 * count  # expired: probed again
 
 
+def test_a_halved_count_is_not_probed_again_by_a_nested_call(monkeypatch, fresh_verdicts):
+    clock = [100.0]
+    probed = fake_machine(monkeypatch, 9, clock)
+    threads_module._verdicts[1] = (0.0, 1)
+    assert threads_module.threads_not_stalling(16) == 8
+    assert threads_module.threads_not_stalling(8) == 8
+    assert probed == [16, 8]
+
+
 def test_first_probe_starts_the_pool_untimed(monkeypatch, fresh_verdicts):
     clock = [100.0]
     probed = fake_machine(monkeypatch, 64, clock)
