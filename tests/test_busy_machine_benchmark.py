@@ -19,8 +19,10 @@ def test_a_tiny_run_records_each_call(tmp_path, capsys):
     out = tmp_path / "busy.json"
     load_average = os.getloadavg
     argv = ["--graphs", "urand:6", "urand:7", "--spinners", "0", "1", "--rounds", "2"]
+    dynamic = busy_machine.threads.DYNAMIC_THREADS
     assert busy_machine.main([*argv, "--out", str(out)]) == 0
     assert os.getloadavg is load_average
+    assert busy_machine.threads.DYNAMIC_THREADS is dynamic  # (the warm-up turns it off)
     record = json.loads(out.read_text())
     assert set(record["results"]) == {"0", "1"}
     rows = record["results"]["1"]
