@@ -75,3 +75,20 @@ def test_convert_round_trip(tmp_path, capsys):
     assert main(["info", str(out), "--json", "--device", "cpu"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert (stats["n"], stats["m"]) == (34, 78)
+
+
+def test_threads_option_pins_the_count_for_the_command_only(capsys):
+    import numba
+
+    from warpgraph.cpu import threads
+
+    before, dynamic = numba.get_num_threads(), threads.DYNAMIC_THREADS
+    assert main(["--threads", "1", "info"]) == 0
+    assert "fixed: 1 (DYNAMIC_THREADS off)" in capsys.readouterr().out
+    assert (numba.get_num_threads(), threads.DYNAMIC_THREADS) == (before, dynamic)
+
+
+@pytest.mark.parametrize("count", ["0", "100000"])
+def test_threads_option_out_of_range_is_refused(count, capsys):
+    assert main(["--threads", count, "info"]) == 2
+    assert "--threads must be between 1 and" in capsys.readouterr().err

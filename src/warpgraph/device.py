@@ -152,10 +152,12 @@ def _gpu_summary() -> list[tuple[str, str]]:
 
 def _thread_policy() -> str:
     """How CPU calls choose their thread count (``docs/THREADS.md``)."""
+    import numba
+
     from .cpu import threads
 
     if not threads.DYNAMIC_THREADS:
-        return "fixed: every thread (DYNAMIC_THREADS off)"
+        return f"fixed: {numba.get_num_threads()} (DYNAMIC_THREADS off)"
     rules = "load average" + (" and fork-join probe" if threads.PROBE_MAX_WORK > 0 else "")
     return f"dynamic: fewer while busy ({rules}); WARPGRAPH_DYNAMIC_THREADS=0 fixes it"
 

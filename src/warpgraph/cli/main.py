@@ -10,6 +10,8 @@ import argparse
 import importlib
 import pkgutil
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .. import __version__
 from ..errors import WarpgraphError
@@ -19,7 +21,9 @@ warpgraph: fast graph analytics on NVIDIA GPUs and multicore CPUs.
 
 Start with `warpgraph demo` (generates a graph, runs every algorithm on the best device,
 checks the answers and compares the times with SciPy). `warpgraph COMMAND --help` explains
-each command. Set WARPGRAPH_DEVICE=cpu|gpu to pin the device."""
+each command. Set WARPGRAPH_DEVICE=cpu|gpu to pin the device, and --threads N (or
+WARPGRAPH_DYNAMIC_THREADS=0 for all of them) to pin the CPU threads, which otherwise drop
+while the machine is busy (docs/THREADS.md)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"warpgraph {__version__}")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="CPU threads for every call, fixed (default: all, fewer while the machine is busy)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     package = importlib.import_module(__package__)
     for mod in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
@@ -44,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 1
     try:
-        return int(args.func(args) or 0)
+        with fixed_threads(args.threads):
+            return int(args.func(args) or 0)
     except WarpgraphError as exc:
         from .ui import err_console
 
@@ -59,6 +70,31 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+@contextmanager
+def fixed_threads(count: int | None) -> Iterator[None]:
+    """With ``count``: that many Numba threads for the block, whatever the load
+    (``DYNAMIC_THREADS`` off); restored after. ``None``: nothing changes."""
+    if count is None:
+        yield
+        return
+    import numba
+
+    from ..cpu import threads
+    from ..errors import InvalidArgumentError
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= count <= most:
+        raise InvalidArgumentError(f"--threads must be between 1 and {most}, got {count}")
+    before, dynamic = numba.get_num_threads(), threads.DYNAMIC_THREADS
+    numba.set_num_threads(count)
+    threads.DYNAMIC_THREADS = False
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+        threads.DYNAMIC_THREADS = dynamic
 
 
 if __name__ == "__main__":
