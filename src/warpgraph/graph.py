@@ -582,6 +582,7 @@ def _validated_csr(indptr, indices, weights, directed):
 
 
 def _checked_csr(indptr, indices, weights, directed):
+    """:func:`_validated_csr`'s checks and sort, on the thread count already set."""
     xp = cupy() if _arrays.is_cupy(indptr) else np
     if indptr.dtype.kind not in "iu" or indptr.shape[0] < 1:
         raise InvalidArgumentError("indptr must be a non-empty integer array of n + 1 offsets")

@@ -66,12 +66,10 @@ def _core_numbers(G: Graph, dev: str):
     from ...cpu.threads import threads_for
     from . import cpu
 
-    rip, rix, _ = G.reverse_csr() if G.directed else (None, None, None)
+    in_arcs = G.reverse_csr()[:2] if G.directed else ()  # (the transpose keeps every thread)
     # (peeling rounds of short regions: fewer threads on a busy machine; cpu/threads.py)
     with threads_for(G.num_vertices + G.num_arcs):
-        if G.directed:
-            return cpu.core_numbers(G.indptr, G.indices, rip, rix)
-        return cpu.core_numbers(G.indptr, G.indices)
+        return cpu.core_numbers(G.indptr, G.indices, *in_arcs)
 
 
 def induced_subgraph(G: Graph, keep_vertex) -> Graph:
