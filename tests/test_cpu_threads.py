@@ -30,6 +30,8 @@ def fake_machine(monkeypatch, free: int, clock: list[float]) -> list[int]:
 
     monkeypatch.setattr(threads_module, "_fork_join_seconds", seconds)
     monkeypatch.setattr(threads_module.time, "monotonic", lambda: clock[0])
+    # (a pool of 64 threads: the simulated regions never reach Numba's real one)
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 64)
     return probed
 
 
@@ -284,3 +286,16 @@ def test_probe_max_work_zero_keeps_the_load_rule_only(monkeypatch):
     before = numba.get_num_threads()
     with threads_for(work=PARALLEL_MIN_WORK) as t:
         assert t == before
+
+
+@pytest.mark.parametrize("bad", [2.5, "2", True, None, numba.config.NUMBA_NUM_THREADS + 1])
+def test_probe_refuses_a_bad_thread_count(bad, fresh_verdicts):
+    from warpgraph.errors import InvalidArgumentError
+
+    with pytest.raises(InvalidArgumentError, match="threads must be"):
+        threads_module.threads_not_stalling(bad)
+
+
+def test_probe_takes_numpy_integers(fresh_verdicts):
+    assert threads_module.threads_not_stalling(np.int64(1)) == 1
+    assert 1 <= threads_module.threads_not_stalling(np.int32(2)) <= 2

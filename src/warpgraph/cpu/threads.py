@@ -31,6 +31,8 @@ from contextlib import contextmanager
 import numba as nb
 import numpy as np
 
+from ..errors import InvalidArgumentError
+
 __all__ = [
     "DYNAMIC_THREADS",
     "PARALLEL_MIN_WORK",
@@ -100,13 +102,28 @@ def threads_not_stalling(threads: int) -> int:
     shows here: a thread that waits for a core delays the region's end, and a call of
     many short regions then pays that wait at each of them (25x and more, measured on 2 cores).
 
+    Counts of one or less answer 1 without a probe.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``threads`` is not an integer, or more than Numba's thread pool holds.
+
     Examples
     --------
     >>> 1 <= threads_not_stalling(2) <= 2
     True
     """
+    if isinstance(threads, bool) or not isinstance(threads, int | np.integer):
+        raise InvalidArgumentError(f"threads must be an integer, got {threads!r}")
+    if threads > nb.config.NUMBA_NUM_THREADS:
+        raise InvalidArgumentError(
+            f"threads must be at most {nb.config.NUMBA_NUM_THREADS} (Numba's thread pool), "
+            f"got {threads}"
+        )
+    threads = int(threads)
     if threads <= 1:
-        return max(1, threads)
+        return 1
     now = time.monotonic()
     seen = _verdicts.get(threads)
     if seen is not None and now - seen[0] < _PROBE_TTL_SECONDS:
