@@ -51,6 +51,7 @@ _LAZY = {
     "strongly_connected_components": "warpgraph.algorithms.components",
     "component_sizes": "warpgraph.algorithms.components",
     "largest_component": "warpgraph.algorithms.components",
+    "pagerank": "warpgraph.algorithms.pagerank",
 }
 _SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms", "csgraph")
 

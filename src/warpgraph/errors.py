@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 __all__ = [
+    "ConvergenceError",
     "DeviceUnavailableError",
     "GraphFormatError",
     "InvalidArgumentError",
@@ -117,3 +118,23 @@ class NegativeCycleError(WarpgraphError, ValueError):
 
     def __reduce__(self):
         return (NegativeCycleError, (self.vertex, self.cycle))
+
+
+class ConvergenceError(WarpgraphError, RuntimeError):
+    """An iterative method (PageRank's power iteration) did not reach its tolerance.
+
+    Parameters
+    ----------
+    iterations : int
+        The iterations run (the ``max_iter`` asked for).
+    what : str
+        The method, for the message.
+    """
+
+    def __init__(self, iterations: int, what: str = "power iteration"):
+        self.iterations = int(iterations)
+        self.what = what
+        super().__init__(f"{what} did not converge in {self.iterations} iterations")
+
+    def __reduce__(self):
+        return (ConvergenceError, (self.iterations, self.what))
