@@ -472,7 +472,7 @@ def test_can_run_refuses_unsupported_arguments():
     assert can("triadic_census", (D,), {"nodelist": list(D)[:3]}) is not True
     assert can("connected_components", (D,), {}) is not True
     assert can("weakly_connected_components", (G,), {}) is not True
-    assert can("pagerank", (G,), {}) is not True
+    assert can("hits", (G,), {}) is not True  # not dispatched to warpgraph
     with pytest.raises(NotImplementedError):
         nx.clustering(G, weight="w", backend=BACKEND)
 

@@ -432,3 +432,26 @@ def test_ab_script_refuses_tables_ab_where_tables_are_not_sized_in_parallel(monk
         nx_ab.main(["--tables-ab"])
     assert exc.value.code == 2
     assert "not sized in parallel" in capsys.readouterr().err
+
+
+def test_pagerank_is_verified_within_its_tolerance():
+    """PageRank's floats are compared within ``n * tol`` (NetworkX's ``tol``), in NetworkX's
+    key order; other dicts stay exact."""
+    theirs = {"a": 0.25, "b": 0.75}
+    assert nx_backend.same({"a": 0.25 + 1e-9, "b": 0.75 - 1e-9}, theirs, "pagerank")
+    assert not nx_backend.same({"a": 0.25 + 1e-5, "b": 0.75}, theirs, "pagerank")
+    assert not nx_backend.same({"b": 0.75, "a": 0.25}, theirs, "pagerank")  # order
+    assert not nx_backend.same({"a": 0.25, "b": 1}, {"a": 0.25, "b": 1.0}, "pagerank")  # type
+    assert not nx_backend.same({"a": 0.25 + 1e-9, "b": 0.75}, theirs)  # exact elsewhere
+
+
+def test_backend_benchmark_runs_and_verifies_pagerank(tmp_path):
+    import json
+
+    out = tmp_path / "r.json"
+    argv = ["--graphs", "grid:8", "--algorithms", "pagerank", "--warm-up", "grid:4",
+            "--cold-repeat", "1", "--repeat", "1", "--out", str(out)]  # fmt: skip
+    assert nx_backend.main(argv) == 0
+    (row,) = json.loads(out.read_text())["results"]
+    assert row["algorithm"] == "pagerank" and row["input"] == "D"
+    assert row["cpu"]["verified"] is True

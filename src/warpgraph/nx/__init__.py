@@ -75,6 +75,9 @@ FUNCTIONS: dict[str, str] = {
     "k_corona": _GRAPH,
     "k_truss": _GRAPH,
     "triadic_census": "Without ``nodelist`` only.",
+    "pagerank": "NetworkX's power iteration and stopping rule (values equal to rounding, or "
+    "within ``n * tol`` in L1 where the two stop a step apart). Negative or non-numeric "
+    "weights, alpha outside [0, 1] and negative dict entries run in NetworkX.",
 }
 if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4) is present
     FUNCTIONS |= {

@@ -5,14 +5,17 @@ returns what the NetworkX function returns, keyed by the original node labels. T
 :data:`ARGUMENT_CHECKS` (used by ``can_run``) decline the cases where NetworkX means something
 warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
 The functions live by family in :mod:`.traversal`, :mod:`.reachability`, :mod:`.components`,
-:mod:`.clustering`, :mod:`.cores` and :mod:`.shortest_paths`.
+:mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths` and :mod:`.link_analysis`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 from numbers import Real
 from typing import Any
+
+import numpy as np
 
 from ._common import networkx_version
 from .clustering import average_clustering, clustering, transitivity, triadic_census, triangles
@@ -29,6 +32,7 @@ from .components import (
     weakly_connected_components,
 )
 from .cores import core_number, k_core, k_corona, k_crust, k_shell, k_truss
+from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
     negative_edge_cycle,
@@ -72,6 +76,7 @@ __all__ = [
     "number_connected_components",
     "number_strongly_connected_components",
     "number_weakly_connected_components",
+    "pagerank",
     "single_source_bellman_ford_path_length",
     "single_source_dijkstra_path_length",
     "single_source_shortest_path_length",
@@ -159,6 +164,65 @@ def _check_weight(G, weight="weight", **kwargs: Any) -> bool | str:
     return True
 
 
+def _is_plain_number(x: Any) -> bool:
+    """An ``int``, ``float`` or NumPy number, not a ``bool``: what warpgraph's core takes."""
+    return isinstance(x, int | float | np.integer | np.floating) and not isinstance(x, bool)
+
+
+def _check_node_values(values: Any, name: str) -> bool | str:
+    """A ``pagerank`` dict argument warpgraph's core computes with as NetworkX does: a mapping
+    of finite, non-negative real numbers (NetworkX reads any ``.get``, and computes with
+    negative entries too; whether the entries of the graph's nodes sum to 0 is checked when
+    they are read)."""
+    if values is None:
+        return True
+    if not isinstance(values, Mapping):
+        return f"{name} is not a mapping ({type(values).__name__})"
+    if set(map(type, values.values())) <= {int, float}:  # the usual case: checked at C speed
+        try:
+            a = np.fromiter(values.values(), dtype=np.float64, count=len(values))
+        except OverflowError:
+            return f"{name} holds an int too large for a float"
+        if np.isfinite(a).all() and (a >= 0).all():
+            return True
+    for x in values.values():
+        if not isinstance(x, Real):
+            return f"{name} holds a value that is not a real number ({type(x).__name__})"
+        try:
+            ok = math.isfinite(x) and x >= 0
+        except (OverflowError, TypeError, ValueError):
+            ok = False
+        if not ok:
+            return f"{name} holds a negative, NaN, infinite or huge value ({x!r})"
+    return True
+
+
+def _check_pagerank(
+    G,
+    alpha=0.85,
+    personalization=None,
+    max_iter=100,
+    tol=1.0e-6,
+    nstart=None,
+    weight="weight",
+    dangling=None,
+) -> bool | str:
+    if callable(weight):
+        return "weight functions are not implemented (an edge attribute name is)"
+    if not _is_plain_number(alpha) or not 0 <= alpha <= 1:
+        return f"alpha outside [0, 1] or not a number ({alpha!r})"
+    if not _is_plain_number(tol) or not tol >= 0:
+        return f"tol negative, NaN or not a number ({tol!r})"
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 0:
+        return f"max_iter not a non-negative integer ({max_iter!r})"
+    for values, name in ((personalization, "personalization"), (nstart, "nstart"),
+                         (dangling, "dangling")):  # fmt: skip
+        found = _check_node_values(values, name)
+        if found is not True:
+            return found
+    return True
+
+
 #: ``can_run`` checks per function name (bound arguments as keywords).
 ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "clustering": _check_clustering,
@@ -189,4 +253,5 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "single_source_dijkstra_path_length": _check_weight,
     "single_source_bellman_ford_path_length": _check_weight,
     "negative_edge_cycle": _check_weight,
+    "pagerank": _check_pagerank,
 }
