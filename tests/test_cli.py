@@ -51,7 +51,7 @@ def test_missing_file_is_one_clear_line(capsys):
 def test_demo_small_passes_its_checks(capsys):
     assert main(["demo", "--scale", "8", "--device", "cpu", "--repeat", "1"]) == 0
     out = capsys.readouterr().out
-    assert "all checks passed" in out and "build CSR" in out
+    assert "all checks passed" in out and "build CSR" in out and "PageRank" in out
 
 
 def test_load_progress_on_a_terminal(monkeypatch, tmp_path):

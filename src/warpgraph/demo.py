@@ -171,6 +171,65 @@ def _same_partition(ours, theirs, ctx: DemoContext) -> bool:
     return int(ours[0]) == int(theirs[0]) == k1 == k2 and bool(np.array_equal(a, b))
 
 
+def pagerank_scipy(A, alpha: float = 0.85, max_iter: int = 100, tol: float = 1e-6):
+    """PageRank of the SciPy matrix ``A`` (``A[u, v]``: the weight of arc ``u -> v``) by NumPy and
+    SciPy alone, NetworkX's ``_pagerank_scipy`` step for step: ``P = diag(1 / s) @ A`` for the
+    row sums ``s``, uniform start and teleport, dangling rank spread uniformly, ``x' = alpha *
+    (x @ P + sum(x[dangling]) / n) + (1 - alpha) / n`` until ``|x' - x|_1 < n * tol``.
+
+    Returns ``(ranks, iterations)``; :class:`~warpgraph.errors.ConvergenceError` after
+    ``max_iter`` steps. The independent check of ``warpgraph.pagerank`` (``warpgraph demo``)
+    and its SciPy peer in ``benchmarks/pagerank.py``.
+    """
+    import scipy.sparse as sp
+
+    from .errors import ConvergenceError  # noqa: PLC0415
+
+    n = A.shape[0]
+    s = np.asarray(A.sum(axis=1), dtype=np.float64).ravel()
+    dangling = s == 0
+    inv = np.divide(1.0, s, out=np.zeros(n), where=~dangling)
+    P = sp.csr_array(sp.diags_array(inv) @ A)
+    x = np.full(n, 1.0 / n)
+    for step in range(1, max_iter + 1):
+        last = x
+        x = alpha * (x @ P + x[dangling].sum() / n) + (1.0 - alpha) / n
+        if np.abs(x - last).sum() < n * tol:
+            return x, step
+    raise ConvergenceError(max_iter, "SciPy power iteration")
+
+
+def _pagerank(ctx: DemoContext):
+    from .algorithms.pagerank import pagerank  # noqa: PLC0415
+
+    return pagerank(_directed(ctx), device=ctx.device, return_iterations=True)
+
+
+def _pagerank_reference(ctx: DemoContext):
+    return pagerank_scipy(ctx.extra["AD"])
+
+
+def _check_pagerank(ours, theirs, ctx: DemoContext) -> bool:
+    from .algorithms.pagerank.verify import verify_pagerank  # noqa: PLC0415
+
+    ranks, steps = _arrays.to_host(ours[0]), int(ours[1])
+    D = ctx.extra["D"].to("cpu")
+    verify_pagerank(D, ranks, alpha=0.85, tol=1e-6)  # raises if wrong
+    return pagerank_agrees(ranks, steps, *theirs, tol=1e-6)
+
+
+def pagerank_agrees(ranks, steps: int, want, want_steps: int, tol: float) -> bool:
+    """Whether two runs of the same power iteration agree: the same steps and ranks equal but
+    for rounding (1e-12), or, when a last change within rounding of ``n * tol`` stopped one of
+    them a step later, one step apart and less than ``n * tol`` (L1) between them."""
+    apart = np.abs(np.asarray(ranks, dtype=np.float64) - want)
+    if apart.size == 0:
+        return steps == want_steps
+    if steps == want_steps:  # the same steps in another summation order
+        return bool(apart.max() <= 1e-12)
+    return abs(steps - want_steps) == 1 and float(apart.sum()) < apart.size * tol
+
+
 def _weighted(ctx: DemoContext) -> Graph:
     """The graph with GAP's integer weights in [1, 255] (symmetric), made once, untimed."""
     if "W" not in ctx.extra:
@@ -300,6 +359,13 @@ TASKS: list[DemoTask] = [
     ),
     DemoTask("weak components", _wcc, lambda a, b, c: tuple(a) == tuple(b), _wcc_scipy),
     DemoTask("strong components (directed)", _scc, _same_partition, _scc_scipy),
+    DemoTask(
+        "PageRank (directed, alpha 0.85)",
+        _pagerank,
+        _check_pagerank,
+        _pagerank_reference,
+        "SciPy power iteration",
+    ),
     DemoTask(
         "triangles per vertex",
         _triangles,

@@ -1,6 +1,6 @@
-"""Helpers the graph-algorithm commands (``triangles``, ``kcore``, ``ktruss``, ``triads``) share:
-the common options, loading (symmetrized where the algorithm needs an undirected graph), timing
-with a spinner on long runs, saving and printing the results."""
+"""Helpers the graph-algorithm commands (``triangles``, ``kcore``, ``ktruss``, ``triads``,
+``pagerank``) share: the common options, loading (symmetrized where the algorithm needs an
+undirected graph), timing with a spinner on long runs, saving and printing the results."""
 
 from __future__ import annotations
 
@@ -29,19 +29,35 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
-def load(args: argparse.Namespace, undirected: bool):
-    """The graph of ``args.file`` on the chosen device (symmetrized when ``undirected``)."""
+def load(args: argparse.Namespace, undirected: bool, names: bool = False):
+    """The graph of ``args.file`` on the chosen device (symmetrized when ``undirected``); with
+    ``names``, the vertex names of a Pajek file in ``G.vertex_labels``."""
     from warpgraph.device import resolve_device
 
     kwargs = {"format": args.format}
     if args.undirected:
         kwargs["directed"] = False
+    if names and _is_pajek(args):
+        kwargs["names"] = True
     G = load_with_progress(args.file, **kwargs)
     if undirected and G.directed:
         console.print(f"[dim]{args.file} is directed: using its undirected version[/dim]")
         G = G.to_undirected()
     dev = resolve_device(args.device)
     return G.to(dev), dev
+
+
+def _is_pajek(args: argparse.Namespace) -> bool:
+    """Whether ``args.file`` is read as Pajek (the one format with vertex names to ask for);
+    False when the format cannot be told (loading then says why)."""
+    from warpgraph.errors import WarpgraphError
+    from warpgraph.io import detect_format
+
+    try:
+        fmt = args.format or detect_format(args.file)
+    except (WarpgraphError, OSError):
+        return False
+    return str(fmt).lower().lstrip(".") in ("pajek", "net")
 
 
 def timed(what: str, fn: Callable[[], Any], dev: str) -> tuple[Any, float]:
