@@ -610,6 +610,32 @@ def test_bad_weights(device):
         np.testing.assert_allclose(got, [1 / 3] * 3, rtol=1e-15)
 
 
+def test_weights_beyond_float64(device):
+    """Infinite weights, out-weights that overflow and ones too small to invert are refused,
+    where they would otherwise move rank silently (an inverse of 0 or of inf)."""
+    src, dst = [0, 0, 1, 2], [1, 2, 2, 0]
+    for w, msg in (
+        ([1.0, np.inf, 1.0, 1.0], "finite, non-negative weights"),
+        ([1e308, 1e308, 1.0, 1.0], "out-weight"),  # vertex 0's sum overflows
+        ([1.0, 1.0, 5e-324, 1.0], "out-weight"),  # vertex 1's inverse overflows
+    ):
+        G = wg.Graph.from_edges(src, dst, weights=w, directed=True)
+        with pytest.raises(InvalidArgumentError, match=msg):
+            pagerank(G, device=device)
+    # large but representable weights are fine, and scale away
+    big = wg.Graph.from_edges(src, dst, weights=[1e300, 2e300, 3e300, 1e300], directed=True)
+    small = wg.Graph.from_edges(src, dst, weights=[1.0, 2.0, 3.0, 1.0], directed=True)
+    np.testing.assert_allclose(
+        host(pagerank(big, device=device)), host(pagerank(small, device=device)), rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize("name", ["personalization", "nstart", "dangling"])
+def test_vector_sum_overflow(device, name):
+    with pytest.raises(InvalidArgumentError, match="finite float64 sum"):
+        pagerank(small_graph(), device=device, **{name: [1e308] * 6})
+
+
 def test_prepare_inputs():
     W = wg.Graph.from_edges([0, 0, 1, 2], [1, 2, 0, 0], weights=[1.0, 3.0, 0.0, 2.0])
     inputs = prepare(W, personalization=[2.0, 1.0, 1.0])

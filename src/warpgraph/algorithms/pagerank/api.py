@@ -57,9 +57,12 @@ def _distribution(values: Any, n: int, name: str, xp) -> Any:
         raise InvalidArgumentError(f"{name} has shape {a.shape}, expected ({n},)")
     if not bool(xp.isfinite(a).all()) or bool((a < 0).any()):
         raise InvalidArgumentError(f"{name} must hold finite, non-negative numbers")
-    total = float(a.sum())
-    if total <= 0:
-        raise InvalidArgumentError(f"{name} sums to {total}; it must have a positive entry")
+    with np.errstate(over="ignore"):
+        total = float(a.sum())
+    if not 0 < total < np.inf:
+        raise InvalidArgumentError(
+            f"{name} sums to {total}; it needs a positive entry and a finite float64 sum"
+        )
     return a / total
 
 
@@ -83,10 +86,11 @@ class PageRankInputs:
         n = G.num_vertices
         w = G.weights if weighted else None
         if w is not None and w.size:
-            low = float(w.min())
-            if not low >= 0:  # (False for NaN too)
+            low, high = float(w.min()), float(w.max())
+            if not (low >= 0 and high < np.inf):  # (False for NaN too)
+                bad = low if not low >= 0 else high
                 raise InvalidArgumentError(
-                    f"PageRank needs non-negative weights; the graph has weight {low}"
+                    f"PageRank needs finite, non-negative weights; the graph has weight {bad}"
                 )
         indptr, indices, rweights = G.reverse_csr()
         self.in_indptr = indptr
@@ -94,7 +98,15 @@ class PageRankInputs:
         self.in_weights = rweights if w is not None else None
         out = _out_weights(G, w, xp)
         self.dangling = out == 0
-        self.inv_out = xp.where(self.dangling, 0.0, 1.0 / xp.where(self.dangling, 1.0, out))
+        with np.errstate(over="ignore", divide="ignore"):
+            self.inv_out = xp.where(self.dangling, 0.0, 1.0 / xp.where(self.dangling, 1.0, out))
+        # (an out-weight that overflows float64, or one so small its inverse does, would drop
+        # or blow up that vertex's rank without a word)
+        if w is not None and not bool(xp.isfinite(out).all() & xp.isfinite(self.inv_out).all()):
+            raise InvalidArgumentError(
+                "PageRank needs each vertex's out-weight and its inverse finite in float64; "
+                "rescale the weights"
+            )
         self.teleport = _distribution(personalization, n, "personalization", xp)
         self.start = _distribution(nstart, n, "nstart", xp)
         self.dangling_to = (
@@ -176,7 +188,8 @@ def pagerank(
     Raises
     ------
     InvalidArgumentError
-        A parameter out of range, a vector of the wrong length, negative or NaN weights.
+        A parameter out of range, a vector of the wrong length or with a non-finite sum;
+        negative, NaN or infinite weights, or out-weights that overflow float64.
     ConvergenceError
         No convergence in ``max_iter`` steps.
 
