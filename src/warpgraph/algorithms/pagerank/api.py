@@ -88,9 +88,10 @@ class PageRankInputs:
         if w is not None and w.size:
             low, high = float(w.min()), float(w.max())
             if not (low >= 0 and high < np.inf):  # (False for NaN too)
-                bad = low if not low >= 0 else high
+                what = "NaN" if np.isnan(low) else "negative" if low < 0 else "infinite"
                 raise InvalidArgumentError(
-                    f"PageRank needs finite, non-negative weights; the graph has weight {bad}"
+                    f"PageRank needs finite, non-negative weights; the graph has a {what} "
+                    f"weight ({low if low != low or low < 0 else high})"
                 )
         indptr, indices, rweights = G.reverse_csr()
         self.in_indptr = indptr
