@@ -234,7 +234,7 @@ def test_raw_conversion_default_weights_equal_python(default, monkeypatch):
         G.add_edge(u, v, **({"weight": rng.choice([3, 2.5, None])} if rng.random() < 0.5 else {}))
     raw, py = _conversions(G, {"weight": default}, monkeypatch)
     _assert_same_conversion(raw, py)
-    wa, wb = raw._weighted["weight", default], py._weighted["weight", default]
+    wa, wb = raw.weighted("weight", default), py.weighted("weight", default)
     assert (wa.kind, wa.hidden) == (wb.kind, wb.hidden)
     assert wa.nx_values.dtype == wb.nx_values.dtype
     assert wa.nx_values.tolist() == wb.nx_values.tolist()

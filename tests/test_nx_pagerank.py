@@ -444,6 +444,49 @@ def test_conversion_reads_the_weight_attribute(monkeypatch):
     assert W.weighted("cost").graph.weights.tolist() == [3.0, 1.0, 0.5]  # a->b, a->c, c->a
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_one_weight_everywhere_runs_unweighted(directed):
+    """A positive weight on every arc (or none at all) divides out of each row: the run takes
+    the unsorted rows without weights; the ranks are NetworkX's."""
+    from warpgraph.nx.link_analysis import _graph_and_weights
+
+    G = random_graph(3, "str", directed)
+    cases = [("absent", None), ("w", 5), ("w", 0.25)]
+    for name, value in cases:
+        if value is not None:
+            nx.set_edge_attributes(G, value, name)
+        W = backend_interface.convert_from_nx(G, edge_attrs={name: 1})
+        assert W.constant_weight(name) == (1.0 if value is None else value)
+        graph, weighted = _graph_and_weights(W, name, "cpu")
+        assert (graph is W.any_order, weighted) == (True, False)
+        assert W._weighted == {}  # no sorted weighted view was made
+        G.__networkx_cache__.clear()
+        assert_close(*both(G, weight=name), len(G))
+
+
+def test_weights_that_are_not_one_constant_are_read():
+    G = random_graph(4, "int", True)
+    W0 = backend_interface.convert_from_nx(G)
+    edges = list(G.edges)
+    for values, want in (
+        ([0] * len(edges), 0.0),  # every row sums to 0: all dangling, weighted
+        ([2] * (len(edges) - 1) + [3], None),
+        ([2] * (len(edges) - 1) + [2.0], None),  # int and float: "mixed"
+        ([2.0] * (len(edges) - 1) + [None], None),
+        ([float("nan")] * len(edges), None),
+        ([float("inf")] * len(edges), None),
+    ):
+        for (u, v), x in zip(edges, values, strict=True):
+            G.edges[u, v]["c"] = x
+        W = backend_interface.convert_from_nx(G, edge_attrs={"c": 1})
+        assert W.constant_weight("c") == want
+        assert W0.constant_weight("c") == want  # read from the source on first use
+        W0._nx_weights.clear()
+        if want is not None:
+            G.__networkx_cache__.clear()
+            assert_close(*both(G, weight="c"), len(G))
+
+
 def test_direct_call_reads_other_weights_from_the_source():
     """The converted graph read without weights takes them from the NetworkX graph."""
     G = random_graph(7, "str", True, "int")

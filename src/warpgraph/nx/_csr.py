@@ -13,10 +13,20 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["put", "sort_rows", "take", "unsorted_rows"]
+__all__ = ["count_other_than", "put", "sort_rows", "take", "unsorted_rows"]
 
 #: Rows longer than this are sorted by NumPy's sort rather than by insertion.
 _INSERTION_MAX = 48
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def count_other_than(values, value):  # pragma: no cover - compiled
+    """How many entries of ``values`` differ from ``value`` (one parallel pass)."""
+    count = 0
+    for i in nb.prange(values.shape[0]):
+        if values[i] != value:
+            count += 1
+    return count
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)

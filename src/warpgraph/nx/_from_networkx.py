@@ -210,8 +210,19 @@ def _weighted_view(
 ) -> Weighted:
     """``graph`` weighted by ``attr`` read from the NetworkX adjacency ``rows`` (``table``:
     what :func:`_cpython.arc_hashes` read from them, if it did)."""
-    arcs = graph.num_arcs
-    nx_values, kind, nx_hidden = _read_weights(rows, attr, default, arcs, table)
+    read = _read_weights(rows, attr, default, graph.num_arcs, table)
+    return _view_of_weights(graph, perm, *read)
+
+
+def _view_of_weights(
+    graph: Graph,
+    perm: np.ndarray | None,
+    nx_values: np.ndarray,
+    kind: str,
+    nx_hidden: np.ndarray | None,
+) -> Weighted:
+    """``graph`` (rows sorted) weighted by the values :func:`_read_weights` read in NetworkX's
+    adjacency order; ``perm`` maps a sorted position to its NetworkX position (None: the same)."""
     values, hidden = nx_values, nx_hidden
     if perm is not None:
         from ._csr import take

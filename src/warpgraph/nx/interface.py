@@ -23,7 +23,14 @@ from ..graph import Graph
 from . import FUNCTIONS
 from . import algorithms as _algorithms
 from ._common import gc_paused, has_edges, host, local_search, not_implemented
-from ._from_networkx import Weighted, _rows, _structure, _weight_attribute, _weighted_view
+from ._from_networkx import (
+    Weighted,
+    _read_weights,
+    _rows,
+    _structure,
+    _view_of_weights,
+    _weight_attribute,
+)
 
 __all__ = ["SMALL_GRAPH_EDGES", "WarpgraphGraph", "Weighted", "backend_interface"]
 
@@ -91,6 +98,9 @@ class WarpgraphGraph:
         self._lookups = 0
         self._placed: dict = {}
         self._weighted: dict = {}
+        # (attr, default) -> (values, kind, hidden) in NetworkX's adjacency order, as read at
+        # conversion or first use; the sorted view in ``_weighted`` is made from it when asked
+        self._nx_weights: dict = {}
         if weight is not None and graph.weights is not None:
             self._weighted[weight, 1] = Weighted(graph, weight_kind or "float")
 
@@ -311,6 +321,26 @@ class WarpgraphGraph:
         found = self._weighted.get(key)
         if found is not None:
             return found
+        read = self.nx_weights(attr, default)
+        with gc_paused():
+            found = _view_of_weights(self.graph, self._perm, *read)
+        self._weighted[key] = found
+        return found
+
+    def nx_weights(self, attr: str, default: Any = 1) -> tuple[np.ndarray, str, Any]:
+        """``(values, kind, hidden)`` of edge attribute ``attr`` on every arc in NetworkX's
+        adjacency order (see :class:`Weighted`), read once and cached; unlike
+        :meth:`weighted` it does not sort the rows.
+
+        Raises
+        ------
+        NotImplementedError
+            As :meth:`weighted`.
+        """
+        key = (attr, default)
+        found = self._nx_weights.get(key)
+        if found is not None:
+            return found
         src = self.source
         if src is None:
             raise not_implemented(
@@ -319,13 +349,27 @@ class WarpgraphGraph:
         from . import _cpython as raw
 
         rows = _rows(src, self.nodes)
-        if sum(map(len, rows)) != self.graph.num_arcs:
+        arcs = self.any_order.num_arcs
+        if sum(map(len, rows)) != arcs:
             raise not_implemented("the NetworkX graph changed after it was converted")
-        arcs = raw.arc_hashes(rows) if raw.available() else None  # data-dict addresses
+        table = raw.arc_hashes(rows) if raw.available() else None  # data-dict addresses
         with gc_paused():
-            found = _weighted_view(self.graph, self._perm, rows, attr, default, arcs)
-        self._weighted[key] = found
+            found = self._nx_weights[key] = _read_weights(rows, attr, default, arcs, table)
         return found
+
+    def constant_weight(self, attr: str, default: Any = 1) -> float | None:
+        """The value every arc has for ``attr`` when it is one finite ``int`` or ``float``
+        (an attribute missing everywhere gives ``default``), else None. Reads the weights as
+        :meth:`nx_weights`, without sorting the rows."""
+        from ._csr import count_other_than
+
+        values, kind, hidden = self.nx_weights(attr, default)
+        if hidden is not None or kind not in ("int", "float") or not values.size:
+            return None
+        first = values[0]
+        if not np.isfinite(first) or count_other_than(values, first):
+            return None
+        return float(first)
 
     def to_networkx(self):
         """The graph as a NetworkX ``Graph``/``DiGraph`` with the original labels."""
@@ -335,7 +379,8 @@ class WarpgraphGraph:
         H.add_nodes_from(self.nodes)
         graph = self.graph
         if self.weight is not None:
-            graph = next(w.graph for (a, _), w in self._weighted.items() if a == self.weight)
+            key = next(k for k in (*self._weighted, *self._nx_weights) if k[0] == self.weight)
+            graph = self.weighted(*key).graph
         src, dst, w = (None if a is None else host(a) for a in graph.edges())
         lab = self.labels
         ends = zip(lab[src].tolist(), lab[dst].tolist(), strict=True)
@@ -429,10 +474,9 @@ class BackendInterface:
             W._node_hashes = table.node_hashes
         if weight is not None:  # read now: the cached conversion must not depend on G later
             W.weight = weight
-            with gc_paused():
-                W._weighted[weight, default] = _weighted_view(
-                    W.graph, W._perm, rows, weight, default, table
-                )
+            with gc_paused():  # (the sorted view waits for W.weighted: it sorts the rows)
+                arcs = graph.num_arcs
+                W._nx_weights[weight, default] = _read_weights(rows, weight, default, arcs, table)
         return W
 
     @staticmethod

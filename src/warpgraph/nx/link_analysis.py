@@ -54,6 +54,10 @@ def _graph_and_weights(G, weight: Any, dev: str):
     ``NotImplementedError`` for the weights NetworkX reads otherwise or the core refuses."""
     if weight is None:
         return G.on(dev, any_order=True), False
+    if (G.constant_weight(weight) or 0) > 0:
+        # (one positive weight on every arc, or the attribute missing everywhere: each row
+        # divided by its sum, the same P as counting arcs; no row sort, no weights to copy)
+        return G.on(dev, any_order=True), False
     w = G.weighted(weight)
     if w.kind not in ("int", "float", "mixed"):
         raise not_implemented(f"edge attribute {weight!r} holds values other than int or float")
