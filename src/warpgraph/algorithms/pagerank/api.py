@@ -88,9 +88,9 @@ class PageRankInputs:
         if w is not None and w.size:
             low, high = float(w.min()), float(w.max())
             if not (low >= 0 and high < np.inf):  # (False for NaN too)
-                what = "NaN" if np.isnan(low) else "negative" if low < 0 else "infinite"
+                what = "a NaN" if np.isnan(low) else "a negative" if low < 0 else "an infinite"
                 raise InvalidArgumentError(
-                    f"PageRank needs finite, non-negative weights; the graph has a {what} "
+                    f"PageRank needs finite, non-negative weights; the graph has {what} "
                     f"weight ({low if low != low or low < 0 else high})"
                 )
         indptr, indices, rweights = G.reverse_csr()
