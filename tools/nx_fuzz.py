@@ -313,8 +313,10 @@ class Tally:
             want = outcome(name, (nx.DiGraph(args[0]), *args[1:]), kwargs, "networkx")
         if want[0] == got[0] == "ok" and same(want[1], got[1]):
             return
-        if want[0] == got[0] == "ok" and name in APPROXIMATE and APPROXIMATE[name](
-            want[1], got[1], args, kwargs
+        if (
+            want[0] == got[0] == "ok"
+            and name in APPROXIMATE
+            and APPROXIMATE[name](want[1], got[1], args, kwargs)
         ):
             return
         if want[0] == got[0] == "raised" and type(got[1]) is type(want[1]):
