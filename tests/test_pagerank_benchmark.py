@@ -77,3 +77,48 @@ def test_bad_arguments_refused(argv, message, capsys):
         pagerank_benchmark.main(argv)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the `warpgraph bench` adapter
+def test_bench_adapter_counts_work_per_step_and_verifies():
+    from warpgraph.bench.harness import BenchPlan, run_plan
+
+    pytest.importorskip("networkx")
+    grid_edges = 20 * 29 + 19 * 30
+    recs = run_plan(
+        BenchPlan(
+            algorithms=["pagerank"],
+            graphs=["grid:20x30"],
+            devices=["cpu"],
+            peers=["scipy", "networkx"],
+            configs=[{"tol": 1e-10, "alpha": 0.9}],
+            trials=2,
+            energy_seconds=0,
+        )
+    )
+    by_system = {r["system"]: r for r in recs}
+    ours, scipy_rec, nx_rec = by_system["warpgraph"], by_system["scipy"], by_system["networkx"]
+    assert ours["status"] == "ok" and ours["verified"] is True
+    steps = ours["runs"][0]["edges"] // grid_edges
+    assert ours["runs"][0]["edges"] == steps * grid_edges and steps > 20  # alpha 0.9, tol 1e-10
+    assert ours["teps"] is not None
+    assert scipy_rec["status"] == "ok" and scipy_rec["runs"][0]["edges"] % grid_edges == 0
+    assert scipy_rec["runs"][0]["edges"] < ours["runs"][0]["edges"]  # NetworkX's tol: fewer
+    assert nx_rec["status"] == "ok" and nx_rec["teps"] is None  # its steps are not known
+
+
+def test_bench_adapter_verifier_refuses_wrong_ranks():
+    from warpgraph.algorithms.pagerank.bench import PageRankRun, _verify
+    from warpgraph.bench.graphs import GraphInfo
+    from warpgraph.errors import VerificationError
+
+    G = wg.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], directed=True)
+    ranks, steps = wg.pagerank(G, device="cpu", tol=1e-10, return_iterations=True)
+    info = GraphInfo(G, full_stats=False)
+    _verify(info, None, PageRankRun(ranks, steps, 0.85, 1e-10, True))
+    wrong = ranks.copy()
+    wrong[[1, 2]] = wrong[[2, 1]]
+    with pytest.raises(VerificationError):
+        _verify(info, None, PageRankRun(wrong, steps, 0.85, 1e-10, True))
+    with pytest.raises(VerificationError):  # right ranks, checked at another alpha
+        _verify(info, None, PageRankRun(ranks, steps, 0.5, 1e-10, True))
