@@ -29,6 +29,36 @@ def row_sums(indptr, values):  # pragma: no cover - compiled
     return out
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _in_sum(start, end, indices, weights, weighted, contrib):  # pragma: no cover - compiled
+    """``sum(w[a] * contrib[indices[a]])`` over the arcs ``start:end`` (``w`` = 1 unless
+    ``weighted``), in four interleaved sums: four independent loads in flight instead of one
+    chain of additions (~20% faster than one sum on urand:18, 2 cores)."""
+    s0 = s1 = s2 = s3 = 0.0
+    a = start
+    if weighted:
+        while a + 4 <= end:
+            s0 += weights[a] * contrib[indices[a]]
+            s1 += weights[a + 1] * contrib[indices[a + 1]]
+            s2 += weights[a + 2] * contrib[indices[a + 2]]
+            s3 += weights[a + 3] * contrib[indices[a + 3]]
+            a += 4
+        while a < end:
+            s0 += weights[a] * contrib[indices[a]]
+            a += 1
+    else:
+        while a + 4 <= end:
+            s0 += contrib[indices[a]]
+            s1 += contrib[indices[a + 1]]
+            s2 += contrib[indices[a + 2]]
+            s3 += contrib[indices[a + 3]]
+            a += 4
+        while a < end:
+            s0 += contrib[indices[a]]
+            a += 1
+    return (s0 + s1) + (s2 + s3)
+
+
 @nb.njit(parallel=True, cache=True, nogil=True)
 def _pull_step(
     indptr,
@@ -53,13 +83,7 @@ def _pull_step(
     mass = 0.0
     rest = 1.0 - alpha
     for v in nb.prange(n):
-        acc = 0.0
-        if weighted:
-            for a in range(indptr[v], indptr[v + 1]):
-                acc += weights[a] * contrib[indices[a]]
-        else:
-            for a in range(indptr[v], indptr[v + 1]):
-                acc += contrib[indices[a]]
+        acc = _in_sum(indptr[v], indptr[v + 1], indices, weights, weighted, contrib)
         y = alpha * (acc + dangling_mass * dangling_to[v]) + rest * teleport[v]
         x_next[v] = y
         contrib_next[v] = y * inv_out[v]
@@ -128,11 +152,15 @@ def power_iteration(inputs, alpha: float, max_iter: int, tol: float) -> tuple[np
         When ``max_iter`` steps pass without the L1 change falling below ``n * tol``.
     """
     n = inputs.start.size
+    # (vertex ids are non-negative: read as unsigned, Numba indexes without its check for
+    # negative indices, which cost ~20% of the pull on kron:18, 2 cores)
+    indices = inputs.in_indices
+    indices = indices.view(np.dtype(indices.dtype.str.replace("i", "u")))
     weighted = inputs.in_weights is not None
     weights = inputs.in_weights if weighted else np.zeros(0, dtype=np.float64)
     ranks, steps = _iterate(
         inputs.in_indptr,
-        inputs.in_indices,
+        indices,
         np.ascontiguousarray(weights, dtype=np.float64),
         weighted,
         np.array(inputs.start, dtype=np.float64),  # (a copy: the loop swaps buffers)
