@@ -19,6 +19,23 @@ MERGE_CODES = {"first": 0, "last": 1, "min": 2, "max": 3, "sum": 4}
 PARALLEL_MIN_ARCS = 1 << 16
 
 
+def unsigned_ids(indices: np.ndarray) -> np.ndarray:
+    """Non-negative int32 vertex ids as a uint32 view (no copy), for kernels that gather by id.
+
+    Numba checks a signed index for a negative value (and wraps it) on every access; an unsigned
+    one it uses as is: ~20% of a PageRank pull's gather on 2 cores. Other dtypes come back
+    unchanged (in Numba, uint64 arithmetic with a signed int gives a float).
+
+    Examples
+    --------
+    >>> unsigned_ids(np.array([0, 5], dtype=np.int32)).dtype
+    dtype('uint32')
+    >>> unsigned_ids(np.array([0, 5], dtype=np.int64)).dtype
+    dtype('int64')
+    """
+    return indices.view(np.uint32) if indices.dtype == np.int32 else indices
+
+
 @nb.njit(cache=True, nogil=True)
 def count_arcs(src, dst, n, undirected, drop_loops):
     """Out-degree of every vertex in the arcs the edge list becomes (int64, length n)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ...cpu.csr import unsigned_ids
 from ...errors import ConvergenceError
 
 __all__ = ["power_iteration", "row_sums"]
@@ -152,10 +153,7 @@ def power_iteration(inputs, alpha: float, max_iter: int, tol: float) -> tuple[np
         When ``max_iter`` steps pass without the L1 change falling below ``n * tol``.
     """
     n = inputs.start.size
-    # (vertex ids are non-negative: read as unsigned, Numba indexes without its check for
-    # negative indices, which cost ~20% of the pull on kron:18, 2 cores)
-    indices = inputs.in_indices
-    indices = indices.view(np.dtype(indices.dtype.str.replace("i", "u")))
+    indices = unsigned_ids(inputs.in_indices)  # (no negative-index check in the gather)
     weighted = inputs.in_weights is not None
     weights = inputs.in_weights if weighted else np.zeros(0, dtype=np.float64)
     ranks, steps = _iterate(
