@@ -14,6 +14,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
+from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
 from warpgraph.nx import FUNCTIONS, get_info  # noqa: E402
 from warpgraph.nx.interface import (  # noqa: E402
     SMALL_GRAPH_EDGES,
@@ -28,21 +29,11 @@ if BACKEND not in nx.utils.backends.backends:  # entry points not registered (no
     pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
 
 
-def _labels(kind: str, n: int, rng: random.Random) -> list:
-    ids = list(range(n))
-    rng.shuffle(ids)  # node order differs from label order
-    if kind == "str":
-        return [f"v{i}" for i in ids]
-    if kind == "tuple":
-        return [(i % 7, f"t{i}") for i in ids]
-    return [("mixed", i) if i % 3 else f"s{i}" for i in ids]
-
-
 def random_graph(seed: int, kind: str = "str", directed: bool = False, selfloops: bool = True):
     """A random graph with several components, isolated nodes and non-integer labels."""
     rng = random.Random(seed)
     n = rng.randint(1, 70)
-    labels = _labels(kind, n, rng)
+    labels = shuffled_labels(kind, n, rng)
     G = nx.DiGraph() if directed else nx.Graph()
     G.add_nodes_from(labels)
     m = rng.randint(0, 3 * n)
@@ -1166,7 +1157,7 @@ def _order_graph(seed: int, directed: bool, labels: str):
     """A random graph with 40-300 nodes whose insertion order differs from the id order."""
     rng = random.Random(seed)
     n = rng.randint(40, 300)
-    nodes = list(range(n)) if labels == "int" else _labels(labels, n, rng)
+    nodes = list(range(n)) if labels == "int" else shuffled_labels(labels, n, rng)
     rng.shuffle(nodes)
     G = nx.DiGraph() if directed else nx.Graph()
     G.add_nodes_from(nodes)

@@ -18,6 +18,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
+from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
 from warpgraph.nx.interface import SMALL_GRAPH_EDGES, backend_interface  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -26,23 +27,13 @@ if BACKEND not in nx.utils.backends.backends:  # entry points not registered (no
     pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
 
 
-def _labels(kind: str, n: int, rng: random.Random) -> list:
-    ids = list(range(n))
-    rng.shuffle(ids)  # node order differs from label order
-    if kind == "str":
-        return [f"v{i}" for i in ids]
-    if kind == "tuple":
-        return [(i % 7, f"t{i}") for i in ids]
-    return ids  # ints, shuffled
-
-
 def random_graph(seed: int, kind: str = "str", directed: bool = False, weights: str = "none"):
     """Several components, isolated (dangling) nodes, self-loops, mutual arcs; ``weights``:
     ``"none"`` (no data), ``"float"`` / ``"int"`` on 70% of the edges (the rest miss the
     attribute: NetworkX's 1), ``"zero"`` (some 0 weights: rows of out-weight 0 dangle)."""
     rng = random.Random(seed)
     n = rng.randint(1, 70)
-    labels = _labels(kind, n, rng)
+    labels = shuffled_labels(kind, n, rng)
     G = nx.DiGraph() if directed else nx.Graph()
     G.add_nodes_from(labels)
     for _ in range(rng.randint(0, 3 * n)):
