@@ -1,6 +1,7 @@
 """Reading a NetworkX graph for the backend's conversion (:mod:`.interface`): its structure
 (:func:`_structure`: the CSR over dense ids, the labels, the rows read in place) and the values
-of one edge attribute as weights (:func:`_weighted_view`, a :class:`Weighted`).
+of one edge attribute as weights (:func:`_read_weights` in NetworkX's order, then
+:func:`_view_of_weights`, a :class:`Weighted`).
 
 Examples
 --------
@@ -198,20 +199,6 @@ def _identity_labels(nodes: list) -> bool:
     return set(map(type, nodes)) == {int} and np.array_equal(
         np.fromiter(nodes, dtype=np.int64, count=n), np.arange(n)
     )
-
-
-def _weighted_view(
-    graph: Graph,
-    perm: np.ndarray | None,
-    rows: list,
-    attr: str,
-    default: Any,
-    table: Any = None,
-) -> Weighted:
-    """``graph`` weighted by ``attr`` read from the NetworkX adjacency ``rows`` (``table``:
-    what :func:`_cpython.arc_hashes` read from them, if it did)."""
-    read = _read_weights(rows, attr, default, graph.num_arcs, table)
-    return _view_of_weights(graph, perm, *read)
 
 
 def _view_of_weights(
