@@ -10,6 +10,7 @@ differ only by rounding (each step is non-expansive, so ~1e-16 per step), hence 
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 
@@ -206,6 +207,64 @@ def test_skewed_graph_matches_networkx(device):
         want, ok = nx_run(nx_graph(n, s, d, w, directed), 500, tol=1e-10)
         assert ok
         assert np.abs(host(ranks) - want).sum() <= 2 * 0.85 / 0.15 * n * 1e-10
+
+
+def test_cpu_uniform_teleport_is_the_array_path_bit_for_bit():
+    """The CPU kernel reads a uniform teleport / dangling distribution as one float: the same
+    arithmetic as the arrays of ``1 / n``, so the same ranks and steps, bit for bit (at a fixed
+    thread count: the sums over vertices are split by thread)."""
+    import numba
+
+    from warpgraph.algorithms.pagerank import cpu
+
+    s, d = wg.generators.kronecker_edges(10, 8, seed=5, device="cpu")
+    w = np.random.default_rng(2).random(s.size) + 0.01
+    threads = numba.get_num_threads()
+    for directed, weighted, t in itertools.product((True, False), (True, False), {1, threads}):
+        G = wg.Graph.from_edges(s, d, weights=w, directed=directed)
+        n = G.num_vertices
+
+        def run(inputs):
+            return cpu.power_iteration(inputs, 0.85, 500, 1e-12)
+
+        numba.set_num_threads(t)
+        try:
+            inputs = prepare(G, weighted=weighted)
+            assert inputs.uniform_teleport and inputs.uniform_dangling
+            want = run(inputs)
+            inputs.uniform_teleport = inputs.uniform_dangling = False  # the array path
+            assert_identical(want, run(inputs))
+            for explicit in ({"personalization": np.ones(n)}, {"dangling": np.full(n, 3.0)}):
+                assert_identical(want, run(prepare(G, weighted=weighted, **explicit)))
+        finally:
+            numba.set_num_threads(threads)
+
+
+def assert_identical(a, b):
+    """Two (ranks, steps) runs equal bit for bit."""
+    assert a[1] == b[1]
+    assert host(a[0]).tobytes() == host(b[0]).tobytes()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_hub_and_every_tail_length(device):
+    """One vertex pulls from all others (a long in-arc list) and the rest have in-degrees 0-9
+    (each remainder of the 4-way unrolled sum), weighted and not, against the dense reference."""
+    n = 600
+    rng = np.random.default_rng(4)
+    src = [np.arange(1, n)]
+    dst = [np.zeros(n - 1, np.int64)]
+    for v in range(1, n):
+        k = v % 10
+        src.append(rng.integers(0, n, k))
+        dst.append(np.full(k, v))
+    src, dst = np.concatenate(src), np.concatenate(dst)
+    w = rng.random(src.size) + 0.5
+    for weights in (None, w):
+        G = wg.Graph.from_edges(src, dst, weights=weights, num_vertices=n, directed=True)
+        x, steps = pagerank(G, device=device, tol=1e-12, max_iter=500, return_iterations=True)
+        r, r_steps = pagerank_reference(n, src, dst, weights, tol=1e-12, max_iter=500)
+        assert_same_iteration(x, steps, r, r_steps, n, 0.85, 1e-12)
 
 
 @pytest.mark.gpu
@@ -644,9 +703,12 @@ def test_prepare_inputs():
     np.testing.assert_allclose(inputs.inv_out, [0.25, 0.0, 0.5])
     np.testing.assert_allclose(inputs.teleport, [0.5, 0.25, 0.25])
     assert inputs.dangling_to is inputs.teleport
+    assert not inputs.uniform_teleport and not inputs.uniform_dangling
     np.testing.assert_allclose(inputs.start, [1 / 3] * 3)
     unweighted = prepare(W, weighted=False, dangling=[0, 0, 1])
     assert unweighted.in_weights is None
+    assert unweighted.uniform_teleport and not unweighted.uniform_dangling
+    np.testing.assert_array_equal(unweighted.teleport, np.full(3, 1 / 3))
     np.testing.assert_allclose(unweighted.inv_out, [0.5, 1.0, 1.0])
     np.testing.assert_allclose(unweighted.dangling_to, [0, 0, 1.0])
 

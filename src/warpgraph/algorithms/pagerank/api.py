@@ -79,6 +79,12 @@ class PageRankInputs:
         ``s[u] == 0``: the vertex's rank is spread by ``dangling_to``.
     start, teleport, dangling_to : arrays
         The first iterate, the personalization ``p`` and the dangling distribution ``d``.
+    uniform_teleport : bool
+        No personalization was given: ``teleport`` is ``1 / n`` everywhere, so a kernel may read
+        that one value instead of the array.
+    uniform_dangling : bool
+        Neither a personalization nor a dangling distribution was given: the same for
+        ``dangling_to``.
     """
 
     def __init__(self, G: Graph, weighted: bool, personalization, nstart, dangling) -> None:
@@ -113,6 +119,8 @@ class PageRankInputs:
         self.dangling_to = (
             self.teleport if dangling is None else _distribution(dangling, n, "dangling", xp)
         )
+        self.uniform_teleport = personalization is None
+        self.uniform_dangling = dangling is None and personalization is None
 
 
 def _out_weights(G: Graph, w, xp) -> Any:
