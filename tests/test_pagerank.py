@@ -278,6 +278,36 @@ def test_gpu_matches_cpu():
         assert_same_iteration(x, k, y, j, n, 0.85, 1e-9)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("batch", [2, 3, 8])
+def test_gpu_batched_steps_match_one_read_back_per_step(batch):
+    """Queuing several steps between read-backs gives the step count and ranks of reading the
+    change after every step, whether the run stops inside a batch, on its last step, or at
+    ``max_iter``; a hub (in-degree above HEAVY_DEGREE) and dangling vertices exercise both
+    kernels and the carried dangling rank. Ranks agree to rounding, not bit for bit: the
+    blocks' atomic additions of the change and the dangling rank land in any order."""
+    from warpgraph.algorithms.pagerank import gpu
+
+    hub = gpu.HEAVY_DEGREE + 50
+    s, d = wg.generators.kronecker_edges(11, 8, seed=5, device="cpu")
+    s = np.concatenate([s, np.arange(1, hub + 1)])
+    d = np.concatenate([d, np.zeros(hub, dtype=d.dtype)])
+    G = wg.Graph.from_edges(s, d, num_vertices=2**11 + 10, directed=True).to("gpu")
+    inputs = prepare(G)
+    want, steps = gpu.power_iteration(inputs, 0.85, 1000, 1e-13, batch=1)
+    assert steps > 2 * batch  # (the run spans several batches)
+    for max_iter in (steps, steps + 1, steps + batch):
+        x, k = gpu.power_iteration(inputs, 0.85, max_iter, 1e-13, batch=batch)
+        assert k == steps
+        np.testing.assert_allclose(host(x), host(want), rtol=0, atol=1e-15)
+    with pytest.raises(ConvergenceError):
+        gpu.power_iteration(inputs, 0.85, steps - 1, 1e-13, batch=batch)
+    # tol 0: never below, every step runs; max_iter 0: none does
+    for max_iter in (0, 5):
+        with pytest.raises(ConvergenceError):
+            gpu.power_iteration(inputs, 0.85, max_iter, 0.0, batch=batch)
+
+
 # -- structure: directions, weights, loops, parallel arcs ---------------------------------------
 
 

@@ -5,7 +5,10 @@
 // with contrib[u] = x[u] / out-weight(u) and `mass` the rank on dangling vertices (sums_in[1]).
 // The step writes x_next[v] = y and contrib_next[v] = y * inv_out[v], and adds |y - x[v]| and
 // (for dangling v) y into sums_out[0] and sums_out[1]: one block reduction, then one atomic per
-// block. The host reads sums_out[0] (the L1 change) after the step to decide whether to stop.
+// block. A step whose sums_in[0] (the previous step's L1 change) is below `threshold` returns at
+// once: the iteration stopped there, so the host can queue several steps and read their changes
+// together (gpu.py), and the steps queued past the last one leave every buffer as it was (their
+// sums_out stays zero, so the step after them returns too).
 //
 // Vertices are split by in-degree, as Helix's node-based mapping with group size g:
 //   pagerank_pull_group<V, GROUP, WEIGHTED>: GROUP lanes (1..32, a power of two) per vertex,
@@ -48,12 +51,13 @@ __global__ void pagerank_pull_group(const long long* __restrict__ indptr,
                                     const bool* __restrict__ dangling,
                                     const double* __restrict__ teleport,
                                     const double* __restrict__ dangling_to, long long n,
-                                    long long heavy_degree, double alpha,
+                                    long long heavy_degree, double alpha, double threshold,
                                     const double* __restrict__ sums_in,
                                     double* __restrict__ x_next,
                                     double* __restrict__ contrib_next,
                                     double* __restrict__ sums_out) {
     static_assert(GROUP >= 1 && GROUP <= 32 && (GROUP & (GROUP - 1)) == 0, "GROUP: 1..32, 2^k");
+    if (sums_in[0] < threshold) return;  // (the whole grid: the iteration stopped before)
     const double mass = sums_in[1];
     const int lane = (int)(threadIdx.x % GROUP);
     const long long groups = wg::grid_threads() / GROUP;
@@ -102,10 +106,12 @@ __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
                                     const double* __restrict__ teleport,
                                     const double* __restrict__ dangling_to,
                                     const V* __restrict__ heavy, long long num_heavy,
-                                    double alpha, const double* __restrict__ sums_in,
+                                    double alpha, double threshold,
+                                    const double* __restrict__ sums_in,
                                     double* __restrict__ x_next,
                                     double* __restrict__ contrib_next,
                                     double* __restrict__ sums_out) {
+    if (sums_in[0] < threshold) return;
     const double mass = sums_in[1];
     for (long long h = blockIdx.x; h < num_heavy; h += gridDim.x) {
         const long long v = heavy[h];
@@ -127,15 +133,15 @@ __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
 #define WG_PR_GROUP(V, G, W)                                                                    \
     template __global__ void pagerank_pull_group<V, G, W>(                                      \
         const long long*, const V*, const double*, const double*, const double*, const double*, \
-        const bool*, const double*, const double*, long long, long long, double, const double*,  \
-        double*, double*, double*);
+        const bool*, const double*, const double*, long long, long long, double, double,         \
+        const double*, double*, double*, double*);
 #define WG_PR_ALL(V, W)                                                                          \
     WG_PR_GROUP(V, 1, W) WG_PR_GROUP(V, 2, W) WG_PR_GROUP(V, 4, W) WG_PR_GROUP(V, 8, W)         \
     WG_PR_GROUP(V, 16, W) WG_PR_GROUP(V, 32, W)                                                  \
     template __global__ void pagerank_pull_heavy<V, W>(                                         \
         const long long*, const V*, const double*, const double*, const double*, const double*, \
-        const bool*, const double*, const double*, const V*, long long, double, const double*,  \
-        double*, double*, double*);
+        const bool*, const double*, const double*, const V*, long long, double, double,         \
+        const double*, double*, double*, double*);
 WG_PR_ALL(int, 0)
 WG_PR_ALL(int, 1)
 WG_PR_ALL(long long, 0)
