@@ -299,3 +299,43 @@ def test_probe_refuses_a_bad_thread_count(bad, fresh_verdicts):
 def test_probe_takes_numpy_integers(fresh_verdicts):
     assert threads_module.threads_not_stalling(np.int64(1)) == 1
     assert 1 <= threads_module.threads_not_stalling(np.int32(2)) <= 2
+
+
+@pytest.mark.parametrize("own, want", [(0.0, 2), (0.5, 2), (1.0, 3), (2.5, 4), (9.0, 4)])
+def test_load_rule_does_not_count_this_process(monkeypatch, own, want):
+    """8 cores at load 7.0: with none of it ours, 2 threads (``8 - 7 + 1``, the rule before
+    ``own``); the more of the load is this process's own recent CPU use, the more threads, up
+    to the count asked."""
+    monkeypatch.setattr(threads_module, "DYNAMIC_THREADS", True)
+    monkeypatch.setattr(threads_module.os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(threads_module.os, "getloadavg", lambda: (7.0, 0.0, 0.0))
+    monkeypatch.setattr(threads_module._own_load, "update", lambda: own)
+    assert threads_module.dynamic_threads(4) == want
+
+
+def test_own_load_averages_cpu_use_over_a_minute(monkeypatch):
+    """The process's CPU seconds per second, averaged as the kernel's 1-minute load: a second
+    of two busy threads after an idle start adds 2 * (1 - exp(-1/60)); a minute idle after it
+    keeps exp(-1) of that."""
+    clock = {"wall": 100.0, "cpu": 5.0}
+    monkeypatch.setattr(threads_module.time, "monotonic", lambda: clock["wall"])
+    monkeypatch.setattr(threads_module.time, "process_time", lambda: clock["cpu"])
+    own = threads_module._OwnLoad()
+    assert own.update() == 0.0
+    clock["wall"] += 1.0
+    clock["cpu"] += 2.0
+    busy = own.update()
+    assert busy == pytest.approx(2 * (1 - np.exp(-1 / 60)))
+    clock["wall"] += 60.0
+    assert own.update() == pytest.approx(busy * np.exp(-1))
+    assert own.update() == pytest.approx(busy * np.exp(-1))  # (no time passed: unchanged)
+
+
+def test_own_load_sees_real_parallel_work():
+    """Half a second of sorting raises the estimate above zero."""
+    own = threads_module._OwnLoad()
+    x = np.random.default_rng(0).random(1 << 20)
+    deadline = threads_module.time.monotonic() + 0.5
+    while threads_module.time.monotonic() < deadline:
+        np.sort(x)
+    assert own.update() > 0.0

@@ -372,6 +372,7 @@ def test_explicit_methods_skip_the_symmetry_shortcut(monkeypatch):
 
 def test_dynamic_threads(monkeypatch):
     monkeypatch.setattr(threads_module.os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(threads_module._own_load, "update", lambda: 0.0)  # (none of it ours)
     for load, want in ((0.2, 4), (1.0, 4), (5.5, 3), (7.9, 1), (30.0, 1)):
         monkeypatch.setattr(threads_module.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
         assert dynamic_threads(4) == want
