@@ -38,6 +38,10 @@ Usage::
     python benchmarks/pagerank.py --graphs urand:17,kron:17,grid:708
     python benchmarks/pagerank.py --graphs kron:20,urand:20 --device cpu,gpu --out pr.json
     python benchmarks/pagerank.py --graphs ukron:14,grid:100 --networkx --repeat 3
+    python benchmarks/pagerank.py --graphs kron:20,urand:20 --device cpu,gpu --dtype float32
+
+``--dtype float32`` stores warpgraph's ranks and contributions in float32 (sums stay float64);
+its answers must then agree with SciPy's within float32 rounding (``pagerank_agrees``).
 """
 
 from __future__ import annotations
@@ -140,7 +144,7 @@ def bench_graph(spec: str, args, devices: list[str]) -> dict[str, Any]:
     for dev in devices:
         Gd = G.to(dev)
         calls[dev] = lambda Gd=Gd, dev=dev: pagerank(
-            Gd, weighted=weighted, device=dev, return_iterations=True, **opts
+            Gd, weighted=weighted, device=dev, dtype=args.dtype, return_iterations=True, **opts
         )
     answers = {who: fn() for who, fn in calls.items()}  # warm-up; the answers checked
     want, want_steps = answers["scipy"]
@@ -232,6 +236,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--max-iter", type=int, default=1000)
     ap.add_argument("--unweighted", action="store_true", help="ignore a file's weights")
+    ap.add_argument(
+        "--dtype",
+        choices=("float64", "float32"),
+        default="float64",
+        help="warpgraph's rank storage (float32: agreement with SciPy within float32 rounding)",
+    )
     ap.add_argument("--repeat", type=int, default=5, help="timed rounds (median reported)")
     ap.add_argument("--networkx", action="store_true", help="also time nx.pagerank")
     ap.add_argument("--networkx-max-arcs", type=int, default=300_000)

@@ -754,3 +754,76 @@ def test_top_level_export_is_lazy():
         "assert f.__module__ == 'warpgraph.algorithms.pagerank.api'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- float32 ranks ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("directed", [True, False])
+def test_float32_ranks_are_float64_ranks_rounded(device, weighted, directed):
+    """Stored in float32 (sums in float64), the ranks are float32, pass the verifier, and lie
+    within float32's rounding of the float64 run's (same steps: the change is far above
+    float32's noise at this tol); a skewed graph with dangling vertices and hubs."""
+    s, d = wg.generators.kronecker_edges(11, 8, seed=4, device="cpu")
+    w = np.random.default_rng(2).random(s.size) + 0.1 if weighted else None
+    G = wg.Graph.from_edges(s, d, weights=w, num_vertices=2**11, directed=directed)
+    x64, k64 = pagerank(G, device=device, tol=1e-8, return_iterations=True)
+    x32, k32 = pagerank(G, device=device, tol=1e-8, dtype=np.float32, return_iterations=True)
+    assert x32.dtype == np.float32 and x32.shape == x64.shape
+    assert k32 == k64
+    a, b = host(x32).astype(np.float64), host(x64)
+    assert np.abs(a - b).sum() <= 1e-5
+    np.testing.assert_allclose(a, b, rtol=2e-5, atol=1e-9)
+    verify_pagerank(G, x32, tol=1e-8, weighted=weighted)
+    assert abs(a.sum() - 1.0) < 1e-5
+
+
+@pytest.mark.gpu
+def test_float32_gpu_matches_cpu():
+    s, d = wg.generators.kronecker_edges(12, 16, seed=3, device="cpu")
+    G = wg.Graph.from_edges(s, d, directed=True)
+    x, k = pagerank(G, device="gpu", tol=1e-8, dtype="float32", return_iterations=True)
+    y, j = pagerank(G, device="cpu", tol=1e-8, dtype="float32", return_iterations=True)
+    assert k == j and x.dtype == y.dtype == np.float32
+    np.testing.assert_allclose(host(x), y, rtol=1e-5, atol=1e-9)
+
+
+def test_float32_dtype_spellings_and_refusals(device):
+    G = wg.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True)
+    for spelling in (np.float32, "float32", np.dtype("float32")):
+        assert pagerank(G, device=device, dtype=spelling).dtype == np.float32
+    assert pagerank(G, device=device).dtype == np.float64
+    for bad in ("int32", np.int64, "float16", "nonsense", 3.5):
+        with pytest.raises(InvalidArgumentError, match="dtype must be float64 or float32"):
+            pagerank(G, device=device, dtype=bad)
+    empty = wg.Graph.from_edges([], [], num_vertices=0, directed=True)
+    assert pagerank(empty, device=device, dtype=np.float32).dtype == np.float32
+
+
+def test_float32_below_its_precision_stops_or_says_so(device):
+    """A tol far below float32's rounding: the run either stops on an exact float32 fixed point
+    (change 0), with ranks as close to float64's as float32 allows, or raises
+    ConvergenceError; never a silent stop elsewhere."""
+    s, d = wg.generators.kronecker_edges(10, 8, seed=6, device="cpu")
+    G = wg.Graph.from_edges(s, d, num_vertices=2**10, directed=True)
+    want = host(pagerank(G, device=device, tol=1e-16, max_iter=400))
+    try:
+        got = host(pagerank(G, device=device, tol=1e-16, max_iter=400, dtype=np.float32))
+    except ConvergenceError:
+        return
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=2e-5, atol=1e-9)
+
+
+def test_verifier_float32_slack_is_float32_rounding():
+    """float32 ranks get float32's storage rounding as slack and no more: the exact fixed point
+    rounded to float32 passes at tol 0, and the same ranks with 1e-5 moved between two vertices
+    (the sum kept) fail rule 3."""
+    G = wg.Graph.from_edges([0, 1, 1, 2, 3], [1, 2, 3, 0, 0], directed=True)
+    x = pagerank(G, device="cpu", tol=1e-15, max_iter=1000).astype(np.float32)
+    verify_pagerank(G, x, tol=0.0)
+    moved = x.copy()
+    moved[0] += np.float32(1e-5)
+    moved[1] -= np.float32(1e-5)
+    with pytest.raises(VerificationError, match="rule 3"):
+        verify_pagerank(G, moved, tol=0.0)

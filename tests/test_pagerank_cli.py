@@ -64,14 +64,18 @@ def test_options_reach_the_computation(tmp_path, capsys):
         ([], {}),
         (["--unweighted"], {"weighted": False}),
         (["--alpha", "0.5", "--tol", "1e-10"], {"alpha": 0.5, "tol": 1e-10}),
+        (["--dtype", "float32"], {"dtype": np.float32}),
     ):
         out = tmp_path / "r.npy"
         argv = ["pagerank", path, "--device", "cpu", "--json", "--verify", "--output", str(out)]
         assert main([*argv, *extra]) == 0
         summary = json.loads(capsys.readouterr().out)
         want, steps = pagerank(G, device="cpu", return_iterations=True, **kwargs)
-        np.testing.assert_allclose(np.load(out), want, rtol=0, atol=1e-15)
+        saved = np.load(out)
+        assert saved.dtype == want.dtype
+        np.testing.assert_allclose(saved, want, rtol=0, atol=1e-15)
         assert summary["iterations"] == steps and summary["verified"] is True
+        assert summary["dtype"] == want.dtype.name
         assert "top" not in summary and "(" not in summary["highest rank"]  # no names
         unweighted = kwargs.get("weighted") is False
         assert summary["weights"] == ("none (arcs counted)" if unweighted else "graph's")

@@ -9,6 +9,9 @@ The teleport and dangling distributions are arrays, or, when uniform (the defaul
 value ``1 / n`` as a float: Numba compiles a version of the step for each (:func:`_at`), and
 the uniform one reads two arrays fewer per vertex with the same arithmetic, so the same ranks.
 
+Ranks and contributions are stored in the run's dtype (float64, or float32: half the bytes
+gathered per arc); every sum is accumulated in float64 either way.
+
 The gather asks for the ``contrib`` entries :data:`PREFETCH_ARCS` arcs ahead (a prefetch hint,
 :func:`_prefetch`), across the ends of the vertices' arc lists: most of those entries miss the
 core's L2, and the processor alone keeps fewer such misses in flight (each list ends on a
@@ -159,6 +162,7 @@ def _pull_step(
         acc = _in_sum(indptr[v], indptr[v + 1], indices, weights, weighted, contrib)
         y = alpha * (acc + dangling_mass * _at(dangling_to, v)) + rest * _at(teleport, v)
         x_next[v] = y
+        y = x_next[v]  # (the rank as stored: float32 runs round here; float64 ones do not)
         contrib_next[v] = y * inv_out[v]
         change += abs(y - x[v])
         if dangling[v]:
@@ -184,13 +188,14 @@ def _iterate(
     """Power steps from ``x`` until the change is below ``threshold``: (ranks, steps), steps
     -1 when ``max_iter`` passed without it."""
     n = x.size
-    contrib = x * inv_out
+    contrib = np.empty_like(x)  # (ranks and contributions in the ranks' dtype)
     mass = 0.0
     for v in range(n):
+        contrib[v] = x[v] * inv_out[v]
         if dangling[v]:
             mass += x[v]
-    x_next = np.empty(n, dtype=np.float64)
-    contrib_next = np.empty(n, dtype=np.float64)
+    x_next = np.empty_like(x)
+    contrib_next = np.empty_like(x)
     for step in range(1, max_iter + 1):
         change, mass = _pull_step(
             indptr,
@@ -239,7 +244,7 @@ def power_iteration(inputs, alpha: float, max_iter: int, tol: float) -> tuple[np
         indices,
         np.ascontiguousarray(weights, dtype=np.float64),
         weighted,
-        np.array(inputs.start, dtype=np.float64),  # (a copy: the loop swaps buffers)
+        np.array(inputs.start, dtype=inputs.dtype),  # (a copy: the loop swaps buffers)
         inputs.inv_out,
         inputs.dangling,
         _distribution(inputs.teleport, inputs.uniform_teleport),

@@ -26,15 +26,22 @@ __all__ = ["BATCH_STEPS", "HEAVY_DEGREE", "group_size", "power_iteration"]
 SOURCE = "pagerank.cu"
 _GROUPS = (1, 2, 4, 8, 16, 32)
 _TYPES = {"int32": "int", "int64": "long long"}
+_RANKS = {"float64": "double", "float32": "float"}  # (how ranks and contributions are stored)
 declare(
     SOURCE,
     *(
-        f"pagerank_pull_group<{t}, {g}, {w}>"
+        f"pagerank_pull_group<{t}, {g}, {w}, {r}>"
         for t in _TYPES.values()
         for g in _GROUPS
         for w in (0, 1)
+        for r in _RANKS.values()
     ),
-    *(f"pagerank_pull_heavy<{t}, {w}>" for t in _TYPES.values() for w in (0, 1)),
+    *(
+        f"pagerank_pull_heavy<{t}, {w}, {r}>"
+        for t in _TYPES.values()
+        for w in (0, 1)
+        for r in _RANKS.values()
+    ),
 )
 
 #: In-degree above which a vertex gets a block of its own (256 lanes): below it a warp's 32
@@ -71,11 +78,11 @@ def _steps_enqueuer(inputs, alpha: float, threshold: float, xs, contribs, sums):
     n = int(indptr.size - 1)
     weighted = int(inputs.in_weights is not None)
     weights = inputs.in_weights.astype(cp.float64, copy=False) if weighted else cp.zeros(1)
-    ctype = _TYPES[indices.dtype.name]
+    ctype, rtype = _TYPES[indices.dtype.name], _RANKS[xs[0].dtype.name]
     heavy = cp.flatnonzero(cp.diff(indptr) > HEAVY_DEGREE).astype(indices.dtype)
     g = group_size(n, int(indices.size))
-    pull = get_kernel(SOURCE, f"pagerank_pull_group<{ctype}, {g}, {weighted}>")
-    pull_heavy = get_kernel(SOURCE, f"pagerank_pull_heavy<{ctype}, {weighted}>")
+    pull = get_kernel(SOURCE, f"pagerank_pull_group<{ctype}, {g}, {weighted}, {rtype}>")
+    pull_heavy = get_kernel(SOURCE, f"pagerank_pull_heavy<{ctype}, {weighted}, {rtype}>")
     heavy_blocks = min(int(heavy.size), 8 * sm_count())
     common = (inputs.inv_out, inputs.dangling, inputs.teleport, inputs.dangling_to)
     tail_scalars = (float(alpha), float(threshold))
@@ -121,12 +128,13 @@ def power_iteration(
     n = int(inputs.in_indptr.size - 1)
     threshold = n * tol
     batch = max(1, int(batch))
-    x = inputs.start.astype(cp.float64, copy=True)
+    x = inputs.start.astype(inputs.dtype, copy=True)  # (ranks stored in the run's dtype)
     xs = (x, cp.empty_like(x))
-    contribs = (x * inputs.inv_out, cp.empty_like(x))
+    contribs = ((x * inputs.inv_out).astype(inputs.dtype), cp.empty_like(x))
     sums = cp.zeros((batch + 1, 2), dtype=cp.float64)  # [step in batch] -> (L1 change, dangling)
     sums[-1, 0] = cp.inf  # (read by the first step as the change before it: not converged)
-    sums[-1, 1] = cp.where(inputs.dangling, x, 0.0).sum()  # (no mask: no wait for its size)
+    # (no mask: no wait for its size)
+    sums[-1, 1] = cp.where(inputs.dangling, x.astype(cp.float64), 0.0).sum()
     enqueue = _steps_enqueuer(inputs, alpha, threshold, xs, contribs, sums)
     done = 0
     while done < max_iter:

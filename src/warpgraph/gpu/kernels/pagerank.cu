@@ -14,7 +14,8 @@
 //   pagerank_pull_group<V, GROUP, WEIGHTED>: GROUP lanes (1..32, a power of two) per vertex,
 //     grid-stride over all vertices, skipping those with more than `heavy_degree` in-arcs;
 //   pagerank_pull_heavy<V, WEIGHTED>: one block per listed heavy vertex.
-// WEIGHTED = 0 reads unit weights (the `weights` pointer is not read).
+// WEIGHTED = 0 reads unit weights (the `weights` pointer is not read). R (double or float) is
+// how the ranks x, x_next and the contributions are stored; every sum is accumulated in double.
 #include "common.cuh"
 
 namespace {
@@ -25,36 +26,39 @@ __device__ __forceinline__ double arc_weight(const double* __restrict__ weights,
     return 1.0;
 }
 
-// The rank of v from its in-arc sum `acc`; writes v's next values and returns |y - x[v]|.
+// The rank of v from its in-arc sum `acc`; writes v's next values (y as stored in R) and
+// returns |y - x[v]|.
+template <typename R>
 __device__ __forceinline__ double finish_vertex(long long v, double acc, double alpha, double mass,
-                                                const double* __restrict__ x,
+                                                const R* __restrict__ x,
                                                 const double* __restrict__ inv_out,
                                                 const double* __restrict__ teleport,
                                                 const double* __restrict__ dangling_to,
-                                                double* __restrict__ x_next,
-                                                double* __restrict__ contrib_next, double& y) {
-    y = alpha * (acc + mass * dangling_to[v]) + (1.0 - alpha) * teleport[v];
-    x_next[v] = y;
-    contrib_next[v] = y * inv_out[v];
-    return fabs(y - x[v]);
+                                                R* __restrict__ x_next,
+                                                R* __restrict__ contrib_next, double& y) {
+    const R stored = (R)(alpha * (acc + mass * dangling_to[v]) + (1.0 - alpha) * teleport[v]);
+    y = (double)stored;
+    x_next[v] = stored;
+    contrib_next[v] = (R)(y * inv_out[v]);
+    return fabs(y - (double)x[v]);
 }
 
 }  // namespace
 
-template <typename V, int GROUP, int WEIGHTED>
+template <typename V, int GROUP, int WEIGHTED, typename R>
 __global__ void pagerank_pull_group(const long long* __restrict__ indptr,
                                     const V* __restrict__ indices,
                                     const double* __restrict__ weights,
-                                    const double* __restrict__ contrib,
-                                    const double* __restrict__ x,
+                                    const R* __restrict__ contrib,
+                                    const R* __restrict__ x,
                                     const double* __restrict__ inv_out,
                                     const bool* __restrict__ dangling,
                                     const double* __restrict__ teleport,
                                     const double* __restrict__ dangling_to, long long n,
                                     long long heavy_degree, double alpha, double threshold,
                                     const double* __restrict__ sums_in,
-                                    double* __restrict__ x_next,
-                                    double* __restrict__ contrib_next,
+                                    R* __restrict__ x_next,
+                                    R* __restrict__ contrib_next,
                                     double* __restrict__ sums_out) {
     static_assert(GROUP >= 1 && GROUP <= 32 && (GROUP & (GROUP - 1)) == 0, "GROUP: 1..32, 2^k");
     if (sums_in[0] < threshold) return;  // (the whole grid: the iteration stopped before)
@@ -77,7 +81,7 @@ __global__ void pagerank_pull_group(const long long* __restrict__ indptr,
         double acc = 0.0;
         if (light) {
             for (long long a = begin + lane; a < end; a += GROUP)
-                acc += arc_weight<WEIGHTED>(weights, a) * contrib[wg::ldg(indices + a)];
+                acc += arc_weight<WEIGHTED>(weights, a) * (double)contrib[wg::ldg(indices + a)];
         }
         for (int o = GROUP / 2; o > 0; o >>= 1) acc += __shfl_down_sync(wg::FULL_MASK, acc, o, GROUP);
         if (light && lane == 0) {
@@ -95,12 +99,12 @@ __global__ void pagerank_pull_group(const long long* __restrict__ indptr,
     }
 }
 
-template <typename V, int WEIGHTED>
+template <typename V, int WEIGHTED, typename R>
 __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
                                     const V* __restrict__ indices,
                                     const double* __restrict__ weights,
-                                    const double* __restrict__ contrib,
-                                    const double* __restrict__ x,
+                                    const R* __restrict__ contrib,
+                                    const R* __restrict__ x,
                                     const double* __restrict__ inv_out,
                                     const bool* __restrict__ dangling,
                                     const double* __restrict__ teleport,
@@ -108,8 +112,8 @@ __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
                                     const V* __restrict__ heavy, long long num_heavy,
                                     double alpha, double threshold,
                                     const double* __restrict__ sums_in,
-                                    double* __restrict__ x_next,
-                                    double* __restrict__ contrib_next,
+                                    R* __restrict__ x_next,
+                                    R* __restrict__ contrib_next,
                                     double* __restrict__ sums_out) {
     if (sums_in[0] < threshold) return;
     const double mass = sums_in[1];
@@ -118,7 +122,7 @@ __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
         const long long end = indptr[v + 1];
         double acc = 0.0;
         for (long long a = indptr[v] + threadIdx.x; a < end; a += blockDim.x)
-            acc += arc_weight<WEIGHTED>(weights, a) * contrib[wg::ldg(indices + a)];
+            acc += arc_weight<WEIGHTED>(weights, a) * (double)contrib[wg::ldg(indices + a)];
         acc = wg::block_sum(acc);
         if (threadIdx.x == 0) {
             double y;
@@ -130,20 +134,21 @@ __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
 }
 
 #ifdef WARPGRAPH_NVCC_CHECK
-#define WG_PR_GROUP(V, G, W)                                                                    \
-    template __global__ void pagerank_pull_group<V, G, W>(                                      \
-        const long long*, const V*, const double*, const double*, const double*, const double*, \
+#define WG_PR_GROUP(V, G, W, R)                                                                 \
+    template __global__ void pagerank_pull_group<V, G, W, R>(                                   \
+        const long long*, const V*, const double*, const R*, const R*, const double*,           \
         const bool*, const double*, const double*, long long, long long, double, double,         \
-        const double*, double*, double*, double*);
-#define WG_PR_ALL(V, W)                                                                          \
-    WG_PR_GROUP(V, 1, W) WG_PR_GROUP(V, 2, W) WG_PR_GROUP(V, 4, W) WG_PR_GROUP(V, 8, W)         \
-    WG_PR_GROUP(V, 16, W) WG_PR_GROUP(V, 32, W)                                                  \
-    template __global__ void pagerank_pull_heavy<V, W>(                                         \
-        const long long*, const V*, const double*, const double*, const double*, const double*, \
+        const double*, R*, R*, double*);
+#define WG_PR_ALL(V, W, R)                                                                       \
+    WG_PR_GROUP(V, 1, W, R) WG_PR_GROUP(V, 2, W, R) WG_PR_GROUP(V, 4, W, R)                     \
+    WG_PR_GROUP(V, 8, W, R) WG_PR_GROUP(V, 16, W, R) WG_PR_GROUP(V, 32, W, R)                   \
+    template __global__ void pagerank_pull_heavy<V, W, R>(                                      \
+        const long long*, const V*, const double*, const R*, const R*, const double*,           \
         const bool*, const double*, const double*, const V*, long long, double, double,         \
-        const double*, double*, double*, double*);
-WG_PR_ALL(int, 0)
-WG_PR_ALL(int, 1)
-WG_PR_ALL(long long, 0)
-WG_PR_ALL(long long, 1)
+        const double*, R*, R*, double*);
+#define WG_PR_TYPES(V, W) WG_PR_ALL(V, W, double) WG_PR_ALL(V, W, float)
+WG_PR_TYPES(int, 0)
+WG_PR_TYPES(int, 1)
+WG_PR_TYPES(long long, 0)
+WG_PR_TYPES(long long, 1)
 #endif
