@@ -50,6 +50,18 @@ def test_a_tiny_run_checks_every_answer_and_writes_its_record(tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
 
 
+def test_scipy_untimed_above_its_arc_limit_still_checks(tmp_path, capsys):
+    out = tmp_path / "pagerank.json"
+    argv = ["--graphs", "kron:6", "--device", "cpu", "--repeat", "2", "--scipy-max-arcs", "10"]
+    assert pagerank_benchmark.main([*argv, "--out", str(out)]) == 0
+    (row,) = json.loads(out.read_text())["results"]
+    assert set(row["results"]) == {"cpu"}
+    cpu = row["results"]["cpu"]
+    assert cpu["verified"] and cpu["agrees_with_scipy"] and "speedup_vs_scipy" not in cpu
+    assert cpu["iterations"] == row["scipy_steps"] > 0
+    assert "kron-6-directed" in capsys.readouterr().out
+
+
 def test_the_scipy_peer_is_networkx_formula():
     import networkx as nx
 
