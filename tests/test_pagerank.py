@@ -240,6 +240,44 @@ def test_cpu_uniform_teleport_is_the_array_path_bit_for_bit():
             numba.set_num_threads(threads)
 
 
+def test_cpu_unit_weights_read_degrees_bit_for_bit():
+    """With unit weights the CPU step divides by the out-degree (from ``G.indptr``) instead of
+    reading ``inv_out`` and ``dangling``, and the set-up computes those in one compiled pass:
+    the same bits as NumPy's ``1 / s`` and the array path, on graphs with dangling vertices,
+    both dtypes, directed or not, at 1 thread and all."""
+    import numba
+
+    from warpgraph.algorithms.pagerank import cpu
+
+    s, d = wg.generators.kronecker_edges(10, 8, seed=7, device="cpu")
+    threads = numba.get_num_threads()
+    for directed, dtype, t in itertools.product(
+        (True, False), (np.float64, np.float32), {1, threads}
+    ):
+        G = wg.Graph.from_edges(s, d, num_vertices=1100, directed=directed)  # 76+ isolated
+        out = np.diff(G.indptr).astype(np.float64)
+        numba.set_num_threads(t)
+        try:
+            inputs = prepare(G, dtype=dtype)
+            assert inputs.out_indptr is G.indptr and inputs.dangling.any()
+            assert np.array_equal(inputs.dangling, out == 0)
+            with np.errstate(divide="ignore"):
+                want_inv = np.where(out == 0, 0.0, 1.0 / out)
+            assert inputs.inv_out.tobytes() == want_inv.tobytes()
+            assert inputs.start is inputs.teleport  # uniform: one read-only array
+            want = cpu.power_iteration(inputs, 0.85, 500, 1e-12)
+            inputs.out_indptr = None  # the inv_out / dangling arrays' path
+            assert_identical(want, cpu.power_iteration(inputs, 0.85, 500, 1e-12))
+        finally:
+            numba.set_num_threads(threads)
+    G = wg.Graph.from_edges(s, d, weights=np.ones(s.size), directed=True)
+    assert prepare(G).out_indptr is None and prepare(G, weighted=False).out_indptr is G.indptr
+    x0 = np.arange(1.0, G.num_vertices + 1)
+    given = prepare(G, nstart=x0)
+    assert given.start is not given.teleport
+    np.testing.assert_array_equal(given.start, x0 / x0.sum())
+
+
 def assert_identical(a, b):
     """Two (ranks, steps) runs equal bit for bit."""
     assert a[1] == b[1]

@@ -77,6 +77,10 @@ class PageRankInputs:
         ``1 / s[u]`` for the out-weight ``s[u]`` of each vertex, 0 where ``s[u] == 0``.
     dangling : array of bool
         ``s[u] == 0``: the vertex's rank is spread by ``dangling_to``.
+    out_indptr : array or None
+        With unit weights (``in_weights`` None), ``G.indptr``: ``s[u]`` is its row length, so
+        the CPU step computes ``1 / s[u]`` from it (the same value) instead of reading
+        ``inv_out`` and ``dangling``; None otherwise.
     start, teleport, dangling_to : arrays
         The first iterate, the personalization ``p`` and the dangling distribution ``d``.
     uniform_teleport : bool
@@ -115,10 +119,18 @@ class PageRankInputs:
         self.in_indptr = indptr
         self.in_indices = indices
         self.in_weights = rweights if w is not None else None
-        out = _out_weights(G, w, xp)
-        self.dangling = out == 0
-        with np.errstate(over="ignore", divide="ignore"):
-            self.inv_out = xp.where(self.dangling, 0.0, 1.0 / xp.where(self.dangling, 1.0, out))
+        self.out_indptr = G.indptr if w is None else None
+        if w is None and G.device == "cpu":
+            # (one pass over the out-degrees, two arrays written: 1 / float64(degree) as below)
+            from .cpu import inverse_out_degrees
+
+            self.inv_out, self.dangling = inverse_out_degrees(G.indptr)
+        else:
+            out = _out_weights(G, w, xp)
+            self.dangling = out == 0
+            with np.errstate(over="ignore", divide="ignore"):
+                inv = 1.0 / xp.where(self.dangling, 1.0, out)
+                self.inv_out = xp.where(self.dangling, 0.0, inv)
         # (an out-weight that overflows float64, or one so small its inverse does, would drop
         # or blow up that vertex's rank without a word)
         if w is not None and not bool(xp.isfinite(out).all() & xp.isfinite(self.inv_out).all()):
@@ -127,7 +139,12 @@ class PageRankInputs:
                 "rescale the weights"
             )
         self.teleport = _distribution(personalization, n, "personalization", xp)
-        self.start = _distribution(nstart, n, "nstart", xp)
+        # (the uniform start is the uniform teleport: one array, read only, for both)
+        self.start = (
+            self.teleport
+            if nstart is None and personalization is None
+            else _distribution(nstart, n, "nstart", xp)
+        )
         self.dangling_to = (
             self.teleport if dangling is None else _distribution(dangling, n, "dangling", xp)
         )
