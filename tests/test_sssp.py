@@ -107,6 +107,28 @@ def test_road_like_high_diameter():
         assert_matches(sssp(G, 0, method=method, device="cpu"), ref)
 
 
+@pytest.mark.parametrize("filtering", [True, False])
+def test_vertex_chunked_steps_on_small_degree_graphs(filtering):
+    """Roads and grids (out-degree <= _VMAX_DEGREE) take the vertex-chunked step, in parallel
+    and serial, integer and float weights, in-window and overflow buckets."""
+    from warpgraph.algorithms.sssp._cpu_relax import _VMAX_DEGREE, _max_degree
+
+    graphs = [
+        wg.generators.grid_2d(120, 120, seed=3, weights="gap", device="cpu"),
+        wg.generators.grid_2d(90, 90, seed=5, weights="graph500", device="cpu"),
+        wg.generators.road_like(30_000, seed=6, device="cpu"),
+    ]
+    for G in graphs:
+        assert 0 < _max_degree(G.indptr) <= _VMAX_DEGREE
+        assert _max_degree(G.indptr) == int(np.diff(G.indptr).max())
+        for source in (0, G.num_vertices - 1):
+            ref = sssp_reference(G, source)
+            for method, delta in (("delta", None), ("delta", 1.0), ("near_far", None)):
+                dist = sssp(G, source, method=method, delta=delta, filtering=filtering,
+                            device="cpu")  # fmt: skip
+                assert_matches(dist, ref)
+
+
 def test_unweighted_graph_gives_hop_counts():
     G = wg.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 4], num_vertices=6, directed=False)
     dist = sssp(G, 0, device="cpu")

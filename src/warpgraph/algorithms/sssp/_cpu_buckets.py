@@ -11,8 +11,12 @@
   window of one bucket: the near pile is the current bucket, everything else waits in the far
   pile, which is split again by the next threshold when the near pile empties.
 
-Each step is :func:`._cpu_relax._relax_step`; Python loops run per call, never per bucket,
-vertex or arc.
+Each step is :func:`._cpu_relax._relax_step`, or on graphs of out-degree at most
+``_cpu_relax._VMAX_DEGREE`` (roads, grids) :func:`._cpu_relax._relax_vstep`, whose chunks of
+frontier vertices filter and relax in one parallel pass, with no serial prefix sum of the
+frontier's degrees before each step (2026-12-03, session 44: that serial pass was a fifth of a
+2-thread search on the road-like and grid graphs, docs/SSSP.md). Python loops run per call,
+never per bucket, vertex or arc.
 
 Examples
 --------
@@ -30,7 +34,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._cpu_relax import _bin, _ensure, _relax_step, _step_state
+from ._cpu_relax import (
+    _VMAX_DEGREE,
+    _bin,
+    _ensure,
+    _max_degree,
+    _relax_step,
+    _relax_vstep,
+    _step_state,
+)
 
 _PCH = 256  # vertices per chunk of the bucket pool
 _WINDOW = 1024  # bucket slots of delta-stepping (beyond: the overflow pile)
@@ -107,16 +119,26 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
     ovf_min = np.int64(1) << 62
     buf, flags, tune = _step_state(n, indices, True)
     no_pred = np.empty(0, dtype=np.int64)
+    # small out-degrees (roads, grids): vertex-chunked steps, no serial prefix sum per step
+    dmax = _max_degree(indptr) if par else _VMAX_DEGREE + 1
+    vmode = dmax <= _VMAX_DEGREE
+    avg_degree = indices.shape[0] / max(n, 1)
     steps = 0
     work = 0
     total_pushes = 0
     while True:
         while f > 0:
-            buf, nch, f, ch = _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt,
-                                          delta, cur, buf, no_pred, flags, -np.inf,
-                                          par, tune)  # fmt: skip
+            if vmode:
+                buf, nch, f, ch, arcs = _relax_vstep(indptr, indices, w, dist, bits, settled, F,
+                                                     f, filt, delta, cur, buf, dmax, avg_degree,
+                                                     par, tune)  # fmt: skip
+            else:
+                buf, nch, f, ch = _relax_step(indptr, indices, w, dist, bits, settled, F, f,
+                                              filt, delta, cur, buf, no_pred, flags, -np.inf,
+                                              par, tune)  # fmt: skip
+                arcs = buf[0][f]
             steps += 1
-            work += buf[0][f]
+            work += arcs
             out_v, out_b, counts = buf[1], buf[2], buf[3]
             pushes = 0
             for c in range(nch):

@@ -318,3 +318,128 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
             elif spent < serial:
                 tune[0] = max(min(0.5 * tune[0], float(total)), _PAR_MIN_ARCS)
     return (offs, out_v, out_b, counts, bm), nch, f, ch
+
+
+# ---------------------------------------------------------------------------- vertex chunks
+_VMAX_DEGREE = 16  # graphs of at most this out-degree take the vertex-chunked step (roads and
+# grids, 4; uniform 2^20 x 16, 62, measured mixed: its large frontiers make the prefix sum cheap)
+_VCHUNK = 1024  # frontier vertices per chunk of a parallel vertex-chunked step
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _max_degree(indptr):
+    """The largest out-degree (one parallel pass over ``indptr``)."""
+    n = indptr.shape[0] - 1
+    m = 0
+    for i in nb.prange(n):
+        m = max(m, indptr[i + 1] - indptr[i])
+    return m
+
+
+@nb.njit(cache=True, nogil=True)
+def _relax_vchunk(c, indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, filt, delta, cur,
+                  out_v, out_b, counts, arcs):  # fmt: skip
+    """Relax the out-arcs of frontier vertices ``[c * vch, (c + 1) * vch)``: the frontier filter
+    and the relaxation in one pass, no prefix sum; pushes go to the chunk's own slice of
+    ``out_v`` (``vch * dmax`` entries), the arcs it relaxed to ``arcs[c]``."""
+    i0 = c * vch
+    i1 = min(nf, i0 + vch)
+    a0 = i0 * dmax
+    cnt = 0
+    na = 0
+    for i in range(i0, i1):
+        u = _U(F[i])
+        du = dist[u]
+        if filt:
+            if settled[u] == du:
+                continue
+            settled[u] = du
+        e0 = indptr[u]
+        e1 = indptr[u + _U(1)]
+        na += e1 - e0
+        for e in range(_U(e0), _U(e1)):
+            v = _U(indices[e])
+            nd = du + w[e]
+            if not nd < dist[v]:
+                continue
+            lowered = False
+            old_bits = bits[v]
+            while nd < _from_bits(old_bits, dist):
+                seen = cas(bits, v, old_bits, _to_bits(nd, bits))
+                if seen == old_bits:
+                    lowered = True
+                    break
+                old_bits = seen
+            if lowered:
+                out_v[a0 + cnt] = indices[e]
+                rel = _bin(nd, delta) - cur
+                out_b[a0 + cnt] = np.int32(min(rel, 2147483647))
+                cnt += 1
+    counts[c] = cnt
+    arcs[c] = na
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _relax_vpar(indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, filt, delta, cur,
+                out_v, out_b, counts, arcs):  # fmt: skip
+    nch = (nf + vch - 1) // vch
+    for c in nb.prange(nch):
+        _relax_vchunk(np.int64(c), indptr, indices, w, dist, bits, settled, F, nf, vch, dmax,
+                      filt, delta, cur, out_v, out_b, counts, arcs)  # fmt: skip
+
+
+@nb.njit(cache=True, nogil=True)
+def _relax_vstep(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur, buf, dmax,
+                 avg_degree, par, tune):  # fmt: skip
+    """:func:`_relax_step` for graphs of small maximum out-degree ``dmax`` (delta-stepping and
+    near-far): the frontier is cut into chunks of vertices, not arcs, so no serial prefix sum
+    of its degrees precedes the relaxation (each chunk filters its vertices and writes at most
+    ``dmax`` pushes per vertex into its own slice). Returns ``(buffers, nchunks, f, chunk,
+    arcs)``; ``buf[0]`` holds the chunks' arc counts. The parallel/serial choice is
+    :func:`_relax_step`'s, on the estimate ``f * avg_degree`` arcs."""
+    bm = buf[4]
+    if f * _SORT_RATIO >= bm.shape[0] * 64:
+        f = _sort_frontier(F, f, bm)
+    est = np.float64(f) * avg_degree
+    parallel = par and est >= tune[0]
+    if par and not parallel and est >= _PAR_MIN_ARCS:
+        tune[2] += 1
+        if tune[2] >= _PAR_PROBE:
+            parallel = True
+            tune[2] = 0
+    vch = min(_VCHUNK, max(16, (f + 15) // 16)) if parallel else max(f, 1)
+    nch = (f + vch - 1) // vch
+    arcs = buf[0]
+    if arcs.shape[0] < nch:
+        arcs = np.empty(max(nch, 2 * arcs.shape[0]), dtype=np.int64)
+    counts = buf[3]
+    if counts.shape[0] < nch:
+        counts = np.empty(max(nch, 2 * counts.shape[0]), dtype=np.int64)
+    out_v = buf[1]
+    out_b = buf[2]
+    need = nch * vch * dmax
+    if out_v.shape[0] < need:
+        out_v = np.empty(max(need, 2 * out_v.shape[0]), dtype=out_v.dtype)
+        out_b = np.empty(out_v.shape[0], dtype=np.int32)
+    t0 = _cycles()
+    if parallel:
+        _relax_vpar(indptr, indices, w, dist, bits, settled, F, f, vch, dmax, filt, delta, cur,
+                    out_v, out_b, counts, arcs)  # fmt: skip
+    else:
+        for c in range(nch):
+            _relax_vchunk(c, indptr, indices, w, dist, bits, settled, F, f, vch, dmax, filt,
+                          delta, cur, out_v, out_b, counts, arcs)  # fmt: skip
+    spent = np.float64(_cycles() - t0)
+    total = 0
+    for c in range(nch):
+        total += arcs[c]
+    if total >= 256:
+        if not parallel:
+            tune[1] = 0.8 * tune[1] + 0.2 * (spent / total) if tune[1] > 0 else spent / total
+        elif tune[1] > 0:
+            serial = tune[1] * total
+            if spent > 2.0 * serial:
+                tune[0] = min(2.0 * tune[0], _PAR_MAX_ARCS)
+            elif spent < serial:
+                tune[0] = max(min(0.5 * tune[0], float(total)), _PAR_MIN_ARCS)
+    return (arcs, out_v, out_b, counts, bm), nch, f, vch * dmax, total
