@@ -154,6 +154,19 @@ def _frontier_offsets(indptr, dist, settled, F, f, filt, offs):
     return offs[f]
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _atomic_lower(bits, dist, v, nd):
+    """Atomic min of ``dist[v]`` (through its bit pattern ``bits``) with ``nd``: compare-and-swap
+    until this thread lowered it (True) or it is no longer lower (False)."""
+    old_bits = bits[v]
+    while nd < _from_bits(old_bits, dist):
+        seen = cas(bits, v, old_bits, _to_bits(nd, bits))
+        if seen == old_bits:
+            return True
+        old_bits = seen
+    return False
+
+
 @nb.njit(cache=True, nogil=True)
 def _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, ch, delta, cur, out_v,
                  out_b, counts, pred, flags, lower_bound):  # fmt: skip
@@ -179,16 +192,7 @@ def _relax_chunk(c, indptr, indices, w, dist, bits, F, nf, offs, total, ch, delt
             nd = du + w[e]
             if not nd < dist[v]:
                 continue
-            # atomic min: compare-and-swap on the bit pattern until lowered or not lower
-            lowered = False
-            old_bits = bits[v]
-            while nd < _from_bits(old_bits, dist):
-                seen = cas(bits, v, old_bits, _to_bits(nd, bits))
-                if seen == old_bits:
-                    lowered = True
-                    break
-                old_bits = seen
-            if lowered:
+            if _atomic_lower(bits, dist, v, nd):
                 out_v[a0 + cnt] = indices[e]
                 if bins:
                     rel = _bin(nd, delta) - cur
@@ -362,15 +366,7 @@ def _relax_vchunk(c, indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, 
             nd = du + w[e]
             if not nd < dist[v]:
                 continue
-            lowered = False
-            old_bits = bits[v]
-            while nd < _from_bits(old_bits, dist):
-                seen = cas(bits, v, old_bits, _to_bits(nd, bits))
-                if seen == old_bits:
-                    lowered = True
-                    break
-                old_bits = seen
-            if lowered:
+            if _atomic_lower(bits, dist, v, nd):
                 out_v[a0 + cnt] = indices[e]
                 rel = _bin(nd, delta) - cur
                 out_b[a0 + cnt] = np.int32(min(rel, 2147483647))
