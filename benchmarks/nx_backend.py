@@ -178,6 +178,13 @@ CASES: dict[str, tuple[str, Call]] = {
         lambda G, s, kw: nx.number_strongly_connected_components(G, **kw),
     ),
     "is_strongly_connected": ("D", lambda G, s, kw: nx.is_strongly_connected(G, **kw)),
+    "attracting_components": ("D", lambda G, s, kw: list(nx.attracting_components(G, **kw))),
+    "number_attracting_components": (
+        "D",
+        lambda G, s, kw: nx.number_attracting_components(G, **kw),
+    ),
+    "is_attracting_component": ("D", lambda G, s, kw: nx.is_attracting_component(G, **kw)),
+    "is_semiconnected": ("D", lambda G, s, kw: nx.is_semiconnected(G, **kw)),
     "triangles": ("U", lambda G, s, kw: nx.triangles(G, **kw)),
     "transitivity": ("U", lambda G, s, kw: nx.transitivity(G, **kw)),
     "clustering": ("U", lambda G, s, kw: nx.clustering(G, **kw)),
@@ -202,7 +209,9 @@ CASES: dict[str, tuple[str, Call]] = {
 }
 #: Functions NetworkX orders strictly: BFS discovery order (on the GPU the wide layers are
 #: expanded there, the narrow ones by the sequential pass), Tarjan's completion order,
-#: Dijkstra's heap order and Bellman-Ford's queue order (sequential passes whatever the device).
+#: Dijkstra's heap order and Bellman-Ford's queue order (sequential passes whatever the device);
+#: ``attracting_components`` follows Tarjan's order (the sequential pass where there are two or
+#: more).
 ORDERED = {
     "bfs_layers",
     "bfs_edges",
@@ -211,6 +220,7 @@ ORDERED = {
     "bfs_successors",
     "single_source_shortest_path_length",
     "strongly_connected_components",
+    "attracting_components",
     "single_source_dijkstra_path_length",
     "single_source_bellman_ford_path_length",
 }

@@ -179,7 +179,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "strongly_connected_components", "number_strongly_connected_components",
                  "is_strongly_connected", "weakly_connected_components",
                  "number_weakly_connected_components", "is_weakly_connected", "core_number",
-                 "transitivity", "triadic_census"):  # fmt: skip
+                 "transitivity", "triadic_census", "attracting_components",
+                 "number_attracting_components", "is_attracting_component",
+                 "is_semiconnected"):  # fmt: skip
         yield name, (G,), {}
     picked = [some() for _ in range(3)]
     for nodes_arg in (None, picked[0], picked, [*picked, "absent"], Fresh(picked)):

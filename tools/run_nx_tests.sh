@@ -16,6 +16,8 @@ FILES=(
   "$NX_DIR/algorithms/components/tests/test_connected.py"
   "$NX_DIR/algorithms/components/tests/test_weakly_connected.py"
   "$NX_DIR/algorithms/components/tests/test_strongly_connected.py"
+  "$NX_DIR/algorithms/components/tests/test_attracting.py"
+  "$NX_DIR/algorithms/components/tests/test_semiconnected.py"
   "$NX_DIR/algorithms/shortest_paths/tests/test_unweighted.py"
   "$NX_DIR/algorithms/shortest_paths/tests/test_weighted.py"
   "$NX_DIR/algorithms/shortest_paths/tests/test_generic.py"
@@ -30,7 +32,8 @@ FILES=(
 SELECT="connected or component or shortest_path_length or triangle or transitivity \
 or clustering or cluster or core or shell or crust or corona or truss or triad or census \
 or layers or bfs or descendants or ancestors or predecessor or successor or tree or scc or strong \
-or dijkstra_path_length or bellman_ford_path_length or negative or cycle or pagerank"
+or dijkstra_path_length or bellman_ford_path_length or negative or cycle or pagerank \
+or attracting or semiconnected"
 
 # A pytest plugin that counts the calls reaching the backend (written to a temporary folder).
 PLUGIN_DIR=$(mktemp -d)

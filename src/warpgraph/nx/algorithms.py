@@ -18,6 +18,12 @@ from typing import Any
 import numpy as np
 
 from ._common import networkx_version
+from .attracting import (
+    attracting_components,
+    is_attracting_component,
+    is_semiconnected,
+    number_attracting_components,
+)
 from .clustering import average_clustering, clustering, transitivity, triadic_census, triangles
 from .components import (
     connected_components,
@@ -52,6 +58,7 @@ from .traversal import (
 __all__ = [
     "ARGUMENT_CHECKS",
     "ancestors",
+    "attracting_components",
     "average_clustering",
     "bfs_edges",
     "bfs_layers",
@@ -63,7 +70,9 @@ __all__ = [
     "core_number",
     "descendants",
     "descendants_at_distance",
+    "is_attracting_component",
     "is_connected",
+    "is_semiconnected",
     "is_strongly_connected",
     "is_weakly_connected",
     "k_core",
@@ -73,6 +82,7 @@ __all__ = [
     "k_truss",
     "negative_edge_cycle",
     "node_connected_component",
+    "number_attracting_components",
     "number_connected_components",
     "number_strongly_connected_components",
     "number_weakly_connected_components",
@@ -240,6 +250,10 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "strongly_connected_components": _check_directed,
     "number_strongly_connected_components": _check_directed,
     "is_strongly_connected": _check_directed,
+    "attracting_components": _check_directed,
+    "number_attracting_components": _check_directed,
+    "is_attracting_component": _check_directed,
+    "is_semiconnected": _check_directed,
     "bfs_edges": _check_bfs_tree,
     "bfs_tree": _check_bfs_tree,
     "bfs_predecessors": _check_bfs_pred,
