@@ -129,6 +129,57 @@ def test_vertex_chunked_steps_on_small_degree_graphs(filtering):
                 assert_matches(dist, ref)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_bucket_fusion_worklists(threads):
+    """Bucket fusion in the vertex-chunked step (each chunk relaxes the vertices it lowers into
+    the current bucket itself, up to ``fuse`` of them per step, the rest going out to the next
+    step): distances equal SciPy's for worklist bounds from none to larger than the graph,
+    with integer (int32 and int64 distances) and float weights, delta-stepping and near-far,
+    one bucket or many (delta 3: most pushes go to later buckets); fusing one bucket takes
+    fewer steps than not."""
+    import numba
+
+    from warpgraph.algorithms.sssp._cpu_buckets import _WINDOW, _delta_run
+
+    graphs = [
+        wg.generators.grid_2d(70, 70, seed=7, weights="gap", device="cpu"),
+        wg.generators.road_like(6_000, seed=8, device="cpu"),
+        random_graph(13, 3000, 9000, True, np.float64, 0, 50),
+    ]
+    fused_parallel = 0  # parallel steps (chunks fusing side by side) with a bounded worklist
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        for G in graphs:
+            source = int(np.argmax(G.out_degree()))
+            ref = sssp_reference(G, source)
+            kinds = ["int32", "int64"] if G.weights.dtype.kind in "iu" else ["float64"]
+            for kind, window, delta in [(k, wd, d) for k in kinds for wd in (_WINDOW, 1)
+                                        for d in (3, 10**9)]:  # fmt: skip
+                steps = {}
+                for fuse in (0, 1, 5, 64, 10**6):
+                    w = G.weights.astype(kind)
+                    big = np.iinfo(kind).max if kind != "float64" else np.inf
+                    dist = np.full(G.num_vertices, big, dtype=kind)
+                    d = np.float64(delta) if kind == "float64" else np.int64(delta)
+                    r = _delta_run(G.indptr, G.indices, w, dist,
+                                   dist if kind != "float64" else dist.view(np.int64),
+                                   np.full_like(dist, big), source, d, window, True, True,
+                                   np.int64(fuse))  # fmt: skip
+                    if kind == "int32":
+                        dist = np.where(dist == big, INF, dist.astype(np.int64))
+                    assert_matches(dist, ref)
+                    steps[fuse] = int(r[0])
+                    if 0 < fuse < 10**6:
+                        fused_parallel += int(r[3])
+                assert steps[10**6] <= steps[64] <= steps[0]
+                if delta > 3:  # one bucket: fusion must have happened
+                    assert steps[64] < steps[0]
+    finally:
+        numba.set_num_threads(old)
+    assert fused_parallel > 0
+
+
 def test_unweighted_graph_gives_hop_counts():
     G = wg.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 4], num_vertices=6, directed=False)
     dist = sssp(G, 0, device="cpu")

@@ -8,7 +8,9 @@ lowered (an atomic compare-and-swap min on the distance's bit pattern,
 share a write position. Whether a step runs in parallel follows a threshold adapted to the
 measured fork-join cost (:func:`_relax_step`); large frontiers are sorted first
 (:func:`_sort_frontier`). With frontier filtering a vertex is expanded only if its distance
-changed since it was last expanded (``settled[u] != dist[u]``).
+changed since it was last expanded (``settled[u] != dist[u]``). On graphs of small out-degree
+the step is vertex-chunked and each chunk relaxes the vertices it lowers into the current
+bucket itself, from a bounded worklist (bucket fusion, :func:`_relax_vchunk`).
 
 The hot loops call no function with array arguments (a Numba call updates the arrays'
 reference counts: about 100 ns a push, measured), hence the intrinsics and inlined atomics.
@@ -251,7 +253,8 @@ def _sort_frontier(F, f, bm):
 def _step_state(n, indices, bucketed):
     """What a run of :func:`_relax_step` keeps between steps, at its starting sizes: the
     buffers ``(offsets, out_v, out_b, counts, bitmap)`` (``out_b``, the pushes' buckets, only
-    ``bucketed``; the others grow as steps need), the flags and the parallel-threshold tuning."""
+    ``bucketed``; the others grow as steps need), the flags and the parallel-threshold tuning
+    (``tune[3]``: the number of parallel steps)."""
     buf = (
         np.empty(64, np.int64),
         np.empty(64, indices.dtype),
@@ -260,7 +263,7 @@ def _step_state(n, indices, bucketed):
         np.zeros((n + 63) // 64, np.uint64),
     )
     flags = np.zeros(1, dtype=np.int64)
-    tune = np.array([_PAR_START_ARCS, 0.0, 0.0])
+    tune = np.array([_PAR_START_ARCS, 0.0, 0.0, 0.0])
     return buf, flags, tune
 
 
@@ -306,6 +309,7 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
         counts = np.empty(max(nch, 2 * counts.shape[0]), dtype=np.int64)
     t0 = _cycles()
     if parallel:
+        tune[3] += 1
         _relax_par(indptr, indices, w, dist, bits, F, f, offs, total, ch, delta, cur, out_v,
                    out_b, counts, pred, flags, lower_bound)  # fmt: skip
     else:
@@ -328,6 +332,8 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
 _VMAX_DEGREE = 16  # graphs of at most this out-degree take the vertex-chunked step (roads and
 # grids, 4; uniform 2^20 x 16, 62, measured mixed: its large frontiers make the prefix sum cheap)
 _VCHUNK = 1024  # frontier vertices per chunk of a parallel vertex-chunked step
+_FUSE = 512  # bucket fusion: current-bucket vertices a chunk may queue and relax itself per step
+_FUSE_TOTAL = 64 * _FUSE  # ... over all chunks of a step (the worklists' space; large frontiers)
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
@@ -341,18 +347,37 @@ def _max_degree(indptr):
 
 
 @nb.njit(cache=True, nogil=True)
-def _relax_vchunk(c, indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, filt, delta, cur,
-                  out_v, out_b, counts, arcs):  # fmt: skip
+def _relax_vchunk(c, indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, qcap, filt, delta,
+                  cur, out_v, out_b, counts, arcs):  # fmt: skip
     """Relax the out-arcs of frontier vertices ``[c * vch, (c + 1) * vch)``: the frontier filter
-    and the relaxation in one pass, no prefix sum; pushes go to the chunk's own slice of
-    ``out_v`` (``vch * dmax`` entries), the arcs it relaxed to ``arcs[c]``."""
+    and the relaxation in one pass, no prefix sum; the arcs it relaxed go to ``arcs[c]``.
+
+    **Bucket fusion** (GAPBS's, without barriers): a vertex this chunk lowers into the current
+    bucket (``rel <= 0``) goes to the chunk's own worklist and is relaxed in this same step,
+    after the frontier vertices, in the order found; once ``qcap`` vertices were queued (the
+    bound on the fused work), further current-bucket pushes go out to the next step as before.
+    Every lowered vertex is queued or pushed, and a queued one passes the same frontier filter
+    (``settled``) when it is taken, so a vertex lowered again elsewhere is still expanded at
+    its final distance. The chunk's slice of ``out_v`` (:func:`_vslice` entries) holds its
+    pushes (at most ``dmax`` per relaxed vertex: ``(vch + qcap) * dmax``), then the worklist
+    (its frontier vertices and the queued ones: ``vch + qcap``)."""
     i0 = c * vch
     i1 = min(nf, i0 + vch)
-    a0 = i0 * dmax
+    a0 = c * _vslice(vch, dmax, qcap)
+    # the worklist out_v[qh:qt], after the pushes: the chunk's frontier vertices, then the
+    # current-bucket vertices it lowers (up to qcap of them, qend)
+    one = _U(1)
+    qh = _U(a0 + (vch + qcap) * dmax)
+    qt = qh
+    for i in range(_U(i0), _U(i1)):
+        out_v[qt] = F[i]
+        qt += one
+    qend = qt + _U(qcap)
     cnt = 0
     na = 0
-    for i in range(i0, i1):
-        u = _U(F[i])
+    while qh < qt:
+        u = _U(out_v[qh])
+        qh += one
         du = dist[u]
         if filt:
             if settled[u] == du:
@@ -367,32 +392,45 @@ def _relax_vchunk(c, indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, 
             if not nd < dist[v]:
                 continue
             if _atomic_lower(bits, dist, v, nd):
-                out_v[a0 + cnt] = indices[e]
                 rel = _bin(nd, delta) - cur
-                out_b[a0 + cnt] = np.int32(min(rel, 2147483647))
-                cnt += 1
+                if rel <= 0 and qt < qend:
+                    out_v[qt] = indices[e]
+                    qt += one
+                else:
+                    out_v[a0 + cnt] = indices[e]
+                    out_b[a0 + cnt] = np.int32(min(rel, 2147483647))
+                    cnt += 1
     counts[c] = cnt
     arcs[c] = na
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _vslice(vch, dmax, qcap):
+    """Entries of ``out_v`` per chunk of :func:`_relax_vchunk`: pushes, then the worklist."""
+    return (vch + qcap) * (dmax + 1)
+
+
 @nb.njit(parallel=True, cache=True, nogil=True)
-def _relax_vpar(indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, filt, delta, cur,
+def _relax_vpar(indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, qcap, filt, delta, cur,
                 out_v, out_b, counts, arcs):  # fmt: skip
     nch = (nf + vch - 1) // vch
     for c in nb.prange(nch):
         _relax_vchunk(np.int64(c), indptr, indices, w, dist, bits, settled, F, nf, vch, dmax,
-                      filt, delta, cur, out_v, out_b, counts, arcs)  # fmt: skip
+                      qcap, filt, delta, cur, out_v, out_b, counts, arcs)  # fmt: skip
 
 
 @nb.njit(cache=True, nogil=True)
 def _relax_vstep(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur, buf, dmax,
-                 avg_degree, par, tune):  # fmt: skip
+                 avg_degree, par, tune, fuse):  # fmt: skip
     """:func:`_relax_step` for graphs of small maximum out-degree ``dmax`` (delta-stepping and
     near-far): the frontier is cut into chunks of vertices, not arcs, so no serial prefix sum
     of its degrees precedes the relaxation (each chunk filters its vertices and writes at most
-    ``dmax`` pushes per vertex into its own slice). Returns ``(buffers, nchunks, f, chunk,
-    arcs)``; ``buf[0]`` holds the chunks' arc counts. The parallel/serial choice is
-    :func:`_relax_step`'s, on the estimate ``f * avg_degree`` arcs."""
+    ``dmax`` pushes per vertex into its own slice), and each chunk relaxes the vertices it
+    lowers into the current bucket itself, up to ``fuse`` of them (bucket fusion,
+    :func:`_relax_vchunk`; at most ``_FUSE_TOTAL`` over the chunks). Returns ``(buffers,
+    nchunks, f, chunk, arcs)``; ``buf[0]`` holds the chunks' arc counts. The parallel/serial
+    choice is :func:`_relax_step`'s, on the estimate ``f * avg_degree`` arcs; ``tune[3]``
+    counts the parallel steps (fork-joins)."""
     bm = buf[4]
     if f * _SORT_RATIO >= bm.shape[0] * 64:
         f = _sort_frontier(F, f, bm)
@@ -405,6 +443,7 @@ def _relax_vstep(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur
             tune[2] = 0
     vch = min(_VCHUNK, max(16, (f + 15) // 16)) if parallel else max(f, 1)
     nch = (f + vch - 1) // vch
+    qcap = min(fuse, _FUSE_TOTAL // nch)
     arcs = buf[0]
     if arcs.shape[0] < nch:
         arcs = np.empty(max(nch, 2 * arcs.shape[0]), dtype=np.int64)
@@ -413,17 +452,18 @@ def _relax_vstep(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur
         counts = np.empty(max(nch, 2 * counts.shape[0]), dtype=np.int64)
     out_v = buf[1]
     out_b = buf[2]
-    need = nch * vch * dmax
+    need = nch * _vslice(vch, dmax, qcap)
     if out_v.shape[0] < need:
         out_v = np.empty(max(need, 2 * out_v.shape[0]), dtype=out_v.dtype)
         out_b = np.empty(out_v.shape[0], dtype=np.int32)
     t0 = _cycles()
     if parallel:
-        _relax_vpar(indptr, indices, w, dist, bits, settled, F, f, vch, dmax, filt, delta, cur,
-                    out_v, out_b, counts, arcs)  # fmt: skip
+        tune[3] += 1
+        _relax_vpar(indptr, indices, w, dist, bits, settled, F, f, vch, dmax, qcap, filt, delta,
+                    cur, out_v, out_b, counts, arcs)  # fmt: skip
     else:
         for c in range(nch):
-            _relax_vchunk(c, indptr, indices, w, dist, bits, settled, F, f, vch, dmax, filt,
+            _relax_vchunk(c, indptr, indices, w, dist, bits, settled, F, f, vch, dmax, qcap, filt,
                           delta, cur, out_v, out_b, counts, arcs)  # fmt: skip
     spent = np.float64(_cycles() - t0)
     total = 0
@@ -438,4 +478,4 @@ def _relax_vstep(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur
                 tune[0] = min(2.0 * tune[0], _PAR_MAX_ARCS)
             elif spent < serial:
                 tune[0] = max(min(0.5 * tune[0], float(total)), _PAR_MIN_ARCS)
-    return (arcs, out_v, out_b, counts, bm), nch, f, vch * dmax, total
+    return (arcs, out_v, out_b, counts, bm), nch, f, _vslice(vch, dmax, qcap), total

@@ -130,13 +130,14 @@ def sssp_cpu(
             run_settled, run_bits = run_dist.copy(), run_dist
         else:
             run_dist, run_settled, run_bits = dist, np.full(n, inf, dtype=dtype), bits
-        steps, work, pushes = _delta_run(indptr, indices, weights, run_dist, run_bits,
-                                         run_settled, source, d, window, filtering,
-                                         True)  # fmt: skip
+        steps, work, pushes, par_steps = _delta_run(indptr, indices, weights, run_dist,
+                                                    run_bits, run_settled, source, d, window,
+                                                    filtering, True)  # fmt: skip
         if narrow:
             _widen(run_dist, dist)
         if stats is not None:
-            stats.update(steps=int(steps), arcs=int(work), pushes=int(pushes), int32=narrow)
+            stats.update(steps=int(steps), arcs=int(work), pushes=int(pushes),
+                         parallel_steps=int(par_steps), int32=narrow)  # fmt: skip
         return dist
     if method != "hbf":
         raise ValueError(f"unknown CPU method {method!r}")
