@@ -187,22 +187,24 @@ def is_semiconnected(G) -> bool:
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _lonely_ends(indptr, heads):  # pragma: no cover - compiled
-    """The numbers of nodes with no arc in from another node and with no arc out to another
-    node (self-loops aside)."""
-    n = indptr.shape[0] - 1
-    reached = np.zeros(n, dtype=np.uint8)
-    no_out = 0
-    for r in prange(n):
+def _mark_ends(indptr, heads, reached, leaves):  # pragma: no cover - compiled
+    """``reached[w] = 1`` for every node with an arc in from another node, ``leaves[v] = 1``
+    for every node with an arc out to another node (only 1 is ever stored, by any thread).
+    (Flags, not reductions: Numba 0.68.0 failed to compile a per-node flag summed in the
+    loop.)"""
+    for r in prange(indptr.shape[0] - 1):
         v = np.int64(r)
-        out = 0
         for p in range(indptr[v], indptr[v + 1]):
             w = heads[p]
             if w != v:
-                reached[w] = 1  # (only 1 is ever stored)
-                out = 1
-        no_out += 1 - out
-    no_in = 0
-    for r in prange(n):
-        no_in += 1 - np.int64(reached[r])
-    return no_in, no_out
+                reached[w] = 1
+                leaves[v] = 1
+
+
+def _lonely_ends(indptr: np.ndarray, heads: np.ndarray) -> tuple[int, int]:
+    """The numbers of nodes with no arc in from another node and with no arc out to another
+    node (self-loops aside)."""
+    n = indptr.size - 1
+    reached, leaves = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
+    _mark_ends(indptr, heads, reached, leaves)
+    return n - int(np.count_nonzero(reached)), n - int(np.count_nonzero(leaves))
