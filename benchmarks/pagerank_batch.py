@@ -12,20 +12,14 @@ each variant runs once untimed, then ``--repeat`` interleaved rounds
 (``_common.measure_interleaved``), the GPU synchronized after each call. Reported per variant:
 median/min/max seconds of the power iteration alone, steps, and microseconds per step.
 
-``--uniform-ab`` (session 45) times instead the default batch with the uniform teleport and
-dangling distributions passed to the kernels as one value (a null pointer and ``1 / n``) against
-the same distributions passed as arrays of ``1 / n`` (what every run read before).
-
 Usage::
 
     python benchmarks/pagerank_batch.py --graphs urand:17,grid:708,kron:20 --out batch.json
-    python benchmarks/pagerank_batch.py --graphs urand:17,grid:708,kron:20 --uniform-ab
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 from pathlib import Path
 
@@ -38,38 +32,19 @@ from pagerank import make_graph  # noqa: E402
 BATCHES = [1, 2, 4, 8, 16]
 
 
-def _with_arrays(inputs):
-    """``inputs`` with its uniform teleport and dangling distributions marked non-uniform: the
-    kernels then read them as arrays of 1 / n, as before session 45 (the same values)."""
-    arrays = copy.copy(inputs)
-    arrays.uniform_teleport = arrays.uniform_dangling = False
-    return arrays
-
-
-def run_graph(
-    spec: str, repeat: int, alpha: float, tol: float, max_iter: int, uniform_ab: bool = False
-) -> dict:
-    """Every variant on one graph: timings, steps, and whether the answers are identical.
-    ``uniform_ab``: instead of the batch sizes, the default batch with the uniform teleport and
-    dangling distributions passed as one value against the same passed as arrays."""
+def run_graph(spec: str, repeat: int, alpha: float, tol: float, max_iter: int) -> dict:
+    """Every variant on one graph: timings, steps, and whether the answers are identical."""
     from warpgraph.algorithms.pagerank import gpu
     from warpgraph.algorithms.pagerank.api import prepare
 
     name, G = make_graph(spec, "gpu")
     inputs = prepare(G)
-    if uniform_ab:
-        variants = {"uniform value": inputs, "arrays": _with_arrays(inputs)}
-        calls = {
-            key: lambda x=x: gpu.power_iteration(x, alpha, max_iter, tol)
-            for key, x in variants.items()
-        }
-    else:
-        calls = {
-            f"batch={b}": lambda b=b: gpu.power_iteration(inputs, alpha, max_iter, tol, batch=b)
-            for b in BATCHES
-        }
+    calls = {
+        f"batch={b}": lambda b=b: gpu.power_iteration(inputs, alpha, max_iter, tol, batch=b)
+        for b in BATCHES
+    }
     answers = {key: fn() for key, fn in calls.items()}  # (untimed first calls; also checked)
-    ranks0, steps0 = next(iter(answers.values()))
+    ranks0, steps0 = answers["batch=1"]
     same = {
         key: bool(steps == steps0 and np.abs(ranks.get() - ranks0.get()).max() <= 1e-12)
         for key, (ranks, steps) in answers.items()
@@ -78,7 +53,7 @@ def run_graph(
     for key, t in timings.items():
         t["steps"] = answers[key][1]
         t["us_per_step"] = 1e6 * t["median_s"] / max(answers[key][1], 1)
-        t["identical_to_first"] = same[key]
+        t["identical_to_batch1"] = same[key]
     return {
         "graph": name,
         "vertices": G.num_vertices,
@@ -96,14 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tol", type=float, default=1e-10)
     parser.add_argument("--max-iter", type=int, default=1000)
     parser.add_argument("--out", default=None)
-    parser.add_argument(
-        "--uniform-ab",
-        action="store_true",
-        help="time the uniform teleport passed as one value against the same as arrays",
-    )
     args = parser.parse_args(argv)
     rows = [
-        run_graph(spec, args.repeat, args.alpha, args.tol, args.max_iter, args.uniform_ab)
+        run_graph(spec, args.repeat, args.alpha, args.tol, args.max_iter)
         for spec in args.graphs.split(",")
         if spec
     ]
@@ -115,7 +85,6 @@ def main(argv: list[str] | None = None) -> int:
                 f"{t['us_per_step']:7.1f} us/step"
             )
     params = {"alpha": args.alpha, "tol": args.tol, "max_iter": args.max_iter}
-    params["uniform_ab"] = args.uniform_ab
     path = write_json("pagerank_batch", {"params": params, "results": rows}, args.out)
     print(f"wrote {path}")
     return 0 if all(row["all_identical"] for row in rows) else 1

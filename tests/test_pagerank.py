@@ -240,35 +240,6 @@ def test_cpu_uniform_teleport_is_the_array_path_bit_for_bit():
             numba.set_num_threads(threads)
 
 
-@pytest.mark.gpu
-def test_gpu_uniform_teleport_is_the_array_path():
-    """The GPU kernels read a uniform teleport / dangling distribution as one value (a null
-    pointer and ``1 / n``): the same steps and ranks as the arrays of ``1 / n`` (to 1e-12: the
-    blocks' atomic sums land in any order), and as explicit uniform arrays."""
-    from warpgraph.algorithms.pagerank import gpu
-
-    s, d = wg.generators.kronecker_edges(10, 8, seed=5, device="cpu")
-    w = np.random.default_rng(2).random(s.size) + 0.01
-    for directed, weighted in itertools.product((True, False), (True, False)):
-        G = wg.Graph.from_edges(s, d, weights=w, directed=directed).to("gpu")
-        n = G.num_vertices
-
-        def run(inputs):
-            ranks, steps = gpu.power_iteration(inputs, 0.85, 500, 1e-12)
-            return host(ranks), steps
-
-        inputs = prepare(G, weighted=weighted)
-        assert inputs.uniform_teleport and inputs.uniform_dangling
-        want, want_steps = run(inputs)
-        inputs.uniform_teleport = inputs.uniform_dangling = False  # the array path
-        others = [run(inputs)]
-        for explicit in ({"personalization": np.ones(n)}, {"dangling": np.full(n, 3.0)}):
-            others.append(run(prepare(G, weighted=weighted, **explicit)))
-        for got, steps in others:
-            assert steps == want_steps
-            assert np.abs(got - want).max() <= 1e-12
-
-
 def test_cpu_unit_weights_read_degrees_bit_for_bit():
     """With unit weights the CPU step divides by the out-degree (from ``G.indptr``) instead of
     reading ``inv_out`` and ``dangling``, and the set-up computes those in one compiled pass:

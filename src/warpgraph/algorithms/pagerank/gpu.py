@@ -84,11 +84,7 @@ def _steps_enqueuer(inputs, alpha: float, threshold: float, xs, contribs, sums):
     pull = get_kernel(SOURCE, f"pagerank_pull_group<{ctype}, {g}, {weighted}, {rtype}>")
     pull_heavy = get_kernel(SOURCE, f"pagerank_pull_heavy<{ctype}, {weighted}, {rtype}>")
     heavy_blocks = min(int(heavy.size), 8 * sm_count())
-    # (a uniform distribution goes as a null pointer and its one value: ``kernels/pagerank.cu``)
-    uniform = 1.0 / n if n else 0.0
-    teleport = None if inputs.uniform_teleport else inputs.teleport
-    dangling_to = None if inputs.uniform_dangling else inputs.dangling_to
-    common = (inputs.inv_out, inputs.dangling, teleport, dangling_to, uniform)
+    common = (inputs.inv_out, inputs.dangling, inputs.teleport, inputs.dangling_to)
     tail_scalars = (float(alpha), float(threshold))
 
     def enqueue(first: int, last: int) -> None:

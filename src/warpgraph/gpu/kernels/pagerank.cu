@@ -16,7 +16,6 @@
 //   pagerank_pull_heavy<V, WEIGHTED>: one block per listed heavy vertex.
 // WEIGHTED = 0 reads unit weights (the `weights` pointer is not read). R (double or float) is
 // how the ranks x, x_next and the contributions are stored; every sum is accumulated in double.
-// `teleport` and `dangling_to` may be null: each then reads `uniform` (1 / n) for every vertex.
 #include "common.cuh"
 
 namespace {
@@ -29,23 +28,15 @@ __device__ __forceinline__ double arc_weight(const double* __restrict__ weights,
 
 // The rank of v from its in-arc sum `acc`; writes v's next values (y as stored in R) and
 // returns |y - x[v]|.
-// A distribution's entry for v: the array's, or `uniform` where the array is null (the
-// uniform 1 / n, one value for every vertex: 16 bytes a vertex less to read per step).
-__device__ __forceinline__ double entry(const double* __restrict__ values, double uniform,
-                                        long long v) {
-    return values ? values[v] : uniform;
-}
-
 template <typename R>
 __device__ __forceinline__ double finish_vertex(long long v, double acc, double alpha, double mass,
                                                 const R* __restrict__ x,
                                                 const double* __restrict__ inv_out,
                                                 const double* __restrict__ teleport,
                                                 const double* __restrict__ dangling_to,
-                                                double uniform, R* __restrict__ x_next,
+                                                R* __restrict__ x_next,
                                                 R* __restrict__ contrib_next, double& y) {
-    const R stored = (R)(alpha * (acc + mass * entry(dangling_to, uniform, v)) +
-                         (1.0 - alpha) * entry(teleport, uniform, v));
+    const R stored = (R)(alpha * (acc + mass * dangling_to[v]) + (1.0 - alpha) * teleport[v]);
     y = (double)stored;
     x_next[v] = stored;
     contrib_next[v] = (R)(y * inv_out[v]);
@@ -63,9 +54,8 @@ __global__ void pagerank_pull_group(const long long* __restrict__ indptr,
                                     const double* __restrict__ inv_out,
                                     const bool* __restrict__ dangling,
                                     const double* __restrict__ teleport,
-                                    const double* __restrict__ dangling_to, double uniform,
-                                    long long n, long long heavy_degree, double alpha,
-                                    double threshold,
+                                    const double* __restrict__ dangling_to, long long n,
+                                    long long heavy_degree, double alpha, double threshold,
                                     const double* __restrict__ sums_in,
                                     R* __restrict__ x_next,
                                     R* __restrict__ contrib_next,
@@ -96,8 +86,8 @@ __global__ void pagerank_pull_group(const long long* __restrict__ indptr,
         for (int o = GROUP / 2; o > 0; o >>= 1) acc += __shfl_down_sync(wg::FULL_MASK, acc, o, GROUP);
         if (light && lane == 0) {
             double y;
-            change += finish_vertex(v, acc, alpha, mass, x, inv_out, teleport, dangling_to, uniform,
-                                    x_next, contrib_next, y);
+            change += finish_vertex(v, acc, alpha, mass, x, inv_out, teleport, dangling_to, x_next,
+                                    contrib_next, y);
             if (dangling[v]) dangling_rank += y;
         }
     }
@@ -118,7 +108,7 @@ __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
                                     const double* __restrict__ inv_out,
                                     const bool* __restrict__ dangling,
                                     const double* __restrict__ teleport,
-                                    const double* __restrict__ dangling_to, double uniform,
+                                    const double* __restrict__ dangling_to,
                                     const V* __restrict__ heavy, long long num_heavy,
                                     double alpha, double threshold,
                                     const double* __restrict__ sums_in,
@@ -137,7 +127,7 @@ __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
         if (threadIdx.x == 0) {
             double y;
             atomicAdd(sums_out, finish_vertex(v, acc, alpha, mass, x, inv_out, teleport,
-                                              dangling_to, uniform, x_next, contrib_next, y));
+                                              dangling_to, x_next, contrib_next, y));
             if (dangling[v]) atomicAdd(sums_out + 1, y);
         }
     }
@@ -147,15 +137,15 @@ __global__ void pagerank_pull_heavy(const long long* __restrict__ indptr,
 #define WG_PR_GROUP(V, G, W, R)                                                                 \
     template __global__ void pagerank_pull_group<V, G, W, R>(                                   \
         const long long*, const V*, const double*, const R*, const R*, const double*,           \
-        const bool*, const double*, const double*, double, long long, long long, double,         \
-        double, const double*, R*, R*, double*);
+        const bool*, const double*, const double*, long long, long long, double, double,         \
+        const double*, R*, R*, double*);
 #define WG_PR_ALL(V, W, R)                                                                       \
     WG_PR_GROUP(V, 1, W, R) WG_PR_GROUP(V, 2, W, R) WG_PR_GROUP(V, 4, W, R)                     \
     WG_PR_GROUP(V, 8, W, R) WG_PR_GROUP(V, 16, W, R) WG_PR_GROUP(V, 32, W, R)                   \
     template __global__ void pagerank_pull_heavy<V, W, R>(                                      \
         const long long*, const V*, const double*, const R*, const R*, const double*,           \
-        const bool*, const double*, const double*, double, const V*, long long, double,         \
-        double, const double*, R*, R*, double*);
+        const bool*, const double*, const double*, const V*, long long, double, double,         \
+        const double*, R*, R*, double*);
 #define WG_PR_TYPES(V, W) WG_PR_ALL(V, W, double) WG_PR_ALL(V, W, float)
 WG_PR_TYPES(int, 0)
 WG_PR_TYPES(int, 1)
