@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from .launch import (
     GpuTime,
+    bind,
     convert_args,
     gpu_timer,
     grid_for,
@@ -45,6 +46,7 @@ __all__ = [
     "Kernel",
     "KernelCompileError",
     "bfs_levels",
+    "bind",
     "build_csr",
     "convert_args",
     "declare",
