@@ -135,8 +135,8 @@ def test_bucket_fusion_worklists(threads):
     the current bucket itself, up to ``fuse`` of them per step, the rest going out to the next
     step): distances equal SciPy's for worklist bounds from none to larger than the graph,
     with integer (int32 and int64 distances) and float weights, delta-stepping and near-far,
-    one bucket or many (delta 3: most pushes go to later buckets); fusing one bucket takes
-    fewer steps than not."""
+    one bucket or many (delta 3: most pushes go to later buckets), 1 to 16 chunks per parallel
+    step; fusing one bucket takes fewer steps than not."""
     import numba
 
     from warpgraph.algorithms.sssp._cpu_buckets import _WINDOW, _delta_run
@@ -175,9 +175,63 @@ def test_bucket_fusion_worklists(threads):
                 assert steps[10**6] <= steps[64] <= steps[0]
                 if delta > 3:  # one bucket: fusion must have happened
                     assert steps[64] < steps[0]
+                for vchunks in (1, 3):  # chunks of a parallel step (sssp_cpu: 2 per thread)
+                    dist = np.full(G.num_vertices, big, dtype=kind)
+                    _delta_run(G.indptr, G.indices, w, dist,
+                               dist if kind != "float64" else dist.view(np.int64),
+                               np.full_like(dist, big), source, d, window, True, True,
+                               np.int64(64), np.int64(-1), np.int64(vchunks))  # fmt: skip
+                    if kind == "int32":
+                        dist = np.where(dist == big, INF, dist.astype(np.int64))
+                    assert_matches(dist, ref)
     finally:
         numba.set_num_threads(old)
     assert fused_parallel > 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_reused_work_arrays_do_not_leak(threads):
+    """The public CPU call keeps the engine's working distances per graph and reuses them: a
+    second search from a source that reaches fewer vertices (a stale distance would show) or
+    more (a stale ``settled`` entry would skip an expansion) is still SciPy's, for int32 (int32
+    working distances), int64 and float weights; earlier results stay as they were and never
+    share memory with the reused arrays or with later results."""
+    import numba
+
+    from warpgraph.algorithms.sssp.api import _CACHE
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        # two directed grids joined one way (part A reaches part B, not back), plus a path
+        A = wg.generators.grid_2d(40, 40, seed=3, weights="gap", device="cpu")
+        n0 = A.num_vertices
+        src = np.repeat(np.arange(n0), np.diff(A.indptr))
+        dst = A.indices.astype(np.int64)
+        src = np.concatenate([src, src + n0, [5, n0 + 7]])
+        dst = np.concatenate([dst, dst + n0, [n0 + 9, 2 * n0 - 1]])
+        for dtype in DTYPES:
+            w = np.concatenate([A.weights, A.weights[::-1], [1, 3]]).astype(dtype)
+            G = wg.Graph.from_edges(src, dst, weights=w, num_vertices=2 * n0 + 3, directed=True)
+            results = []
+            for s in (n0 + 3, 0, n0 + 3, 0, 2 * n0 + 1, n0 + 3):  # B only, A and B, ...
+                dist = sssp(G, s, method="delta", device="cpu")
+                assert_matches(dist, sssp_reference(G, s))
+                results.append((s, dist, dist.copy()))
+            near = sssp(G, [0, n0 + 3], method="near_far", device="cpu")
+            for row, s in zip(near, (0, n0 + 3), strict=True):
+                assert_matches(row, sssp_reference(G, s))
+            work = _CACHE[G]["cpu_work"]
+            kept = [a for v in work.values() if isinstance(v, tuple) for a in v]
+            assert len(kept) == (2 if dtype == np.int32 else 1)  # int32 work, or ``settled``
+            assert work["dmax"] == int(np.diff(G.indptr).max())
+            for i, (_, dist, copy) in enumerate(results):
+                np.testing.assert_array_equal(dist, copy)
+                assert not any(np.shares_memory(dist, a) for a in kept)
+                for _, later, _ in results[i + 1 :]:
+                    assert not np.shares_memory(dist, later)
+    finally:
+        numba.set_num_threads(old)
 
 
 def test_unweighted_graph_gives_hop_counts():

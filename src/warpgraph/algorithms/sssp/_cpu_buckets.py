@@ -38,6 +38,7 @@ import numpy as np
 
 from ._cpu_relax import (
     _FUSE,
+    _VCHUNKS,
     _VMAX_DEGREE,
     _bin,
     _ensure,
@@ -96,9 +97,11 @@ def _grow_pool(pool, cnext, free, st, need):
 # ---------------------------------------------------------------------------- delta-stepping
 @nb.njit(cache=True, nogil=True)
 def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, filt, par,
-               fuse=_FUSE):  # fmt: skip
+               fuse=_FUSE, dmax=-1, vchunks=_VCHUNKS):  # fmt: skip
     """Delta-stepping (``window`` bucket slots; 1 = near-far) from ``source`` into ``dist``;
-    ``fuse``: the bucket-fusion bound of the vertex-chunked steps (0: none).
+    ``fuse``: the bucket-fusion bound of the vertex-chunked steps (0: none); ``dmax``: the
+    graph's largest out-degree if known (else found here, one parallel pass over ``indptr``);
+    ``vchunks``: chunks of a parallel vertex-chunked step (``sssp_cpu``: 2 per thread).
 
     Returns the numbers of relax steps, arcs relaxed, pushes and parallel steps."""
     n = indptr.shape[0] - 1
@@ -125,7 +128,10 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
     buf, flags, tune = _step_state(n, indices, True)
     no_pred = np.empty(0, dtype=np.int64)
     # small out-degrees (roads, grids): vertex-chunked steps, no serial prefix sum per step
-    dmax = _max_degree(indptr) if par else _VMAX_DEGREE + 1
+    if not par:
+        dmax = _VMAX_DEGREE + 1
+    elif dmax < 0:
+        dmax = _max_degree(indptr)
     vmode = dmax <= _VMAX_DEGREE
     avg_degree = indices.shape[0] / max(n, 1)
     steps = 0
@@ -136,7 +142,7 @@ def _delta_run(indptr, indices, w, dist, bits, settled, source, delta, window, f
             if vmode:
                 buf, nch, f, ch, arcs = _relax_vstep(indptr, indices, w, dist, bits, settled, F,
                                                      f, filt, delta, cur, buf, dmax, avg_degree,
-                                                     par, tune, fuse)  # fmt: skip
+                                                     par, tune, fuse, vchunks)  # fmt: skip
             else:
                 buf, nch, f, ch = _relax_step(indptr, indices, w, dist, bits, settled, F, f,
                                               filt, delta, cur, buf, no_pred, flags, -np.inf,

@@ -331,8 +331,11 @@ def _relax_step(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur,
 # ---------------------------------------------------------------------------- vertex chunks
 _VMAX_DEGREE = 16  # graphs of at most this out-degree take the vertex-chunked step (roads and
 # grids, 4; uniform 2^20 x 16, 62, measured mixed: its large frontiers make the prefix sum cheap)
-_VCHUNK = 1024  # frontier vertices per chunk of a parallel vertex-chunked step
+_VCHUNK = 1024  # frontier vertices per chunk of a parallel vertex-chunked step (at most)
+_VCHUNKS = 16  # chunks of a parallel vertex-chunked step (small frontiers), unless told: sssp_cpu
+_VCHUNKS_PER_THREAD = 2  # asks for this many per thread (session 46)
 _FUSE = 512  # bucket fusion: current-bucket vertices a chunk may queue and relax itself per step
+_FUSE_PAR = 16  # a parallel step's chunks share _FUSE_PAR * fuse (16 chunks of 512 until s46)
 _FUSE_TOTAL = 64 * _FUSE  # ... over all chunks of a step (the worklists' space; large frontiers)
 
 
@@ -421,16 +424,17 @@ def _relax_vpar(indptr, indices, w, dist, bits, settled, F, nf, vch, dmax, qcap,
 
 @nb.njit(cache=True, nogil=True)
 def _relax_vstep(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur, buf, dmax,
-                 avg_degree, par, tune, fuse):  # fmt: skip
+                 avg_degree, par, tune, fuse, vchunks):  # fmt: skip
     """:func:`_relax_step` for graphs of small maximum out-degree ``dmax`` (delta-stepping and
     near-far): the frontier is cut into chunks of vertices, not arcs, so no serial prefix sum
     of its degrees precedes the relaxation (each chunk filters its vertices and writes at most
     ``dmax`` pushes per vertex into its own slice), and each chunk relaxes the vertices it
-    lowers into the current bucket itself, up to ``fuse`` of them (bucket fusion,
-    :func:`_relax_vchunk`; at most ``_FUSE_TOTAL`` over the chunks). Returns ``(buffers,
-    nchunks, f, chunk, arcs)``; ``buf[0]`` holds the chunks' arc counts. The parallel/serial
-    choice is :func:`_relax_step`'s, on the estimate ``f * avg_degree`` arcs; ``tune[3]``
-    counts the parallel steps (fork-joins)."""
+    lowers into the current bucket itself (bucket fusion, :func:`_relax_vchunk`): up to
+    ``fuse`` in a serial step, ``_FUSE_PAR * fuse`` shared by the ``vchunks`` chunks of a
+    parallel one (more chunks for large frontiers), at most ``_FUSE_TOTAL`` over them. Returns
+    ``(buffers, nchunks, f, chunk, arcs)``; ``buf[0]`` holds the chunks' arc counts. The
+    parallel/serial choice is :func:`_relax_step`'s, on the estimate ``f * avg_degree`` arcs;
+    ``tune[3]`` counts the parallel steps (fork-joins)."""
     bm = buf[4]
     if f * _SORT_RATIO >= bm.shape[0] * 64:
         f = _sort_frontier(F, f, bm)
@@ -441,9 +445,16 @@ def _relax_vstep(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur
         if tune[2] >= _PAR_PROBE:
             parallel = True
             tune[2] = 0
-    vch = min(_VCHUNK, max(16, (f + 15) // 16)) if parallel else max(f, 1)
+    # Parallel steps: ``vchunks`` chunks (sssp_cpu: 2 per thread; more for frontiers over
+    # _VCHUNK vertices a chunk), sharing _FUSE_PAR * fuse fused vertices. Few, deep worklists
+    # re-relax less than 16 of 512 each (session 46: a chunk that runs ahead relaxes vertices
+    # that a chunk after it lowers again; on one thread the 16 chunks ran one after another).
+    # (The thread count comes as an argument: numba.get_num_threads() in a jitted function
+    # keeps it, and its callers, out of the on-disk cache.)
+    nt = max(vchunks, 1) if parallel else 1
+    vch = min(_VCHUNK, max(16, (f + nt - 1) // nt)) if parallel else max(f, 1)
     nch = (f + vch - 1) // vch
-    qcap = min(fuse, _FUSE_TOTAL // nch)
+    qcap = min(fuse * _FUSE_PAR // nt if parallel else fuse, _FUSE_TOTAL // nch)
     arcs = buf[0]
     if arcs.shape[0] < nch:
         arcs = np.empty(max(nch, 2 * arcs.shape[0]), dtype=np.int64)

@@ -30,8 +30,10 @@ _INT64_SAFE = 2**62
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-"""Per graph: the unit weights of an unweighted graph and the statistics of ``G.weights``
-(the graph's arrays are treated as immutable, as everywhere in warpgraph)."""
+"""Per graph: the unit weights of an unweighted graph, the statistics of ``G.weights`` and the
+CPU engine's reused work arrays (``"cpu_work"``: two distance arrays and the largest
+out-degree, :func:`.cpu.sssp_cpu`); the graph's arrays are treated as immutable, as everywhere
+in warpgraph."""
 
 
 def _unit_weights(G: Graph, dev: str):
@@ -303,10 +305,13 @@ def _sssp_cpu_sources(G, w, sources, method, delta, predecessors, filtering, neg
         if method in ("delta", "near_far") and delta is None:
             delta = choose_delta(mean, max_abs, G.num_arcs / max(n, 1), dtype.kind in "iu")
         dist = np.empty((k, n), dtype=dtype)
+        # the engine's working distances and the graph's largest out-degree, kept per graph
+        # (they depend on its size and arcs only); ``dist`` never shares memory with them
+        work = _CACHE.setdefault(G, {}).setdefault("cpu_work", {})
         for i, s in enumerate(sources):
             sssp_cpu(indptr, indices, w, int(s), method=method, delta=delta,
                      filtering=filtering, negative=negative, max_abs=max_abs,
-                     dist=dist[i])  # fmt: skip
+                     dist=dist[i], work=work)  # fmt: skip
     pred = None
     if predecessors:
         pred = np.empty((k, n), dtype=np.int64)

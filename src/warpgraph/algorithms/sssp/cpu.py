@@ -41,7 +41,7 @@ from ._cpu_buckets import _WINDOW, _delta_run
 from ._cpu_dijkstra import dijkstra_cpu
 from ._cpu_hbf import _bf_run
 from ._cpu_predecessors import predecessors_cpu
-from ._cpu_relax import _infinity
+from ._cpu_relax import _FUSE, _VCHUNKS_PER_THREAD, _infinity, _max_degree
 
 __all__ = ["dijkstra_cpu", "predecessors_cpu", "sssp_cpu", "weight_stats"]
 
@@ -74,6 +74,25 @@ def _widen(d32, out):
         out[i] = np.iinfo(np.int64).max if x == big else x
 
 
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _reset_pair(a, b, value):
+    """``a[:] = b[:] = value`` in one parallel pass (reused work arrays)."""
+    for i in nb.prange(a.shape[0]):
+        a[i] = value
+        b[i] = value
+
+
+def _work_arrays(work: dict | None, key: str, count: int, n: int, dtype, value) -> tuple:
+    """``count`` (1 or 2) arrays of ``n`` items of ``dtype`` set to ``value``: taken out of
+    ``work`` (the caller's per-graph cache) when it holds them, so no other call uses them
+    meanwhile (a concurrent call on the same graph allocates its own), else new."""
+    arrs = work.pop(key, None) if work is not None else None
+    if arrs is None or arrs[0].shape[0] != n or arrs[0].dtype != dtype:
+        arrs = tuple(np.empty(n, dtype=dtype) for _ in range(count))
+    _reset_pair(arrs[0], arrs[-1], dtype.type(value))
+    return arrs
+
+
 # ---------------------------------------------------------------------------- driver
 def _bits_view(dist: np.ndarray) -> np.ndarray:
     if dist.dtype.kind == "f":
@@ -94,12 +113,15 @@ def sssp_cpu(
     max_abs: float | None = None,
     dist: np.ndarray | None = None,
     stats: dict | None = None,
+    work: dict | None = None,
 ) -> np.ndarray:
     """Distances from one ``source`` with ``method`` ``"delta"``, ``"near_far"`` or ``"hbf"``.
 
     Trusts its input (``api.sssp`` checks it): non-negative weights for delta/near-far, float
     weights of the distance dtype. ``negative`` and ``max_abs`` describe the weights (computed
-    here when not given).
+    here when not given). ``work``: a dict the caller keeps per graph (``api.sssp`` does), in
+    which delta-stepping and near-far keep their working distances and the graph's largest
+    out-degree between calls; the returned ``dist`` is never one of them.
 
     Raises
     ------
@@ -126,17 +148,28 @@ def sssp_cpu(
         if narrow:
             # Every label is the length of a simple path (non-negative weights), so int32
             # distances cannot overflow; half the memory traffic of int64 (GAPBS's choice).
-            run_dist = np.full(n, np.iinfo(np.int32).max, dtype=np.int32)
-            run_settled, run_bits = run_dist.copy(), run_dist
+            key, arrs = "int32", _work_arrays(work, "int32", 2, n, np.dtype(np.int32), 2**31 - 1)
+            run_dist, run_settled = arrs
+            run_bits = run_dist
         else:
-            run_dist, run_settled, run_bits = dist, np.full(n, inf, dtype=dtype), bits
-        steps, work, pushes, par_steps = _delta_run(indptr, indices, weights, run_dist,
+            key, arrs = "settled", _work_arrays(work, "settled", 1, n, dtype, inf)
+            run_dist, run_settled, run_bits = dist, arrs[0], bits
+        dmax = work.get("dmax", -1) if work is not None else -1
+        if dmax < 0:
+            dmax = int(_max_degree(indptr)) if n > 0 else 0
+            if work is not None:
+                work["dmax"] = dmax
+        vchunks = _VCHUNKS_PER_THREAD * nb.get_num_threads()  # (an argument: see _relax_vstep)
+        steps, arcs, pushes, par_steps = _delta_run(indptr, indices, weights, run_dist,
                                                     run_bits, run_settled, source, d, window,
-                                                    filtering, True)  # fmt: skip
+                                                    filtering, True, _FUSE, dmax,
+                                                    vchunks)  # fmt: skip
         if narrow:
             _widen(run_dist, dist)
+        if work is not None:
+            work[key] = arrs  # back for the next call on this graph (``dist`` is not in it)
         if stats is not None:
-            stats.update(steps=int(steps), arcs=int(work), pushes=int(pushes),
+            stats.update(steps=int(steps), arcs=int(arcs), pushes=int(pushes),
                          parallel_steps=int(par_steps), int32=narrow)  # fmt: skip
         return dist
     if method != "hbf":
