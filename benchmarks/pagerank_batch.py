@@ -12,14 +12,9 @@ each variant runs once untimed, then ``--repeat`` interleaved rounds
 (``_common.measure_interleaved``), the GPU synchronized after each call. Reported per variant:
 median/min/max seconds of the power iteration alone, steps, and microseconds per step.
 
-``--bind-ab`` (session 45) times instead the default batch with its launches bound once
-(``warpgraph.gpu.launch.bind``: arguments checked and converted once per run) against the same
-launches checked at every launch (``gpu.BIND_LAUNCHES = False``, as before).
-
 Usage::
 
     python benchmarks/pagerank_batch.py --graphs urand:17,grid:708,kron:20 --out batch.json
-    python benchmarks/pagerank_batch.py --graphs urand:17,grid:708,kron:20 --bind-ab
 """
 
 from __future__ import annotations
@@ -37,39 +32,19 @@ from pagerank import make_graph  # noqa: E402
 BATCHES = [1, 2, 4, 8, 16]
 
 
-def _with_binding(bound: bool, gpu, inputs, alpha: float, max_iter: int, tol: float):
-    """One run with the launches bound once (``gpu.BIND_LAUNCHES``) or checked at each."""
-    saved = gpu.BIND_LAUNCHES
-    gpu.BIND_LAUNCHES = bound
-    try:
-        return gpu.power_iteration(inputs, alpha, max_iter, tol)
-    finally:
-        gpu.BIND_LAUNCHES = saved
-
-
-def run_graph(
-    spec: str, repeat: int, alpha: float, tol: float, max_iter: int, bind_ab: bool = False
-) -> dict:
-    """Every variant on one graph: timings, steps, and whether the answers are identical.
-    ``bind_ab``: instead of the batch sizes, the default batch with its launches bound once
-    against the same checked at every launch."""
+def run_graph(spec: str, repeat: int, alpha: float, tol: float, max_iter: int) -> dict:
+    """Every variant on one graph: timings, steps, and whether the answers are identical."""
     from warpgraph.algorithms.pagerank import gpu
     from warpgraph.algorithms.pagerank.api import prepare
 
     name, G = make_graph(spec, "gpu")
     inputs = prepare(G)
-    if bind_ab:
-        calls = {
-            "bound": lambda: _with_binding(True, gpu, inputs, alpha, max_iter, tol),
-            "checked": lambda: _with_binding(False, gpu, inputs, alpha, max_iter, tol),
-        }
-    else:
-        calls = {
-            f"batch={b}": lambda b=b: gpu.power_iteration(inputs, alpha, max_iter, tol, batch=b)
-            for b in BATCHES
-        }
+    calls = {
+        f"batch={b}": lambda b=b: gpu.power_iteration(inputs, alpha, max_iter, tol, batch=b)
+        for b in BATCHES
+    }
     answers = {key: fn() for key, fn in calls.items()}  # (untimed first calls; also checked)
-    ranks0, steps0 = next(iter(answers.values()))
+    ranks0, steps0 = answers["batch=1"]
     same = {
         key: bool(steps == steps0 and np.abs(ranks.get() - ranks0.get()).max() <= 1e-12)
         for key, (ranks, steps) in answers.items()
@@ -78,7 +53,7 @@ def run_graph(
     for key, t in timings.items():
         t["steps"] = answers[key][1]
         t["us_per_step"] = 1e6 * t["median_s"] / max(answers[key][1], 1)
-        t["identical_to_first"] = same[key]
+        t["identical_to_batch1"] = same[key]
     return {
         "graph": name,
         "vertices": G.num_vertices,
@@ -96,14 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tol", type=float, default=1e-10)
     parser.add_argument("--max-iter", type=int, default=1000)
     parser.add_argument("--out", default=None)
-    parser.add_argument(
-        "--bind-ab",
-        action="store_true",
-        help="time the launches bound once (gpu.BIND_LAUNCHES) against checked at each launch",
-    )
     args = parser.parse_args(argv)
     rows = [
-        run_graph(spec, args.repeat, args.alpha, args.tol, args.max_iter, args.bind_ab)
+        run_graph(spec, args.repeat, args.alpha, args.tol, args.max_iter)
         for spec in args.graphs.split(",")
         if spec
     ]
@@ -115,7 +85,6 @@ def main(argv: list[str] | None = None) -> int:
                 f"{t['us_per_step']:7.1f} us/step"
             )
     params = {"alpha": args.alpha, "tol": args.tol, "max_iter": args.max_iter}
-    params["bind_ab"] = args.bind_ab
     path = write_json("pagerank_batch", {"params": params, "results": rows}, args.out)
     print(f"wrote {path}")
     return 0 if all(row["all_identical"] for row in rows) else 1

@@ -345,27 +345,6 @@ def test_launch_checks_dtypes_before_launching(cp):
 
 
 @pytest.mark.gpu
-def test_bind_checks_once_and_launches_each_call(cp):
-    """``bind`` checks the arguments when it is made (the same errors as ``launch``) and each
-    call launches again, reading the arrays' contents at that time."""
-    k = loader.get_kernel("degree.cu", "count_degrees<int>")
-    ids = cp.array([1, 1, 3], dtype=cp.int32)
-    counts = cp.zeros(4, dtype=cp.uint64)
-    with pytest.raises(InvalidArgumentError, match="dtype int64"):
-        wgpu.bind(k, 3, (ids.astype(cp.int64), 3, counts))
-    run = wgpu.bind(k, ids.size, (ids, ids.size, counts))
-    assert counts.get().tolist() == [0, 0, 0, 0]  # (nothing launched yet)
-    run()
-    run()
-    assert counts.get().tolist() == [0, 4, 0, 2]
-    ids[:] = 0
-    run()
-    assert counts.get().tolist() == [3, 4, 0, 2]
-    wgpu.bind(k, 0, (ids, 0, counts))()  # no work items: nothing launched
-    assert counts.get().tolist() == [3, 4, 0, 2]
-
-
-@pytest.mark.gpu
 def test_every_declared_name_compiles(cp):
     _import_all_gpu_modules()
     for source, names in loader.declared().items():

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from .launch import (
     GpuTime,
-    bind,
     convert_args,
     gpu_timer,
     grid_for,
@@ -46,7 +45,6 @@ __all__ = [
     "Kernel",
     "KernelCompileError",
     "bfs_levels",
-    "bind",
     "build_csr",
     "convert_args",
     "declare",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,6 @@ from .signature import Param
 
 __all__ = [
     "GpuTime",
-    "bind",
     "convert_args",
     "default_max_blocks",
     "gpu_timer",
@@ -297,45 +296,15 @@ def launch(
     >>> k = get_kernel("degree.cu", "count_degrees<int>")  # doctest: +SKIP
     >>> launch(k, ids.size, (ids, ids.size, counts))  # doctest: +SKIP
     """
-    bind(kernel, n, args, block, shared_mem, stream, grid=grid)()
-
-
-def bind(
-    kernel: Kernel | Any,
-    n: int,
-    args: Sequence[Any],
-    block: int = 256,
-    shared_mem: int = 0,
-    stream: Any = None,
-    *,
-    grid: int | None = None,
-) -> Callable[[], None]:
-    """:func:`launch` made ready once, to be run many times (same parameters): the
-    arguments are checked and converted here, so each call of the returned function is only the
-    launch itself (CuPy's). For loops that launch the same kernel with the same arguments again
-    and again, where checking 18 arguments per launch (about 30 us) costs more than a small
-    kernel runs. The arrays are held until the function is dropped; their contents are read at
-    each launch.
-
-    Examples
-    --------
-    >>> step = bind(k, ids.size, (ids, ids.size, counts))  # doctest: +SKIP
-    >>> for _ in range(10):  # doctest: +SKIP
-    ...     step()
-    """
     k = _as_kernel(kernel)
     if k.cooperative:
         raise InvalidArgumentError(f"{k.name} is a persistent kernel; use launch_cooperative()")
     conv = convert_args(args, k.params)
     block = _check_block(block)
     g = grid_for(n, block) if grid is None else int(grid)
-    raw, shared_mem = k.raw, int(shared_mem)
-
-    def run() -> None:
-        if g > 0:
-            raw((g,), (block,), conv, shared_mem=shared_mem, stream=stream)
-
-    return run
+    if g <= 0:
+        return
+    k.raw((g,), (block,), conv, shared_mem=int(shared_mem), stream=stream)
 
 
 def max_cooperative_blocks(kernel: Kernel | Any, block: int = 256, shared_mem: int = 0) -> int:

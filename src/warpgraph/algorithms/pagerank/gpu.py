@@ -14,13 +14,11 @@ rule names, with the ranks of that step. The dangling rank stays on the device.
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
 from ...device import cupy
 from ...errors import ConvergenceError
-from ...gpu.launch import bind, launch, sm_count
+from ...gpu.launch import launch, sm_count
 from ...gpu.loader import declare, get_kernel
 
 __all__ = ["BATCH_STEPS", "HEAVY_DEGREE", "group_size", "power_iteration"]
@@ -60,19 +58,6 @@ _BLOCK = 256
 BATCH_STEPS = 8
 
 
-#: Whether a run's launches are bound once (:func:`~warpgraph.gpu.launch.bind`). False checks
-#: the arguments at every launch, as before session 45: ``benchmarks/pagerank_batch.py
-#: --bind-ab`` times both.
-BIND_LAUNCHES = True
-
-
-def _ready(kernel, n: int, args: tuple, **grid):
-    """A function launching ``kernel`` (see :data:`BIND_LAUNCHES`)."""
-    if BIND_LAUNCHES:
-        return bind(kernel, n, args, _BLOCK, **grid)
-    return partial(launch, kernel, n, args, _BLOCK, **grid)
-
-
 def group_size(num_vertices: int, num_arcs: int) -> int:
     """Lanes per vertex for the group kernel: the mean in-degree rounded up to a power of two,
     between 1 and 32."""
@@ -101,32 +86,19 @@ def _steps_enqueuer(inputs, alpha: float, threshold: float, xs, contribs, sums):
     heavy_blocks = min(int(heavy.size), 8 * sm_count())
     common = (inputs.inv_out, inputs.dangling, inputs.teleport, inputs.dangling_to)
     tail_scalars = (float(alpha), float(threshold))
-    rows = [sums[i] for i in range(sums.shape[0])]  # (views made once, not per step)
-
-    def launches(src: int, j: int) -> list:
-        """The launches of a step reading buffers ``src`` at row ``j`` of a batch, their
-        arguments checked once (:func:`~warpgraph.gpu.launch.bind`): checking them at every
-        launch cost about as much as the step's kernels on graphs of a few million arcs."""
-        dst = 1 - src
-        head = (indptr, indices, weights, contribs[src], xs[src], *common)
-        tail = (*tail_scalars, rows[j - 1], xs[dst], contribs[dst], rows[j])
-        ready = [_ready(pull, n * g, (*head, n, HEAVY_DEGREE, *tail))]
-        if heavy_blocks:
-            heavy_args = (*head, heavy, int(heavy.size), *tail)
-            ready.append(_ready(pull_heavy, 0, heavy_args, grid=heavy_blocks))
-        return ready
-
-    bound: dict[tuple[int, int], list] = {}
 
     def enqueue(first: int, last: int) -> None:
         sums[0] = sums[-1]
         sums[1:].fill(0)
         for j, step in enumerate(range(first, last + 1), start=1):
-            key = ((step - 1) % 2, j)
-            if key not in bound:
-                bound[key] = launches(*key)
-            for run in bound[key]:
-                run()
+            src, dst = (step - 1) % 2, step % 2
+            head = (indptr, indices, weights, contribs[src], xs[src], *common)
+            tail = (*tail_scalars, sums[j - 1], xs[dst], contribs[dst], sums[j])
+            launch(pull, n * g, (*head, n, HEAVY_DEGREE, *tail), block=_BLOCK)
+            if heavy_blocks:
+                launch(
+                    pull_heavy, 0, (*head, heavy, int(heavy.size), *tail), _BLOCK, grid=heavy_blocks
+                )
 
     return enqueue
 
