@@ -205,6 +205,10 @@ CASES: dict[str, tuple[str, Call]] = {
         lambda G, s, kw: nx.single_source_bellman_ford_path_length(G, s, **kw),
     ),
     "negative_edge_cycle": ("U", lambda G, s, kw: nx.negative_edge_cycle(G, **kw)),
+    "shortest_path_length": (
+        "U",
+        lambda G, s, kw: nx.shortest_path_length(G, s, weight="weight", **kw),
+    ),
     "pagerank": ("D", lambda G, s, kw: nx.pagerank(G, **kw)),
 }
 #: Functions NetworkX orders strictly: BFS discovery order (on the GPU the wide layers are
@@ -223,6 +227,7 @@ ORDERED = {
     "attracting_components",
     "single_source_dijkstra_path_length",
     "single_source_bellman_ford_path_length",
+    "shortest_path_length",
 }
 
 

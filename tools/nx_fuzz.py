@@ -164,6 +164,11 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                 yield "single_source_dijkstra_path_length", (G, s), {"cutoff": cutoff,
                                                                      "weight": weight}  # fmt: skip
             yield "single_source_bellman_ford_path_length", (G, s), {"weight": weight}
+            for method in ("dijkstra", "bellman-ford"):
+                yield "shortest_path_length", (G,), {"source": s, "weight": weight,
+                                                     "method": method}  # fmt: skip
+        yield "shortest_path_length", (G,), {"source": s}
+        yield "shortest_path_length", (G,), {"target": s}
         for d in (-1, 0, 1, 2, 3):
             yield "descendants_at_distance", (G, s, d), {}
         for name in ("descendants", "ancestors", "node_connected_component"):

@@ -89,6 +89,11 @@ if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4
         "single_source_bellman_ford_path_length": _WEIGHTED
         + " Keys in NetworkX's queue order (its SPFA replayed, on the CPU).",
         "negative_edge_cycle": "",
+        "shortest_path_length": "With a source and no target (or, undirected, a target and no "
+        "source): the dict of single_source_shortest_path_length, "
+        "single_source_dijkstra_path_length or single_source_bellman_ford_path_length, in "
+        "NetworkX's order. All pairs, a source-target pair and directed lengths to a target "
+        "run in NetworkX.",
     }
 
 

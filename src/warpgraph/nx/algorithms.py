@@ -42,6 +42,7 @@ from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
     negative_edge_cycle,
+    shortest_path_length,
     single_source_bellman_ford_path_length,
     single_source_dijkstra_path_length,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "number_strongly_connected_components",
     "number_weakly_connected_components",
     "pagerank",
+    "shortest_path_length",
     "single_source_bellman_ford_path_length",
     "single_source_dijkstra_path_length",
     "single_source_shortest_path_length",
@@ -172,6 +174,18 @@ def _check_weight(G, weight="weight", **kwargs: Any) -> bool | str:
     if kwargs.get("cutoff") is not None and not _is_number(kwargs["cutoff"]):
         return "cutoff must be a number"
     return True
+
+
+def _check_shortest_path_length(
+    G, source=None, target=None, weight=None, method="dijkstra"
+) -> bool | str:
+    if source is None and target is None:
+        return "all-pairs lengths are not implemented"
+    if source is not None and target is not None:
+        return "a source-target length runs in NetworkX (its bidirectional search stops early)"
+    if source is None and _is_directed(G):
+        return "lengths to a target on a directed graph are not implemented (predecessor order)"
+    return True if weight is None else _check_weight(G, weight)
 
 
 def _is_plain_number(x: Any) -> bool:
@@ -267,5 +281,6 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "single_source_dijkstra_path_length": _check_weight,
     "single_source_bellman_ford_path_length": _check_weight,
     "negative_edge_cycle": _check_weight,
+    "shortest_path_length": _check_shortest_path_length,
     "pagerank": _check_pagerank,
 }

@@ -1,5 +1,7 @@
 """Weighted shortest-path lengths of NetworkX: ``single_source_dijkstra_path_length``,
-``single_source_bellman_ford_path_length`` and ``negative_edge_cycle``.
+``single_source_bellman_ford_path_length``, ``negative_edge_cycle``, and ``shortest_path_length``
+from a source (or, undirected, to a target), which NetworkX answers with those or with
+``single_source_shortest_path_length``.
 
 Weights are the edge attribute named by ``weight`` (1 where it is missing, as NetworkX). The
 distances are NetworkX's exactly, as Python ``int`` when every weight is an ``int`` and ``float``
@@ -33,6 +35,7 @@ from ._common import backend_device, gc_paused, host, node_dict, not_implemented
 
 __all__ = [
     "negative_edge_cycle",
+    "shortest_path_length",
     "single_source_bellman_ford_path_length",
     "single_source_dijkstra_path_length",
 ]
@@ -339,3 +342,29 @@ def negative_edge_cycle(G, weight: str = "weight", heuristic: bool = True) -> bo
     except NegativeCycleError:
         return True
     return False
+
+
+#: ``shortest_path_length``'s methods, as NetworkX names them.
+METHODS = ("dijkstra", "bellman-ford")
+
+
+def shortest_path_length(
+    G, source: Any = None, target: Any = None, weight: Any = None, method: str = "dijkstra"
+) -> dict:
+    """NetworkX's ``shortest_path_length`` where it returns one dict: from ``source`` (no
+    ``target``), or to ``target`` on an undirected graph (no ``source``; the same lengths from
+    it). As NetworkX: unweighted when ``weight`` is None, else Dijkstra or Bellman-Ford by
+    ``method``, each computed by the function of that name here (so keys in NetworkX's order);
+    ``ValueError`` for another method. All pairs, a source-target pair (NetworkX's
+    bidirectional searches stop early) and lengths to a target on a directed graph (NetworkX
+    reads its predecessors in their own order) run in NetworkX (``can_run``)."""
+    from .traversal import single_source_shortest_path_length
+
+    if method not in METHODS:
+        raise ValueError(f"method not supported: {method}")
+    node = source if source is not None else target
+    if weight is None:
+        return single_source_shortest_path_length(G, node)
+    if method == "dijkstra":
+        return single_source_dijkstra_path_length(G, node, weight=weight)
+    return single_source_bellman_ford_path_length(G, node, weight=weight)

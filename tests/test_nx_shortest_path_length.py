@@ -1,0 +1,122 @@
+"""``shortest_path_length`` through the backend (``nx/shortest_paths.py``): the one-dict cases
+(from a source; to a target on an undirected graph) equal NetworkX's, keys in NetworkX's order
+and values of its types, for every method; the other cases are declined by ``can_run`` and run in
+NetworkX under automatic dispatch."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
+from warpgraph.nx import FUNCTIONS  # noqa: E402
+from warpgraph.nx.interface import backend_interface  # noqa: E402
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends or "shortest_path_length" not in FUNCTIONS:
+    pytest.skip("warpgraph's shortest_path_length is not registered", allow_module_level=True)
+
+
+def weighted(seed: int, directed: bool, kind: str, negative: bool = False):
+    """A random graph with a ``cost`` on most edges (the rest NetworkX's default 1), isolated
+    nodes and non-integer labels; ``kind`` picks int or float costs."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 60)
+    labels = shuffled_labels("mixed" if seed % 2 else "str", n, rng)
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(labels)
+    for _ in range(rng.randint(0, 3 * n)):
+        u, v = rng.choice(labels), rng.choice(labels)
+        if u == v:
+            continue
+        low = -2 if negative else 0
+        cost = rng.randint(low, 9) if kind == "int" else rng.choice([0.25, 1.5, 3.0]) * (1 + low)
+        if rng.random() < 0.8 or kind == "float":
+            G.add_edge(u, v, cost=cost)
+        else:
+            G.add_edge(u, v)
+    return G
+
+
+def outcome(G, **kwargs):
+    """``(dict, None)`` or ``(None, exception type)``."""
+    try:
+        return nx.shortest_path_length(G, **kwargs), None
+    except Exception as exc:  # (compared by type: NetworkX's errors are the backend's too)
+        return None, type(exc)
+
+
+def assert_as_networkx(G, **kwargs) -> None:
+    theirs = outcome(G, **kwargs)
+    ours = outcome(G, backend=BACKEND, **kwargs)
+    assert ours == theirs, kwargs
+    if theirs[1] is None:
+        assert list(ours[0]) == list(theirs[0])  # NetworkX's order
+        assert [type(v) for v in ours[0].values()] == [type(v) for v in theirs[0].values()]
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_from_a_source_as_networkx(seed, directed, kind):
+    G = weighted(seed, directed, kind)
+    for source in random.Random(seed).sample(list(G), 3):
+        assert_as_networkx(G, source=source)
+        for method in ("dijkstra", "bellman-ford"):
+            for weight in ("cost", "absent"):
+                assert_as_networkx(G, source=source, weight=weight, method=method)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_to_a_target_on_an_undirected_graph_as_networkx(seed):
+    G = weighted(seed, False, "int")
+    target = next(iter(G))
+    assert_as_networkx(G, target=target)
+    assert_as_networkx(G, target=target, weight="cost")
+    assert_as_networkx(G, target=target, weight="cost", method="bellman-ford")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_negative_weights_as_networkx(seed):
+    """Bellman-Ford: lengths, or ``NetworkXUnbounded`` for a reachable negative cycle (undirected
+    negative edges are one); Dijkstra with negative weights runs in NetworkX."""
+    G = weighted(seed, True, "int", negative=True)
+    source = next(iter(G))
+    assert_as_networkx(G, source=source, weight="cost", method="bellman-ford")
+    theirs = outcome(G, source=source, weight="cost")
+    nx.config.backend_priority.algos = [BACKEND]
+    try:
+        assert outcome(G, source=source, weight="cost") == theirs  # (falls back to NetworkX)
+    finally:
+        nx.config.backend_priority.algos = []
+
+
+def test_errors_as_networkx():
+    G = nx.path_graph(5)
+    assert_as_networkx(G, source=0, weight="weight", method="other")  # ValueError
+    assert_as_networkx(G, source=0, method="other")  # (checked before weight is)
+    assert_as_networkx(G, source="absent")  # NodeNotFound
+    assert_as_networkx(G, target="absent", weight="weight")
+
+
+def test_declined_cases_run_in_networkx():
+    """All pairs, source-target pairs and directed lengths to a target: ``can_run`` says why,
+    and automatic dispatch runs NetworkX (same answers)."""
+    D = nx.gnp_random_graph(40, 0.1, seed=2, directed=True)
+    for kwargs in ({}, {"source": 0, "target": 5}, {"target": 5}, {"target": 5, "weight": "w"}):
+        reason = backend_interface.can_run("shortest_path_length", (D,), kwargs)
+        assert isinstance(reason, str) and reason, kwargs
+    nx.config.backend_priority.algos = [BACKEND]
+    try:
+        assert nx.shortest_path_length(D, target=5) == nx.shortest_path_length(
+            D, target=5, backend="networkx"
+        )
+        assert nx.shortest_path_length(D, 0, 5) == nx.shortest_path_length(
+            D, 0, 5, backend="networkx"
+        )
+    finally:
+        nx.config.backend_priority.algos = []
+    assert backend_interface.can_run("shortest_path_length", (D,), {"source": 0}) is True
