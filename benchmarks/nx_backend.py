@@ -143,6 +143,11 @@ def _list(f):
     return lambda G, s, kw: list(f(G, s, **kw))
 
 
+def _listed(result: Any) -> Any:
+    """A dict as it is; NetworkX 3.4's iterator of pairs as a list (so both are consumed)."""
+    return result if isinstance(result, dict) else list(result)
+
+
 CASES: dict[str, tuple[str, Call]] = {
     "bfs_layers": ("U", _list(nx.bfs_layers)),
     "bfs_edges": ("U", _list(nx.bfs_edges)),
@@ -209,6 +214,10 @@ CASES: dict[str, tuple[str, Call]] = {
         "U",
         lambda G, s, kw: nx.shortest_path_length(G, s, weight="weight", **kw),
     ),
+    "single_target_shortest_path_length": (
+        "U",
+        lambda G, s, kw: _listed(nx.single_target_shortest_path_length(G, s, **kw)),
+    ),
     "pagerank": ("D", lambda G, s, kw: nx.pagerank(G, **kw)),
 }
 #: Functions NetworkX orders strictly: BFS discovery order (on the GPU the wide layers are
@@ -228,6 +237,7 @@ ORDERED = {
     "single_source_dijkstra_path_length",
     "single_source_bellman_ford_path_length",
     "shortest_path_length",
+    "single_target_shortest_path_length",
 }
 
 

@@ -1,11 +1,14 @@
-"""``shortest_path_length`` through the backend (``nx/shortest_paths.py``): the one-dict cases
-(from a source; to a target on an undirected graph) equal NetworkX's, keys in NetworkX's order
-and values of its types, for every method; the other cases are declined by ``can_run`` and run in
-NetworkX under automatic dispatch."""
+"""``shortest_path_length`` (``nx/shortest_paths.py``) and ``single_target_shortest_path_length``
+(``nx/traversal.py``) through the backend: the one-dict cases of ``shortest_path_length`` (from a
+source; to a target on an undirected graph) and ``single_target_shortest_path_length`` on
+undirected graphs equal NetworkX's, keys in NetworkX's order and values of its types, for every
+method; the other cases are declined by ``can_run`` and run in NetworkX under automatic
+dispatch."""
 
 from __future__ import annotations
 
 import random
+import warnings
 
 import pytest
 
@@ -120,3 +123,48 @@ def test_declined_cases_run_in_networkx():
     finally:
         nx.config.backend_priority.algos = []
     assert backend_interface.can_run("shortest_path_length", (D,), {"source": 0}) is True
+
+
+def _listed(result):
+    """A dict as it is; NetworkX 3.4's iterator of pairs as a list."""
+    return result if isinstance(result, dict) else list(result)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_single_target_on_undirected_graphs_as_networkx(seed):
+    """The result type of the installed NetworkX (3.4: an iterator of pairs, with its
+    FutureWarning; 3.5 on: a dict), the same pairs in the same order, every cutoff."""
+    G = weighted(seed, False, "int")
+    for target in random.Random(seed).sample(list(G), 2):
+        for cutoff in (None, 0, 1, 2.5, -1):
+            with warnings.catch_warnings(record=True) as theirs_warned:
+                warnings.simplefilter("always")
+                theirs = nx.single_target_shortest_path_length(G, target, cutoff=cutoff)
+            with warnings.catch_warnings(record=True) as ours_warned:
+                warnings.simplefilter("always")
+                ours = nx.single_target_shortest_path_length(
+                    G, target, cutoff=cutoff, backend=BACKEND
+                )
+            assert isinstance(ours, dict) == isinstance(theirs, dict)
+            want = _listed(theirs)
+            got = _listed(ours)
+            assert got == want and (isinstance(want, list) or list(got) == list(want))
+            kinds = {w.category for w in theirs_warned}
+            assert kinds <= {w.category for w in ours_warned}
+    with pytest.raises(nx.NodeNotFound, match="Target absent is not in G"):
+        nx.single_target_shortest_path_length(G, "absent", backend=BACKEND)
+
+
+def test_single_target_on_directed_graphs_runs_in_networkx():
+    D = nx.gnp_random_graph(40, 0.1, seed=2, directed=True)
+    reason = backend_interface.can_run("single_target_shortest_path_length", (D, 5), {})
+    assert isinstance(reason, str) and reason
+    nx.config.backend_priority.algos = [BACKEND]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # (NetworkX 3.4's)
+            got = _listed(nx.single_target_shortest_path_length(D, 5))
+            want = _listed(nx.single_target_shortest_path_length(D, 5, backend="networkx"))
+        assert got == want
+    finally:
+        nx.config.backend_priority.algos = []

@@ -169,6 +169,8 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                                                      "method": method}  # fmt: skip
         yield "shortest_path_length", (G,), {"source": s}
         yield "shortest_path_length", (G,), {"target": s}
+        for cutoff in (None, 0, 2):
+            yield "single_target_shortest_path_length", (G, s), {"cutoff": cutoff}
         for d in (-1, 0, 1, 2, 3):
             yield "descendants_at_distance", (G, s, d), {}
         for name in ("descendants", "ancestors", "node_connected_component"):

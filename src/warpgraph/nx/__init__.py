@@ -54,6 +54,8 @@ FUNCTIONS: dict[str, str] = {
     "descendants": "",
     "ancestors": "",
     "single_source_shortest_path_length": "Keys in exactly NetworkX's (BFS discovery) order.",
+    "single_target_shortest_path_length": "Undirected graphs (directed ones run in NetworkX); "
+    "keys in NetworkX's order.",
     "connected_components": "Components come in NetworkX's order (by their first node).",
     "number_connected_components": "",
     "is_connected": "",

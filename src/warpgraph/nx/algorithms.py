@@ -54,6 +54,7 @@ from .traversal import (
     bfs_tree,
     descendants_at_distance,
     single_source_shortest_path_length,
+    single_target_shortest_path_length,
 )
 
 __all__ = [
@@ -92,6 +93,7 @@ __all__ = [
     "single_source_bellman_ford_path_length",
     "single_source_dijkstra_path_length",
     "single_source_shortest_path_length",
+    "single_target_shortest_path_length",
     "strongly_connected_components",
     "transitivity",
     "triadic_census",
@@ -282,5 +284,6 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "single_source_bellman_ford_path_length": _check_weight,
     "negative_edge_cycle": _check_weight,
     "shortest_path_length": _check_shortest_path_length,
+    "single_target_shortest_path_length": _check_undirected,
     "pagerank": _check_pagerank,
 }

@@ -16,6 +16,7 @@ Like NetworkX, a search with a depth limit (``cutoff``, ``depth_limit``, the ``d
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterator
 from itertools import pairwise, repeat
 from typing import Any
@@ -46,6 +47,7 @@ __all__ = [
     "bfs_tree",
     "descendants_at_distance",
     "single_source_shortest_path_length",
+    "single_target_shortest_path_length",
 ]
 
 #: Above this many layers of fewer than ``_THIN_LAYER`` nodes on average, the layers come from
@@ -170,6 +172,28 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
     for level, (lo, hi) in enumerate(pairwise(starts.tolist())):
         found.update(zip(nodes[lo:hi], repeat(level, hi - lo), strict=True))
     return found
+
+
+def single_target_shortest_path_length(G, target: Any, cutoff: float | None = None):
+    """Hop distance to ``target`` from each node that reaches it, on an undirected graph: the
+    distances from it, in NetworkX's order (NetworkX runs the same search from the target over
+    ``G._adj``); directed graphs run in NetworkX (``can_run``: it reads ``G._pred`` in its own
+    order). As the installed NetworkX: from 3.5 a dict; in 3.4 an iterator of ``(node,
+    length)`` pairs, with NetworkX's ``FutureWarning``."""
+    import networkx as nx
+
+    if target not in G:
+        raise nx.NodeNotFound(f"Target {target} is not in G")
+    found = single_source_shortest_path_length(G, target, cutoff)
+    if networkx_version() >= (3, 5):
+        return found
+    warnings.warn(
+        "\n\nsingle_target_shortest_path_length will return a dict instead of"
+        "\nan iterator in version 3.5",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return (pair for pair in found.items())
 
 
 def bfs_layers(G, sources: Any) -> Iterator[list]:
