@@ -333,9 +333,9 @@ _VMAX_DEGREE = 16  # graphs of at most this out-degree take the vertex-chunked s
 # grids, 4; uniform 2^20 x 16, 62, measured mixed: its large frontiers make the prefix sum cheap)
 _VCHUNK = 1024  # frontier vertices per chunk of a parallel vertex-chunked step (at most)
 _VCHUNKS = 16  # chunks of a parallel vertex-chunked step (small frontiers), unless told: sssp_cpu
-_VCHUNKS_PER_THREAD = 2  # asks for this many per thread (session 46)
+_VCHUNKS_PER_THREAD = 2  # asks for this many per thread (session 45, c879ff0)
 _FUSE = 512  # bucket fusion: current-bucket vertices a chunk may queue and relax itself per step
-_FUSE_PAR = 16  # a parallel step's chunks share _FUSE_PAR * fuse (16 chunks of 512 until s46)
+_FUSE_PAR = 16  # a parallel step's chunks share _FUSE_PAR * fuse (16 chunks of 512 before c879ff0)
 _FUSE_TOTAL = 64 * _FUSE  # ... over all chunks of a step (the worklists' space; large frontiers)
 
 
@@ -447,7 +447,7 @@ def _relax_vstep(indptr, indices, w, dist, bits, settled, F, f, filt, delta, cur
             tune[2] = 0
     # Parallel steps: ``vchunks`` chunks (sssp_cpu: 2 per thread; more for frontiers over
     # _VCHUNK vertices a chunk), sharing _FUSE_PAR * fuse fused vertices. Few, deep worklists
-    # re-relax less than 16 of 512 each (session 46: a chunk that runs ahead relaxes vertices
+    # re-relax less than 16 of 512 each (c879ff0: a chunk that runs ahead relaxes vertices
     # that a chunk after it lowers again; on one thread the 16 chunks ran one after another).
     # (The thread count comes as an argument: numba.get_num_threads() in a jitted function
     # keeps it, and its callers, out of the on-disk cache.)
