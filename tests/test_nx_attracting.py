@@ -166,3 +166,22 @@ def test_on_the_gpu():
         assert_as_networkx(nx.gnp_random_graph(2000, 0.002, seed=1, directed=True))
     finally:
         cfg.device = saved
+
+
+def test_wrong_graphs_are_refused_clearly():
+    """Undirected graphs: NetworkX's own ``NetworkXNotImplemented`` (its decorator runs before
+    dispatch). Multigraphs: ``can_run`` declines with the reason, so ``backend="warpgraph"``
+    gets NetworkX's ``NotImplementedError`` and automatic dispatch runs NetworkX itself."""
+    M = nx.MultiDiGraph([(0, 1), (0, 1), (1, 0), (2, 2)])
+    for func in FUNCS:
+        with pytest.raises(nx.NetworkXNotImplemented, match="undirected"):
+            getattr(nx, func)(nx.path_graph(4), backend=BACKEND)
+        reason = backend_interface.can_run(func, (M,), {})
+        assert isinstance(reason, str) and "multigraph" in reason
+        with pytest.raises(NotImplementedError, match=func):
+            getattr(nx, func)(M, backend=BACKEND)
+        nx.config.backend_priority.algos = [BACKEND]
+        try:
+            assert _outcome(func, M) == _outcome(func, M, backend="networkx")
+        finally:
+            nx.config.backend_priority.algos = []
