@@ -190,6 +190,7 @@ CASES: dict[str, tuple[str, Call]] = {
     ),
     "is_attracting_component": ("D", lambda G, s, kw: nx.is_attracting_component(G, **kw)),
     "is_semiconnected": ("D", lambda G, s, kw: nx.is_semiconnected(G, **kw)),
+    "is_directed_acyclic_graph": ("D", lambda G, s, kw: nx.is_directed_acyclic_graph(G, **kw)),
     "triangles": ("U", lambda G, s, kw: nx.triangles(G, **kw)),
     "transitivity": ("U", lambda G, s, kw: nx.transitivity(G, **kw)),
     "clustering": ("U", lambda G, s, kw: nx.clustering(G, **kw)),
@@ -204,6 +205,10 @@ CASES: dict[str, tuple[str, Call]] = {
     "single_source_dijkstra_path_length": (
         "U",
         lambda G, s, kw: nx.single_source_dijkstra_path_length(G, s, **kw),
+    ),
+    "multi_source_dijkstra_path_length": (  # the source and the first node
+        "U",
+        lambda G, s, kw: nx.multi_source_dijkstra_path_length(G, [s, next(iter(G))], **kw),
     ),
     "single_source_bellman_ford_path_length": (
         "U",
@@ -235,6 +240,7 @@ ORDERED = {
     "strongly_connected_components",
     "attracting_components",
     "single_source_dijkstra_path_length",
+    "multi_source_dijkstra_path_length",
     "single_source_bellman_ford_path_length",
     "shortest_path_length",
     "single_target_shortest_path_length",

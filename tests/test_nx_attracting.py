@@ -12,6 +12,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
+from nx_compare import backend_device  # noqa: E402  (tests/nx_compare.py)
 from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
 from warpgraph.nx import attracting  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
@@ -156,16 +157,11 @@ def test_gpu_label_path_on_the_cpu_kernel(monkeypatch):
 
 @pytest.mark.gpu
 def test_on_the_gpu():
-    cfg = nx.config.backends.warpgraph
-    saved = cfg.device
-    cfg.device = "gpu"
-    try:
+    with backend_device(nx, "gpu"):
         for seed in range(6):
             assert_as_networkx(random_digraph(seed, "tuple"))
         assert_as_networkx(chain_of_cycles(5, 3, [(0, 14)]))
         assert_as_networkx(nx.gnp_random_graph(2000, 0.002, seed=1, directed=True))
-    finally:
-        cfg.device = saved
 
 
 def test_wrong_graphs_are_refused_clearly():

@@ -14,7 +14,8 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
+import nx_compare  # noqa: E402  (tests/nx_compare.py)
+from nx_labels import weighted_graph  # noqa: E402  (tests/nx_labels.py)
 from warpgraph.nx import FUNCTIONS  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
 
@@ -24,41 +25,16 @@ if BACKEND not in nx.utils.backends.backends or "shortest_path_length" not in FU
 
 
 def weighted(seed: int, directed: bool, kind: str, negative: bool = False):
-    """A random graph with a ``cost`` on most edges (the rest NetworkX's default 1), isolated
-    nodes and non-integer labels; ``kind`` picks int or float costs."""
-    rng = random.Random(seed)
-    n = rng.randint(2, 60)
-    labels = shuffled_labels("mixed" if seed % 2 else "str", n, rng)
-    G = nx.DiGraph() if directed else nx.Graph()
-    G.add_nodes_from(labels)
-    for _ in range(rng.randint(0, 3 * n)):
-        u, v = rng.choice(labels), rng.choice(labels)
-        if u == v:
-            continue
-        low = -2 if negative else 0
-        cost = rng.randint(low, 9) if kind == "int" else rng.choice([0.25, 1.5, 3.0]) * (1 + low)
-        if rng.random() < 0.8 or kind == "float":
-            G.add_edge(u, v, cost=cost)
-        else:
-            G.add_edge(u, v)
-    return G
+    return weighted_graph(nx, seed, directed, kind, negative=negative)
 
 
 def outcome(G, **kwargs):
     """``(dict, None)`` or ``(None, exception type)``."""
-    try:
-        return nx.shortest_path_length(G, **kwargs), None
-    except Exception as exc:  # (compared by type: NetworkX's errors are the backend's too)
-        return None, type(exc)
+    return nx_compare.outcome(nx.shortest_path_length, G, **kwargs)
 
 
 def assert_as_networkx(G, **kwargs) -> None:
-    theirs = outcome(G, **kwargs)
-    ours = outcome(G, backend=BACKEND, **kwargs)
-    assert ours == theirs, kwargs
-    if theirs[1] is None:
-        assert list(ours[0]) == list(theirs[0])  # NetworkX's order
-        assert [type(v) for v in ours[0].values()] == [type(v) for v in theirs[0].values()]
+    nx_compare.assert_dict_as_networkx(nx.shortest_path_length, G, **kwargs)
 
 
 @pytest.mark.parametrize("seed", range(8))

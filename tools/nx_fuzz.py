@@ -164,6 +164,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                 yield "single_source_dijkstra_path_length", (G, s), {"cutoff": cutoff,
                                                                      "weight": weight}  # fmt: skip
             yield "single_source_bellman_ford_path_length", (G, s), {"weight": weight}
+            for starts in ([s, some()], {s, some(), some()}, (s, s), Fresh([some(), s])):
+                yield "multi_source_dijkstra_path_length", (G, starts), {"weight": weight,
+                                                                          "cutoff": 5}  # fmt: skip
             for method in ("dijkstra", "bellman-ford"):
                 yield "shortest_path_length", (G,), {"source": s, "weight": weight,
                                                      "method": method}  # fmt: skip
@@ -188,8 +191,19 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "number_weakly_connected_components", "is_weakly_connected", "core_number",
                  "transitivity", "triadic_census", "attracting_components",
                  "number_attracting_components", "is_attracting_component",
-                 "is_semiconnected"):  # fmt: skip
+                 "is_semiconnected", "is_directed_acyclic_graph"):  # fmt: skip
         yield name, (G,), {}
+    if G.is_directed():  # a DAG of G's arcs (each from a later to an earlier node), ± one arc
+        rank = {v: i for i, v in enumerate(G)}
+        dag = nx.DiGraph()
+        dag.add_nodes_from(G)
+        dag.add_edges_from((u, v) for u, v in G.edges() if rank[u] > rank[v])
+        yield "is_directed_acyclic_graph", (dag,), {}
+        if len(dag) > 1:
+            order = list(dag)
+            cyclic = dag.copy()
+            cyclic.add_edge(order[0], order[-1])  # a cycle where the last node reaches the first
+            yield "is_directed_acyclic_graph", (cyclic,), {}
     picked = [some() for _ in range(3)]
     for nodes_arg in (None, picked[0], picked, [*picked, "absent"], Fresh(picked)):
         yield "triangles", (G,), {"nodes": nodes_arg}

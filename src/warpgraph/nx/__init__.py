@@ -70,6 +70,7 @@ FUNCTIONS: dict[str, str] = {
     "number_attracting_components": "",
     "is_attracting_component": "",
     "is_semiconnected": "",
+    "is_directed_acyclic_graph": "",
     "triangles": "",
     "transitivity": "",
     "clustering": "Unweighted, undirected graphs only (others run in NetworkX).",
@@ -88,6 +89,8 @@ FUNCTIONS: dict[str, str] = {
 if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4) is present
     FUNCTIONS |= {
         "single_source_dijkstra_path_length": _WEIGHTED + " " + _ORDER,
+        "multi_source_dijkstra_path_length": _WEIGHTED + " " + _ORDER + " Not with an "
+        "iterator of sources (NetworkX reads it twice).",
         "single_source_bellman_ford_path_length": _WEIGHTED
         + " Keys in NetworkX's queue order (its SPFA replayed, on the CPU).",
         "negative_edge_cycle": "",

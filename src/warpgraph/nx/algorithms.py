@@ -5,7 +5,8 @@ returns what the NetworkX function returns, keyed by the original node labels. T
 :data:`ARGUMENT_CHECKS` (used by ``can_run``) decline the cases where NetworkX means something
 warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
 The functions live by family in :mod:`.traversal`, :mod:`.reachability`, :mod:`.components`,
-:mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths` and :mod:`.link_analysis`.
+:mod:`.attracting`, :mod:`.dag`, :mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths` and
+:mod:`.link_analysis`.
 """
 
 from __future__ import annotations
@@ -38,9 +39,11 @@ from .components import (
     weakly_connected_components,
 )
 from .cores import core_number, k_core, k_corona, k_crust, k_shell, k_truss
+from .dag import is_directed_acyclic_graph
 from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
+    multi_source_dijkstra_path_length,
     negative_edge_cycle,
     shortest_path_length,
     single_source_bellman_ford_path_length,
@@ -74,6 +77,7 @@ __all__ = [
     "descendants_at_distance",
     "is_attracting_component",
     "is_connected",
+    "is_directed_acyclic_graph",
     "is_semiconnected",
     "is_strongly_connected",
     "is_weakly_connected",
@@ -82,6 +86,7 @@ __all__ = [
     "k_crust",
     "k_shell",
     "k_truss",
+    "multi_source_dijkstra_path_length",
     "negative_edge_cycle",
     "node_connected_component",
     "number_attracting_components",
@@ -176,6 +181,16 @@ def _check_weight(G, weight="weight", **kwargs: Any) -> bool | str:
     if kwargs.get("cutoff") is not None and not _is_number(kwargs["cutoff"]):
         return "cutoff must be a number"
     return True
+
+
+def _check_multi_source(G, sources=None, cutoff=None, weight="weight") -> bool | str:
+    try:
+        one_pass = iter(sources) is sources
+    except TypeError:
+        return True  # (NetworkX's own error follows)
+    if one_pass:  # NetworkX checks each source, then searches from what the iterator has left
+        return "an iterator of sources (NetworkX reads it twice)"
+    return _check_weight(G, weight, cutoff=cutoff)
 
 
 def _check_shortest_path_length(
@@ -281,6 +296,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "k_corona": _check_core_k,
     "k_truss": _check_k_truss,
     "single_source_dijkstra_path_length": _check_weight,
+    "multi_source_dijkstra_path_length": _check_multi_source,
     "single_source_bellman_ford_path_length": _check_weight,
     "negative_edge_cycle": _check_weight,
     "shortest_path_length": _check_shortest_path_length,

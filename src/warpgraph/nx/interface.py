@@ -400,12 +400,14 @@ class WarpgraphGraph:
 #: ``descendants_at_distance``: a short search runs on the NetworkX dicts themselves
 #: (:func:`.traversal.descendants_at_distance`); so do ``descendants`` and ``ancestors`` while
 #: they find few nodes (:mod:`.reachability`). The weak component functions count while they
-#: read the dicts, with no conversion (:mod:`._dict_components`).
+#: read the dicts, with no conversion (:mod:`._dict_components`). ``is_directed_acyclic_graph``
+#: looks for a cycle on the dicts first (:mod:`.dag`).
 DEFERRED = frozenset(
     {
         "is_strongly_connected",
         "is_attracting_component",
         "is_semiconnected",
+        "is_directed_acyclic_graph",
         "is_connected",
         "is_weakly_connected",
         "descendants_at_distance",

@@ -1,7 +1,7 @@
 """Weighted shortest-path lengths of NetworkX: ``single_source_dijkstra_path_length``,
-``single_source_bellman_ford_path_length``, ``negative_edge_cycle``, and ``shortest_path_length``
-from a source (or, undirected, to a target), which NetworkX answers with those or with
-``single_source_shortest_path_length``.
+``multi_source_dijkstra_path_length``, ``single_source_bellman_ford_path_length``,
+``negative_edge_cycle``, and ``shortest_path_length`` from a source (or, undirected, to a
+target), which NetworkX answers with those or with ``single_source_shortest_path_length``.
 
 Weights are the edge attribute named by ``weight`` (1 where it is missing, as NetworkX). The
 distances are NetworkX's exactly, as Python ``int`` when every weight is an ``int`` and ``float``
@@ -34,6 +34,7 @@ from ..graph import Graph
 from ._common import backend_device, gc_paused, host, node_dict, not_implemented
 
 __all__ = [
+    "multi_source_dijkstra_path_length",
     "negative_edge_cycle",
     "shortest_path_length",
     "single_source_bellman_ford_path_length",
@@ -188,27 +189,28 @@ def _sift_down(hd, hc, hv, size):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _nx_dijkstra(indptr, heads, weights, hidden, source, cutoff, has_cutoff):  # pragma: no cover
-    """NetworkX's ``_dijkstra_multisource`` for one source over dense ids: the nodes in the
-    order NetworkX finalizes them (its dict's key order) and their distances."""
+def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  # pragma: no cover
+    """NetworkX's ``_dijkstra_multisource`` over dense ids, from the ``sources`` in the order
+    NetworkX pushes them (repeats allowed): the nodes in the order NetworkX finalizes them
+    (its dict's key order) and their distances."""
     n = indptr.shape[0] - 1
     m = heads.shape[0]
+    k = sources.shape[0]
     done = np.zeros(n, dtype=np.bool_)
     has_seen = np.zeros(n, dtype=np.bool_)
     seen = np.zeros(n, dtype=weights.dtype)
-    hd = np.empty(m + 1, dtype=weights.dtype)  # heap: (distance, push counter, node)
-    hc = np.empty(m + 1, dtype=np.int64)
-    hv = np.empty(m + 1, dtype=np.int64)
+    hd = np.empty(m + k, dtype=weights.dtype)  # heap: (distance, push counter, node)
+    hc = np.empty(m + k, dtype=np.int64)
+    hv = np.empty(m + k, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
     dist = np.empty(n, dtype=weights.dtype)
-    count = 0
-    size = 0
-    hd[0] = 0
-    hc[0] = 0
-    hv[0] = source
-    size = 1
-    count = 1
-    has_seen[source] = True
+    for i in range(k):  # (0, i, source i) in push order: already a heap
+        hd[i] = 0
+        hc[i] = i
+        hv[i] = sources[i]
+        has_seen[sources[i]] = True
+    size = k
+    count = k
     found = 0
     while size > 0:
         d = hd[0]
@@ -264,26 +266,55 @@ def single_source_dijkstra_path_length(
         import networkx as nx
 
         raise nx.NodeNotFound(f"Node {source} not found in graph")
+    return _dijkstra_lengths(G, [source], cutoff, weight)
+
+
+@gc_paused()
+def multi_source_dijkstra_path_length(
+    G, sources: Any, cutoff: Any = None, weight: str = "weight"
+) -> dict:
+    """Shortest weighted distance from the nearest of ``sources`` to each reachable node
+    (within ``cutoff``), keys in exactly NetworkX's order: the sources first, in the order
+    ``sources`` iterates, then the rest as its heap pops them. NetworkX's ``ValueError`` for no
+    sources and ``NodeNotFound`` for the first one not in the graph. An iterator of sources
+    runs in NetworkX (``can_run``: NetworkX checks it, then searches from what is left)."""
+    import networkx as nx
+
+    if not sources:
+        raise ValueError("sources must not be empty")
+    for s in sources:
+        if s not in G:
+            raise nx.NodeNotFound(f"Node {s} not found in graph")
+    return _dijkstra_lengths(G, list(sources), cutoff, weight)
+
+
+def _dijkstra_lengths(G, sources: list, cutoff: Any, weight: str) -> dict:
+    """NetworkX's Dijkstra lengths from ``sources`` (labels in the graph, in push order)."""
     w = _weights(G, weight, negative_ok=False, hidden_ok=True)
     values = w.nx_values
     hidden = np.zeros(values.size, dtype=bool) if w.nx_hidden is None else w.nx_hidden
     limited = cutoff is not None and not (cutoff == math.inf)
     limit = 0
     if limited and w.kind == "int":
-        # d > cutoff <=> d > floor(cutoff) on ints; below every distance: only the source
+        # d > cutoff <=> d > floor(cutoff) on ints; below every distance: only the sources
         limit = -1 if cutoff < -(2**62) else min(math.floor(cutoff), 2**62)
     elif limited:
         limit = cutoff
+    ids = np.array([G.find(s) for s in sources], dtype=np.int64)
     order, dist = _nx_dijkstra(
         host(G.any_order.indptr),
         G.nx_order,
         values,
         hidden,
-        G.find(source),
+        ids,
         values.dtype.type(limit),
         limited,
     )
-    return node_dict(G, order, dist, first_int=True)  # NetworkX's source distance: int 0
+    found = node_dict(G, order, dist, first_int=True)  # NetworkX's source distance: int 0
+    if w.kind == "float" and len(sources) > 1:  # the other sources' int 0 too (a few keys:
+        for s in sources[1:]:  # sources come first, each once, set again in place)
+            found[s] = 0
+    return found
 
 
 @gc_paused()
