@@ -80,9 +80,11 @@ def test_random_digraphs_as_networkx(seed, kind, acyclic):
 @pytest.mark.parametrize("budget", [0, 1, 5, 50])
 @pytest.mark.parametrize("seed", range(12))
 def test_converted_path_as_networkx(monkeypatch, budget, seed):
-    """The search of the dicts given up early: the converted graph decides (its bounded
-    search, the one-way arc pass, in-degree peeling; self-loops counted by the conversion)."""
+    """The searches of the dicts given up early, or not run: the every-node-entered probe or
+    the converted graph decides (its bounded search, the one-way arc pass, in-degree peeling;
+    self-loops counted by the conversion)."""
     monkeypatch.setattr(dag, "CYCLE_PROBE_ARCS", budget)
+    monkeypatch.setattr(dag, "CYCLE_PROBE_ROWS", budget)
     assert_as_networkx(random_digraph(seed, "mixed", acyclic=True))
     assert_as_networkx(random_digraph(seed, "str", acyclic=False))
 
@@ -95,15 +97,33 @@ def test_search_of_the_dicts_paths():
     assert dag.cycle_in_rows({0: {1: {}}, 1: {2: {}}, 2: {1: {}}}) is True
     path = {v: {v + 1: {}} for v in range(999)} | {999: {}}
     assert dag.cycle_in_rows(path, budget=500) is None
-    assert dag.cycle_in_rows(path, budget=2000) is False
+    assert dag.cycle_in_rows(path, budget=2100) is False
     # a diamond reached twice is not a cycle: a node done is not on the path
     assert dag.cycle_in_rows({0: {1: {}, 2: {}}, 1: {3: {}}, 2: {3: {}}, 3: {}}) is False
 
 
+def test_cycle_through_a_node():
+    """Both sides grown a row at a time; an arc from what the node reaches to what reaches it
+    is a cycle; a side that stops growing, or the row budget, ends the search with False."""
+    ring = nx.cycle_graph(1000, create_using=nx.DiGraph)
+    assert dag.cycle_through(ring._succ, ring._pred, 0, rows=2000) is True
+    assert dag.cycle_through(ring._succ, ring._pred, 0, rows=900) is False  # (needs ~1000)
+    loop = nx.DiGraph([(0, 0), (0, 1)])
+    assert dag.cycle_through(loop._succ, loop._pred, 0) is True
+    chain = nx.DiGraph([(0, 1), (1, 2), (3, 1)])
+    for v in chain:
+        assert dag.cycle_through(chain._succ, chain._pred, v) is False
+    R = nx.gnp_random_graph(3000, 0.003, seed=2, directed=True)
+    assert dag.cycle_through(R._succ, R._pred, 0) is True  # (a giant strong component)
+    assert not nx.is_directed_acyclic_graph(R)
+
+
 def test_answers_from_the_dicts_without_converting():
-    """A cycle found by the search, and a graph searched whole: no conversion."""
+    """A cycle found through the first node, a cycle found by the search of every node, and
+    a graph searched whole: no conversion."""
     for D, want in (
         (nx.cycle_graph(60, create_using=nx.DiGraph), False),
+        (nx.DiGraph([(0, 1), (2, 3), (3, 2)]), False),
         (nx.DiGraph([(0, 1), (1, 2), (3, 1)]), True),
         (nx.DiGraph([("a", "b"), ("b", "b")]), False),
     ):
@@ -115,8 +135,9 @@ def test_answers_from_the_dicts_without_converting():
 
 def test_every_node_entered_answers_before_searching(monkeypatch):
     """A long cycle (every node has an arc in) is found cyclic by the probe of ``_pred``
-    alone, with the search given no arcs and the graph never converted."""
+    alone, with the searches given nothing and the graph never converted."""
     monkeypatch.setattr(dag, "CYCLE_PROBE_ARCS", 0)
+    monkeypatch.setattr(dag, "CYCLE_PROBE_ROWS", 0)
     D = nx.cycle_graph(5000, create_using=nx.DiGraph)
     D.add_edges_from((v, (v * 7) % 5000) for v in range(0, 5000, 3))
     W = backend_interface.convert_from_nx(D, name="is_directed_acyclic_graph")
