@@ -148,6 +148,33 @@ def _listed(result: Any) -> Any:
     return result if isinstance(result, dict) else list(result)
 
 
+def _to_cycle(call: Callable[..., Any]) -> Call:
+    """``call(G)`` as a list and whether NetworkX's ``NetworkXUnfeasible`` (a cycle) ended it:
+    a cyclic graph's topological order is the part before the cycle, then the error."""
+
+    def run(G, s, kw):
+        found: list = []
+        try:
+            found.extend(call(G, **kw))
+        except nx.NetworkXUnfeasible:
+            return found, "cycle"
+        return found, None
+
+    return run
+
+
+def _or_cycle(call: Callable[..., Any]) -> Call:
+    """``call(G)``, or ``"cycle"`` where NetworkX raises ``NetworkXUnfeasible``."""
+
+    def run(G, s, kw):
+        try:
+            return call(G, **kw)
+        except nx.NetworkXUnfeasible:
+            return "cycle"
+
+    return run
+
+
 CASES: dict[str, tuple[str, Call]] = {
     "bfs_layers": ("U", _list(nx.bfs_layers)),
     "bfs_edges": ("U", _list(nx.bfs_edges)),
@@ -191,6 +218,9 @@ CASES: dict[str, tuple[str, Call]] = {
     "is_attracting_component": ("D", lambda G, s, kw: nx.is_attracting_component(G, **kw)),
     "is_semiconnected": ("D", lambda G, s, kw: nx.is_semiconnected(G, **kw)),
     "is_directed_acyclic_graph": ("D", lambda G, s, kw: nx.is_directed_acyclic_graph(G, **kw)),
+    "topological_sort": ("D", _to_cycle(nx.topological_sort)),
+    "topological_generations": ("D", _to_cycle(nx.topological_generations)),
+    "dag_longest_path_length": ("D", _or_cycle(nx.dag_longest_path_length)),
     "triangles": ("U", lambda G, s, kw: nx.triangles(G, **kw)),
     "transitivity": ("U", lambda G, s, kw: nx.transitivity(G, **kw)),
     "clustering": ("U", lambda G, s, kw: nx.clustering(G, **kw)),
@@ -244,6 +274,8 @@ ORDERED = {
     "single_source_bellman_ford_path_length",
     "shortest_path_length",
     "single_target_shortest_path_length",
+    "topological_sort",
+    "topological_generations",
 }
 
 

@@ -1,7 +1,11 @@
-"""``is_directed_acyclic_graph`` (``nx/dag.py``) against NetworkX itself and against SciPy's
-strong components (an independent oracle: acyclic exactly when every node is its own strong
-component and no arc is a self-loop), through each of its paths: the search of NetworkX's
-dicts (answering alone, or giving up), the every-node-entered probe, and the converted graph."""
+"""``nx/dag.py`` against NetworkX itself and independent oracles. ``is_directed_acyclic_graph``:
+SciPy's strong components (acyclic exactly when every node is its own strong component and no
+arc is a self-loop), through each of its paths (the searches of NetworkX's dicts answering
+alone or giving up, the every-node-entered probe, the converted graph).
+``topological_sort`` and ``topological_generations``: NetworkX's exact order and error, and a
+verifier (every arc goes forward; each node one generation past its latest predecessor).
+``dag_longest_path_length``: the heaviest path found by trying every path of small DAGs, and
+NetworkX's value types."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ nx = pytest.importorskip("networkx")
 scipy_csgraph = pytest.importorskip("scipy.sparse.csgraph")
 sparse = pytest.importorskip("scipy.sparse")
 
-from nx_compare import backend_device  # noqa: E402  (tests/nx_compare.py)
+from nx_compare import backend_device, outcome  # noqa: E402  (tests/nx_compare.py)
 from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
 from warpgraph.nx import dag  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
@@ -204,6 +208,209 @@ def test_multigraphs_are_refused_clearly():
         nx.config.backend_priority.algos = []
 
 
+def _listed(func, G, **kwargs):
+    """``func(G)`` consumed: (items, None), or (items before the error, (type, message))."""
+    items: list = []
+    try:
+        items.extend(func(G, **kwargs))
+    except Exception as exc:  # (compared with NetworkX's: type and message)
+        return items, (type(exc), str(exc))
+    return items, None
+
+
+def assert_topological_order_valid(D, generations: list) -> None:
+    """The verifier: each node once, every arc forward, each node one generation past its
+    latest predecessor (sources in generation 0)."""
+    gen = {v: k for k, nodes in enumerate(generations) for v in nodes}
+    assert len(gen) == len(D) == sum(map(len, generations))
+    for v in D:
+        preds = list(D.pred[v])
+        assert gen[v] == (1 + max(gen[u] for u in preds) if preds else 0)
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("kind", ["str", "tuple", "int"])
+@pytest.mark.parametrize("acyclic", [True, False])
+def test_topological_order_as_networkx(seed, kind, acyclic):
+    D = random_digraph(seed, kind, acyclic)
+    for func in (nx.topological_generations, nx.topological_sort):
+        theirs = _listed(func, D)
+        ours = _listed(func, D, backend=BACKEND)
+        assert ours == theirs, func.__name__
+    generations, error = _listed(nx.topological_generations, D, backend=BACKEND)
+    if error is None:
+        assert_topological_order_valid(D, generations)
+    else:
+        assert error[0] is nx.NetworkXUnfeasible and not acyclic_by_scipy(D)
+
+
+def test_topological_order_of_a_large_dag():
+    """A 20k-node DAG in shuffled node order, many generations."""
+    rng = np.random.default_rng(9)
+    n = 20000
+    src = rng.integers(0, n - 1, 60000)
+    dst = np.minimum(src + 1 + rng.integers(0, 40, src.size), n - 1)
+    D = nx.DiGraph()
+    D.add_nodes_from(rng.permutation(n).tolist())
+    D.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
+    ours = list(nx.topological_generations(D, backend=BACKEND))
+    assert ours == list(nx.topological_generations(D))
+    assert_topological_order_valid(D, ours)
+    assert list(nx.topological_sort(D, backend=BACKEND)) == list(nx.topological_sort(D))
+
+
+def test_topological_order_errors_come_when_iterated():
+    """As NetworkX's generators: nothing raised by the call; an undirected graph's error at
+    the first item; a cycle's after the nodes before it."""
+    U = nx.path_graph(3)
+    gen = nx.topological_sort(U, backend=BACKEND)
+    with pytest.raises(nx.NetworkXError, match="not defined on undirected graphs"):
+        next(gen)
+    D = nx.DiGraph([(0, 1), (1, 2), (2, 1), (3, 4)])
+    items, error = _listed(nx.topological_sort, D, backend=BACKEND)
+    assert items == [0, 3, 4] and error[0] is nx.NetworkXUnfeasible
+    assert _listed(nx.topological_generations, D, backend=BACKEND) == _listed(
+        nx.topological_generations, D
+    )
+    assert list(nx.topological_sort(nx.DiGraph(), backend=BACKEND)) == []
+
+
+MUTATIONS = {
+    "add an edge to a new node": lambda D, x: D.add_edge(x, "new"),
+    "remove the last node": lambda D, x: D.remove_node(list(D)[-1]),
+    "remove a node of the next generation": lambda D, x: D.remove_node(next(iter(D.succ[x]))),
+    "add a node": lambda D, x: D.add_node("alone"),
+    "close a cycle": lambda D, x: D.add_edge(list(D)[-1], x),
+    "add an edge within": lambda D, x: D.add_edge(list(D)[1], list(D)[-1]),
+}
+
+
+@pytest.mark.parametrize("mutation", list(MUTATIONS))
+@pytest.mark.parametrize("func", ["topological_sort", "topological_generations"])
+@pytest.mark.parametrize("after", [1, 2, 4])
+def test_a_graph_changed_while_iterating_as_networkx(mutation, func, after):
+    """The graph changed by NetworkX's methods after ``after`` items: the same items, then the
+    same ``RuntimeError`` or ``NetworkXUnfeasible`` (or none), as NetworkX's generator."""
+
+    def run(**kwargs):
+        D = nx.DiGraph([(0, 1), (0, 2), (1, 3), (2, 3), (3, 4), (4, 5), (2, 5), (5, 6)])
+        items: list = []
+        try:
+            for item in getattr(nx, func)(D, **kwargs):
+                items.append(item)
+                if len(items) == after:
+                    last = item[0] if isinstance(item, list) else item
+                    MUTATIONS[mutation](D, last)
+        except Exception as exc:  # (compared: type and message)
+            return items, (type(exc), str(exc))
+        return items, None
+
+    assert run(backend=BACKEND) == run()
+
+
+def test_views_run_in_networkx():
+    D = nx.DiGraph([(0, 1), (1, 2)])
+    for func in ("topological_sort", "topological_generations"):
+        reason = backend_interface.can_run(func, (D.subgraph([0, 1]),), {})
+        assert isinstance(reason, str) and "view" in reason
+        assert backend_interface.can_run(func, (D,), {}) is True
+
+
+def heaviest_path_by_search(D, weight: str, default) -> float:
+    """The oracle: every path tried from every node (small DAGs), the empty path weighing 0."""
+    best = 0
+
+    def walk(v, total):
+        nonlocal best
+        best = max(best, total)
+        for w, data in D.succ[v].items():
+            walk(w, total + data.get(weight, default))
+
+    for v in D:
+        walk(v, 0)
+    return best
+
+
+def weighted_dag(seed: int, kind: str) -> nx.DiGraph:
+    """A small DAG (ranked shuffled labels, arcs from lower to higher rank) with ``cost`` on
+    most arcs: ints or floats, negative ones on every third seed, zeros."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 14)
+    labels = shuffled_labels("mixed", n, rng)
+    D = nx.DiGraph()
+    D.add_nodes_from(labels)
+    low = -3 if seed % 3 == 0 else 0
+    for _ in range(rng.randint(0, 2 * n)):
+        a, b = sorted(rng.sample(range(n), 2)) if n > 1 else (0, 0)
+        if a == b:
+            continue
+        if rng.random() < 0.85:
+            cost = rng.randint(low, 7) if kind == "int" else rng.choice([0.0, 0.25, 2.5]) + low
+            D.add_edge(labels[a], labels[b], cost=cost)
+        else:
+            D.add_edge(labels[a], labels[b])
+    return D
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_longest_path_length_as_networkx_and_search(seed, kind):
+    D = weighted_dag(seed, kind)
+    default = 1 if kind == "int" else 0.5
+    theirs = nx.dag_longest_path_length(D, weight="cost", default_weight=default)
+    ours = nx.dag_longest_path_length(D, weight="cost", default_weight=default, backend=BACKEND)
+    assert ours == theirs == heaviest_path_by_search(D, "cost", default)
+    assert type(ours) is type(theirs)
+
+
+def test_longest_path_length_types_and_errors(monkeypatch):
+    """Float weights with no path of positive weight: NetworkX's ``int`` 0; a cycle:
+    ``NetworkXUnfeasible``, found on the dicts unconverted or by the converted graph."""
+    D = nx.DiGraph()
+    D.add_edge("a", "b", weight=-1.0)
+    D.add_edge("b", "c", weight=0.0)
+    assert outcome(nx.dag_longest_path_length, D, backend=BACKEND) == (0, None)
+    assert type(nx.dag_longest_path_length(D, backend=BACKEND)) is int
+    D.add_edge("c", "d", weight=0.5)
+    assert nx.dag_longest_path_length(D, backend=BACKEND) == 0.5
+    assert nx.dag_longest_path_length(nx.DiGraph(), backend=BACKEND) == 0
+    ring = nx.cycle_graph(40, create_using=nx.DiGraph)
+    ring.add_edge(0, 100)
+    W = backend_interface.convert_from_nx(
+        ring, edge_attrs={"weight": 1}, name="dag_longest_path_length"
+    )
+    with pytest.raises(nx.NetworkXUnfeasible, match="contains a cycle"):
+        backend_interface.dag_longest_path_length(W)
+    assert W.pending is not None  # (never converted)
+    monkeypatch.setattr(dag, "CYCLE_PROBE_ROWS", 0)
+    ring.add_edge(100, 101)  # (a new graph for the cache)
+    theirs = outcome(nx.dag_longest_path_length, ring)
+    assert theirs[1] is nx.NetworkXUnfeasible
+    assert outcome(nx.dag_longest_path_length, ring, backend=BACKEND) == theirs
+
+
+def test_longest_path_length_declined_weights():
+    """``weight=None`` is declined by ``can_run``; ``None``, mixed and NaN weights by the
+    function (NetworkX then runs under automatic dispatch: its own answer or error)."""
+    D = nx.DiGraph([(0, 1), (1, 2)])
+    reason = backend_interface.can_run("dag_longest_path_length", (D,), {"weight": None})
+    assert isinstance(reason, str) and "weight=None" in reason
+    cases = [
+        [(0, 1, {"weight": 1}), (1, 2, {"weight": 2.5})],
+        [(0, 1, {"weight": float("nan")}), (1, 2, {"weight": 1.0})],
+        [(0, 1, {"weight": None}), (1, 2, {"weight": 1})],
+    ]
+    nx.config.backend_priority.algos = [BACKEND]
+    try:
+        for edges in cases:
+            G = nx.DiGraph(edges)
+            assert repr(outcome(nx.dag_longest_path_length, G)) == repr(
+                outcome(nx.dag_longest_path_length, G, backend="networkx")
+            )
+    finally:
+        nx.config.backend_priority.algos = []
+
+
 @pytest.mark.gpu
 def test_on_the_gpu():
     with backend_device(nx, "gpu"):
@@ -211,3 +418,5 @@ def test_on_the_gpu():
             assert_as_networkx(random_digraph(seed, "tuple", acyclic=seed % 2 == 0))
         D = nx.DiGraph((u, v) for u, v in nx.gnp_random_graph(3000, 0.002, seed=1).edges())
         assert_as_networkx(D)
+        assert list(nx.topological_sort(D, backend=BACKEND)) == list(nx.topological_sort(D))
+        assert nx.dag_longest_path_length(D, backend=BACKEND) == nx.dag_longest_path_length(D)

@@ -197,13 +197,20 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         rank = {v: i for i, v in enumerate(G)}
         dag = nx.DiGraph()
         dag.add_nodes_from(G)
-        dag.add_edges_from((u, v) for u, v in G.edges() if rank[u] > rank[v])
-        yield "is_directed_acyclic_graph", (dag,), {}
+        dag.add_edges_from((u, v, d) for u, v, d in G.edges(data=True) if rank[u] > rank[v])
+        graphs = [dag]
         if len(dag) > 1:
             order = list(dag)
             cyclic = dag.copy()
             cyclic.add_edge(order[0], order[-1])  # a cycle where the last node reaches the first
-            yield "is_directed_acyclic_graph", (cyclic,), {}
+            graphs.append(cyclic)
+        for D in graphs:
+            yield "is_directed_acyclic_graph", (D,), {}
+            yield "topological_sort", (D,), {}
+            yield "topological_generations", (D,), {}
+            for weight in ("weight", "w", "absent"):
+                yield "dag_longest_path_length", (D,), {"weight": weight}
+            yield "dag_longest_path_length", (D,), {"weight": "absent", "default_weight": 0.5}
     picked = [some() for _ in range(3)]
     for nodes_arg in (None, picked[0], picked, [*picked, "absent"], Fresh(picked)):
         yield "triangles", (G,), {"nodes": nodes_arg}

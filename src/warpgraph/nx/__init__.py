@@ -71,6 +71,12 @@ FUNCTIONS: dict[str, str] = {
     "is_attracting_component": "",
     "is_semiconnected": "",
     "is_directed_acyclic_graph": "",
+    "topological_generations": _ORDER + " Computed when the generator starts (a graph changed "
+    "while it runs is not noticed).",
+    "topological_sort": _ORDER + " Computed when the generator starts (a graph changed while it "
+    "runs is not noticed).",
+    "dag_longest_path_length": "The value and type of NetworkX's (all-int or all-float "
+    "weights; others run in NetworkX).",
     "triangles": "",
     "transitivity": "",
     "clustering": "Unweighted, undirected graphs only (others run in NetworkX).",

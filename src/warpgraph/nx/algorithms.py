@@ -39,7 +39,12 @@ from .components import (
     weakly_connected_components,
 )
 from .cores import core_number, k_core, k_corona, k_crust, k_shell, k_truss
-from .dag import is_directed_acyclic_graph
+from .dag import (
+    dag_longest_path_length,
+    is_directed_acyclic_graph,
+    topological_generations,
+    topological_sort,
+)
 from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
@@ -73,6 +78,7 @@ __all__ = [
     "clustering",
     "connected_components",
     "core_number",
+    "dag_longest_path_length",
     "descendants",
     "descendants_at_distance",
     "is_attracting_component",
@@ -100,6 +106,8 @@ __all__ = [
     "single_source_shortest_path_length",
     "single_target_shortest_path_length",
     "strongly_connected_components",
+    "topological_generations",
+    "topological_sort",
     "transitivity",
     "triadic_census",
     "triangles",
@@ -191,6 +199,18 @@ def _check_multi_source(G, sources=None, cutoff=None, weight="weight") -> bool |
     if one_pass:  # NetworkX checks each source, then searches from what the iterator has left
         return "an iterator of sources (NetworkX reads it twice)"
     return _check_weight(G, weight, cutoff=cutoff)
+
+
+def _check_not_a_view(G, **_: Any) -> bool | str:
+    if hasattr(G, "_graph"):  # (NetworkX's views keep the graph they show there)
+        return "a view runs in NetworkX (which notices changes to the graph under it)"
+    return True
+
+
+def _check_longest_path(G, weight="weight", default_weight=1) -> bool | str:
+    if weight is None:
+        return "weight=None is not implemented (every edge weighs default_weight)"
+    return _check_weight(G, weight)
 
 
 def _check_shortest_path_length(
@@ -302,4 +322,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "shortest_path_length": _check_shortest_path_length,
     "single_target_shortest_path_length": _check_undirected,
     "pagerank": _check_pagerank,
+    "dag_longest_path_length": _check_longest_path,
+    "topological_sort": _check_not_a_view,
+    "topological_generations": _check_not_a_view,
 }

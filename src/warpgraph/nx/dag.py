@@ -25,8 +25,13 @@ anything is converted, cheapest first:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+from numba import njit
+
+from ._common import gc_paused, host, not_implemented
 from .components import _acyclic, _plain
 
 __all__ = [
@@ -35,7 +40,10 @@ __all__ = [
     "CYCLE_PROBE_ROWS",
     "cycle_in_rows",
     "cycle_through",
+    "dag_longest_path_length",
     "is_directed_acyclic_graph",
+    "topological_generations",
+    "topological_sort",
 ]
 
 #: Rows :func:`cycle_through` reads before it gives up (~2 ms on 2 cores at most; 4-8 us a row
@@ -169,3 +177,214 @@ def is_directed_acyclic_graph(G) -> bool:
     if G.any_order.num_self_loops:  # (converts a deferred graph; counted by its scan)
         return False
     return _acyclic(G)
+
+
+@njit(cache=True, nogil=True)
+def _kahn_generations(indptr, heads, n):  # pragma: no cover - compiled
+    """NetworkX's ``topological_generations`` over dense ids (arcs in its adjacency order):
+    the nodes without arcs in, in node order, then generation after generation each node's
+    children in row order as their last arc in is removed (a self-loop never is). Returns the
+    nodes reached in that order and where each generation starts (its last entry: the count
+    reached; fewer than ``n``: a cycle)."""
+    indeg = np.zeros(n, dtype=np.int64)
+    for a in range(indptr[n]):
+        indeg[heads[a]] += 1
+    order = np.empty(n, dtype=np.int64)
+    starts = np.empty(n + 1, dtype=np.int64)
+    found = 0
+    for v in range(n):
+        if indeg[v] == 0:
+            order[found] = v
+            found += 1
+    gens = 0
+    lo = 0
+    while lo < found:
+        starts[gens] = lo
+        gens += 1
+        hi = found
+        for i in range(lo, hi):
+            u = order[i]
+            for a in range(indptr[u], indptr[u + 1]):
+                w = heads[a]
+                indeg[w] -= 1
+                if indeg[w] == 0:
+                    order[found] = w
+                    found += 1
+        lo = hi
+    starts[gens] = found
+    return order[:found], starts[: gens + 1]
+
+
+def _unfeasible() -> Exception:
+    import networkx as nx
+
+    return nx.NetworkXUnfeasible("Graph contains a cycle or graph changed during iteration")
+
+
+def _generations(G) -> tuple[list, np.ndarray, np.ndarray]:
+    """``(labels in NetworkX's topological order, generation starts, the dense ids in that
+    order)``; NetworkX's error for an undirected graph."""
+    if not G.is_directed():
+        import networkx as nx
+
+        raise nx.NetworkXError("Topological sort not defined on undirected graphs.")
+    order, starts = _kahn_generations(host(G.any_order.indptr), G.nx_order, len(G))
+    with gc_paused():
+        labels = G.label_list(order)
+    return labels, starts, order
+
+
+@njit(cache=True, nogil=True)
+def _arcs_left_in(indptr, heads, n, done):  # pragma: no cover - compiled
+    """Per node, its arcs in from nodes other than the ``done`` ones (dense ids)."""
+    left = np.zeros(n, dtype=np.int64)
+    for a in range(indptr[n]):
+        left[heads[a]] += 1
+    for u in done:
+        for a in range(indptr[u], indptr[u + 1]):
+            left[heads[a]] -= 1
+    return left
+
+
+def _change_watch(G):
+    """``(changed, stop)``: ``changed()`` says whether the NetworkX graph behind ``G`` was
+    changed by its own methods since now (each clears the graph's ``__networkx_cache__``,
+    where a key of this watch's own is left), ``stop()`` removes the key."""
+    cache = getattr(G.source, "__networkx_cache__", None)
+    if not isinstance(cache, dict):
+        return (lambda: False), (lambda: None)
+    token = object()
+    key = f"warpgraph: topological order {id(token)}"
+    cache[key] = token
+    return (lambda: cache.get(key) is not token), (lambda: cache.pop(key, None))
+
+
+def _peel_live(D, pending: list, in_arcs_left: dict) -> Iterator[list]:
+    """Kahn's peeling continued on the live NetworkX graph ``D`` as NetworkX's own generator
+    would continue it after the graph changed: ``pending`` is the next generation, found
+    before the change; ``in_arcs_left`` the count of unpeeled arcs into each node not peeled
+    yet (positive counts only). A node gone from ``D``, or an arc to a node not counted, is
+    NetworkX's ``RuntimeError``; nodes never peeled, its ``NetworkXUnfeasible``."""
+    while pending:
+        generation, pending = pending, []
+        for u in generation:
+            if u not in D:
+                raise RuntimeError("Graph changed during iteration")
+            for w in D.neighbors(u):
+                if w not in in_arcs_left:
+                    raise RuntimeError("Graph changed during iteration")
+                in_arcs_left[w] -= 1
+                if not in_arcs_left[w]:
+                    del in_arcs_left[w]
+                    pending.append(w)
+        yield generation
+    if in_arcs_left:
+        raise _unfeasible()
+
+
+def topological_generations(G) -> Iterator[list]:
+    """NetworkX's ``topological_generations``: lists of nodes, each in NetworkX's order (one
+    sequential pass over the arcs in its adjacency order, :func:`_kahn_generations`), then
+    NetworkX's ``NetworkXUnfeasible`` if a cycle is left. Like NetworkX's generator it
+    notices a graph changed by NetworkX's methods while it runs (they clear the graph's
+    cache): from the next generation on it peels the live graph as NetworkX would have
+    (:func:`_peel_live`), so the same generations and errors follow (views, whose base graph
+    is where changes happen, run in NetworkX: ``can_run``)."""
+    labels, starts, order = _generations(G)
+    changed, stop = _change_watch(G)
+    try:
+        for k in range(starts.size - 1):  # (a loop over generations; their lists are slices)
+            yield labels[starts[k] : starts[k + 1]]
+            if changed():
+                ids = np.arange(len(G))
+                left = _arcs_left_in(host(G.any_order.indptr), G.nx_order, len(G),
+                                     order[: starts[k + 1]])  # fmt: skip
+                waiting = np.flatnonzero(left > 0)
+                in_arcs_left = dict(
+                    zip(G.label_list(ids[waiting]), left[waiting].tolist(), strict=True)
+                )
+                nxt = labels[starts[k + 1] : starts[k + 2]] if k + 2 < starts.size else []
+                yield from _peel_live(G.source, nxt, in_arcs_left)
+                return
+    finally:
+        stop()
+    if order.size < len(G):
+        raise _unfeasible()
+
+
+def topological_sort(G) -> Iterator:
+    """NetworkX's ``topological_sort``: its generations' nodes one after another (the same
+    order and errors, :func:`topological_generations`)."""
+    for generation in topological_generations(G):
+        yield from generation
+
+
+@njit(cache=True, nogil=True)
+def _longest_path_length(indptr, heads, weights, n):  # pragma: no cover - compiled
+    """The largest of NetworkX's ``dag_longest_path`` distances over dense ids, in any
+    topological order (Kahn's): a node's distance is its best predecessor's plus the arc's
+    weight where it has one and that is >= 0, else 0 (a path may start anywhere). Each
+    candidate is the one sum NetworkX makes for it, so the maximum is its value exactly.
+    Returns ``(length, nodes ordered)``; fewer than ``n`` ordered: a cycle."""
+    indeg = np.zeros(n, dtype=np.int64)
+    for a in range(indptr[n]):
+        indeg[heads[a]] += 1
+    best = np.zeros(n, dtype=weights.dtype)
+    entered = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int64)
+    tail = 0
+    for v in range(n):
+        if indeg[v] == 0:
+            queue[tail] = v
+            tail += 1
+    longest = weights.dtype.type(0)
+    for i in range(n):
+        if i == tail:
+            return longest, i
+        u = queue[i]
+        d = best[u] if entered[u] and best[u] >= 0 else weights.dtype.type(0)
+        if d > longest:
+            longest = d
+        for a in range(indptr[u], indptr[u + 1]):
+            w = heads[a]
+            candidate = d + weights[a]
+            if not entered[w] or candidate > best[w]:
+                best[w] = candidate
+                entered[w] = True
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                queue[tail] = w
+                tail += 1
+    return longest, n
+
+
+def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) -> Any:
+    """NetworkX's ``dag_longest_path_length``: the weight of a longest path (edges without
+    ``weight`` weigh ``default_weight``), ``0`` for the empty graph. Its value is the largest
+    of NetworkX's distances, so no path is built; its type is NetworkX's: an ``int`` for int
+    weights, a ``float`` for float ones except the ``int`` 0 when no path of positive weight
+    exists (NetworkX's path is then the first node of its order, with no edge). Weights that
+    are not all-int or all-float, ``None``, NaN or infinite, or ints whose sums could leave
+    int64, run in NetworkX; so does ``weight=None`` (``can_run``). The conversion is deferred:
+    a cycle through the first node, found on NetworkX's dicts (:func:`cycle_through`), raises
+    NetworkX's ``NetworkXUnfeasible`` before anything is converted."""
+    n = len(G)
+    if n == 0:
+        return 0
+    D = G.pending  # (a deferred conversion: a cycle through the first node ends it unconverted)
+    if D is not None and _plain(D) and cycle_through(D._succ, D._pred, next(iter(D._succ))):
+        raise _unfeasible()
+    values, kind, hidden = G.nx_weights(weight, default_weight)
+    if kind not in ("int", "float") or hidden is not None:
+        raise not_implemented(f"edge attribute {weight!r} holds values other than all-int or "
+                              "all-float numbers")  # fmt: skip
+    if kind == "float" and not np.isfinite(values).all():
+        raise not_implemented(f"edge attribute {weight!r} is NaN or infinite on some edges")
+    if kind == "int" and float(np.abs(values.astype(np.float64)).sum()) >= 2.0**62:
+        raise not_implemented(f"int weights {weight!r} whose sums could leave int64")
+    longest, ordered = _longest_path_length(host(G.any_order.indptr), G.nx_order, values, n)
+    if ordered < n:
+        raise _unfeasible()
+    if kind == "int":
+        return int(longest)
+    return float(longest) if longest > 0 else 0

@@ -418,8 +418,13 @@ DEFERRED = frozenset(
         "node_connected_component",
         "weakly_connected_components",
         "number_weakly_connected_components",
+        "dag_longest_path_length",
     }
 )
+#: Deferred functions that take edge weights: they read them when they need them, from the
+#: source graph (:meth:`WarpgraphGraph.nx_weights`), after the checks on its dicts.
+#: ``dag_longest_path_length`` raises NetworkX's ``NetworkXUnfeasible`` for a cycle found there.
+DEFERRED_WEIGHTED = frozenset({"dag_longest_path_length"})
 
 
 #: Whether :func:`._arenas.keep_object_arenas` ran, with :func:`.._alloc.raise_trim_threshold`
@@ -466,7 +471,11 @@ class BackendInterface:
                 "nx.DiGraph(G) (parallel edges become one) or call without backend='warpgraph'"
             )
         weight, default = _weight_attribute(edge_attrs)
-        if name in DEFERRED and weight is None and type(G).__module__.startswith("networkx."):
+        if (
+            name in DEFERRED
+            and (weight is None or name in DEFERRED_WEIGHTED)
+            and type(G).__module__.startswith("networkx.")
+        ):
             return WarpgraphGraph.deferred(G)
         with gc_paused():
             attribute = None if weight is None else (weight, default)
