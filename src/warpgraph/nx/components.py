@@ -356,16 +356,24 @@ def _in_degrees(indptr, heads, indeg):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
+def _sources_into(indeg, out):  # pragma: no cover - compiled
+    """The nodes without arcs in (``indeg`` 0), in id order, written to the front of ``out``;
+    returns how many: where Kahn's peeling starts."""
+    found = 0
+    for v in range(indeg.shape[0]):
+        if indeg[v] == 0:
+            out[found] = v
+            found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
 def _peel(indptr, heads, indeg):  # pragma: no cover - compiled
     """How many nodes go when nodes without in-arcs (``indeg``, self-loops aside) are removed
     again and again (Kahn's order); ``indeg`` is used up."""
     n = indeg.shape[0]
     stack = np.empty(n, dtype=heads.dtype)
-    top = 0
-    for v in range(n):
-        if indeg[v] == 0:
-            stack[top] = v
-            top += 1
+    top = _sources_into(indeg, stack)
     removed = 0
     while top:
         top -= 1

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from ._common import gc_paused, host, not_implemented
-from .components import _acyclic, _plain
+from .components import _acyclic, _plain, _sources_into
 
 __all__ = [
     "ARCS_PER_STEP",
@@ -180,22 +180,25 @@ def is_directed_acyclic_graph(G) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _arcs_in(indptr, heads, n):  # pragma: no cover - compiled
+    """Each node's arcs in, self-loops included (NetworkX's in-degree)."""
+    indeg = np.zeros(n, dtype=np.int64)
+    for a in range(indptr[n]):
+        indeg[heads[a]] += 1
+    return indeg
+
+
+@njit(cache=True, nogil=True)
 def _kahn_generations(indptr, heads, n):  # pragma: no cover - compiled
     """NetworkX's ``topological_generations`` over dense ids (arcs in its adjacency order):
     the nodes without arcs in, in node order, then generation after generation each node's
     children in row order as their last arc in is removed (a self-loop never is). Returns the
     nodes reached in that order and where each generation starts (its last entry: the count
     reached; fewer than ``n``: a cycle)."""
-    indeg = np.zeros(n, dtype=np.int64)
-    for a in range(indptr[n]):
-        indeg[heads[a]] += 1
+    indeg = _arcs_in(indptr, heads, n)
     order = np.empty(n, dtype=np.int64)
     starts = np.empty(n + 1, dtype=np.int64)
-    found = 0
-    for v in range(n):
-        if indeg[v] == 0:
-            order[found] = v
-            found += 1
+    found = _sources_into(indeg, order)
     gens = 0
     lo = 0
     while lo < found:
@@ -237,9 +240,7 @@ def _generations(G) -> tuple[list, np.ndarray, np.ndarray]:
 @njit(cache=True, nogil=True)
 def _arcs_left_in(indptr, heads, n, done):  # pragma: no cover - compiled
     """Per node, its arcs in from nodes other than the ``done`` ones (dense ids)."""
-    left = np.zeros(n, dtype=np.int64)
-    for a in range(indptr[n]):
-        left[heads[a]] += 1
+    left = _arcs_in(indptr, heads, n)
     for u in done:
         for a in range(indptr[u], indptr[u + 1]):
             left[heads[a]] -= 1
@@ -326,17 +327,11 @@ def _longest_path_length(indptr, heads, weights, n):  # pragma: no cover - compi
     weight where it has one and that is >= 0, else 0 (a path may start anywhere). Each
     candidate is the one sum NetworkX makes for it, so the maximum is its value exactly.
     Returns ``(length, nodes ordered)``; fewer than ``n`` ordered: a cycle."""
-    indeg = np.zeros(n, dtype=np.int64)
-    for a in range(indptr[n]):
-        indeg[heads[a]] += 1
+    indeg = _arcs_in(indptr, heads, n)
     best = np.zeros(n, dtype=weights.dtype)
     entered = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int64)
-    tail = 0
-    for v in range(n):
-        if indeg[v] == 0:
-            queue[tail] = v
-            tail += 1
+    tail = _sources_into(indeg, queue)
     longest = weights.dtype.type(0)
     for i in range(n):
         if i == tail:
