@@ -390,8 +390,9 @@ def test_longest_path_length_types_and_errors(monkeypatch):
 
 
 def test_longest_path_length_declined_weights():
-    """``weight=None`` is declined by ``can_run``; ``None``, mixed and NaN weights by the
-    function (NetworkX then runs under automatic dispatch: its own answer or error)."""
+    """``weight=None`` is declined by ``can_run``; ``None``, mixed and NaN weights and int
+    weights whose sums could leave int64 by the function (NetworkX then runs under automatic
+    dispatch: its own answer or error)."""
     D = nx.DiGraph([(0, 1), (1, 2)])
     reason = backend_interface.can_run("dag_longest_path_length", (D,), {"weight": None})
     assert isinstance(reason, str) and "weight=None" in reason
@@ -399,6 +400,7 @@ def test_longest_path_length_declined_weights():
         [(0, 1, {"weight": 1}), (1, 2, {"weight": 2.5})],
         [(0, 1, {"weight": float("nan")}), (1, 2, {"weight": 1.0})],
         [(0, 1, {"weight": None}), (1, 2, {"weight": 1})],
+        [(v, v + 1, {"weight": 2**61}) for v in range(3)],  # (a sum past int64: 3 * 2**61)
     ]
     nx.config.backend_priority.algos = [BACKEND]
     try:

@@ -324,28 +324,27 @@ def topological_sort(G) -> Iterator:
 def _longest_path_length(indptr, heads, weights, n):  # pragma: no cover - compiled
     """The largest of NetworkX's ``dag_longest_path`` distances over dense ids, in any
     topological order (Kahn's): a node's distance is its best predecessor's plus the arc's
-    weight where it has one and that is >= 0, else 0 (a path may start anywhere). Each
-    candidate is the one sum NetworkX makes for it, so the maximum is its value exactly.
+    weight where it has one and that is >= 0, else 0 (a path may start anywhere), i.e. the
+    largest of 0 and those sums. Each candidate is the one sum NetworkX makes for it, so the
+    maximum is its value exactly (a -0.0 NetworkX keeps as a distance is 0 here: the same in
+    every later sum but one of -0.0 + -0.0, and never a positive result).
     Returns ``(length, nodes ordered)``; fewer than ``n`` ordered: a cycle."""
     indeg = _arcs_in(indptr, heads, n)
-    best = np.zeros(n, dtype=weights.dtype)
-    entered = np.zeros(n, dtype=np.bool_)
+    dist = np.zeros(n, dtype=weights.dtype)
     queue = np.empty(n, dtype=np.int64)
     tail = _sources_into(indeg, queue)
-    longest = weights.dtype.type(0)
+    longest = dist[0] if n else weights.dtype.type(0)
     for i in range(n):
         if i == tail:
             return longest, i
         u = queue[i]
-        d = best[u] if entered[u] and best[u] >= 0 else weights.dtype.type(0)
-        if d > longest:
-            longest = d
+        d = dist[u]
+        longest = max(longest, d)
         for a in range(indptr[u], indptr[u + 1]):
             w = heads[a]
             candidate = d + weights[a]
-            if not entered[w] or candidate > best[w]:
-                best[w] = candidate
-                entered[w] = True
+            if candidate > dist[w]:
+                dist[w] = candidate
             indeg[w] -= 1
             if indeg[w] == 0:
                 queue[tail] = w
@@ -369,13 +368,15 @@ def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) 
     D = G.pending  # (a deferred conversion: a cycle through the first node ends it unconverted)
     if D is not None and _plain(D) and cycle_through(D._succ, D._pred, next(iter(D._succ))):
         raise _unfeasible()
+    G.convert_pending({weight: default_weight})  # (weights read in the conversion's scan)
     values, kind, hidden = G.nx_weights(weight, default_weight)
     if kind not in ("int", "float") or hidden is not None:
         raise not_implemented(f"edge attribute {weight!r} holds values other than all-int or "
                               "all-float numbers")  # fmt: skip
     if kind == "float" and not np.isfinite(values).all():
         raise not_implemented(f"edge attribute {weight!r} is NaN or infinite on some edges")
-    if kind == "int" and float(np.abs(values.astype(np.float64)).sum()) >= 2.0**62:
+    if kind == "int" and values.size and int(np.abs(values).max()) * n >= 2**62:
+        # (a path has fewer than n arcs; NetworkX's ints do not overflow, ours must not)
         raise not_implemented(f"int weights {weight!r} whose sums could leave int64")
     longest, ordered = _longest_path_length(host(G.any_order.indptr), G.nx_order, values, n)
     if ordered < n:

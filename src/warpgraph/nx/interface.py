@@ -192,12 +192,23 @@ class WarpgraphGraph:
         G = self.__dict__.get("_pending")
         if G is None or name.startswith("__"):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        eager = backend_interface.convert_from_nx(G)  # (if it raises, still deferred)
-        own_cache = self.__networkx_cache__
+        self.convert_pending()
+        return getattr(self, name)
+
+    def convert_pending(self, edge_attrs: Any = None) -> None:
+        """Make a deferred conversion eager now (nothing happens to an eager one), reading
+        the weights of ``edge_attrs`` (``{name: default}``, as NetworkX passes them) in the
+        same scan of the dicts: later :meth:`nx_weights` calls for them find them read. A
+        deferred function that needs weights calls this; any other first use of the
+        structure converts without weights."""
+        G = self.__dict__.get("_pending")
+        if G is None:
+            return
+        eager = backend_interface.convert_from_nx(G, edge_attrs=edge_attrs)  # (if it raises,
+        own_cache = self.__networkx_cache__  # still deferred)
         del self.__dict__["_pending"]
         self.__dict__.update(eager.__dict__)
         self.__networkx_cache__ = own_cache
-        return getattr(self, name)
 
     # NetworkX asks these of every graph it dispatches.
     def is_directed(self) -> bool:
