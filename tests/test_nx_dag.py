@@ -363,6 +363,31 @@ def test_longest_path_length_as_networkx_and_search(seed, kind):
     assert type(ours) is type(theirs)
 
 
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("direction", ["up", "down"])
+def test_longest_path_length_in_node_order(seed, direction):
+    """Every arc to a higher (or every arc to a lower) node id: the pass in node order (or its
+    reverse); a self-loop or one arc the other way sends it to Kahn's pass."""
+    D = weighted_dag(seed, "int" if seed % 2 else "float")
+    D = nx.convert_node_labels_to_integers(D)  # (ids in node order)
+    flip = direction == "down"
+    arcs = [((u, v) if (u < v) != flip else (v, u), d) for u, v, d in D.edges(data=True)]
+    H = nx.DiGraph()
+    H.add_nodes_from(D)
+    H.add_edges_from((u, v, d) for (u, v), d in arcs)
+    default = 1 if seed % 2 else 0.5
+    want = heaviest_path_by_search(H, "cost", default)
+    for G in (H, H.copy()):
+        ours = nx.dag_longest_path_length(G, weight="cost", default_weight=default, backend=BACKEND)
+        assert ours == nx.dag_longest_path_length(G, weight="cost", default_weight=default) == want
+        assert type(ours) is type(
+            nx.dag_longest_path_length(G, weight="cost", default_weight=default)
+        )
+    if len(H) > 1:
+        H.add_edge(len(H) - 1, len(H) - 1)
+        assert outcome(nx.dag_longest_path_length, H, backend=BACKEND)[1] is nx.NetworkXUnfeasible
+
+
 def test_longest_path_length_types_and_errors(monkeypatch):
     """Float weights with no path of positive weight: NetworkX's ``int`` 0; a cycle:
     ``NetworkXUnfeasible``, found on the dicts unconverted or by the converted graph."""

@@ -331,18 +331,19 @@ def _cycle_found(indptr, heads, n, budget):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _arcs_one_way(indptr, heads):  # pragma: no cover - compiled
-    """Whether every arc (self-loops aside) goes to a higher id, or every one to a lower id:
-    then the node order, or its reverse, is a topological order. One parallel pass."""
+def _one_way(indptr, heads, loops_block):  # pragma: no cover - compiled
+    """1 when every arc goes to a higher id, -1 when every arc goes to a lower one, 0
+    otherwise: then the node order, or its reverse, is a topological order (self-loops aside;
+    with ``loops_block`` a self-loop goes both ways, so 0). One parallel pass."""
     up = 0
     down = 0
     for r in prange(indptr.shape[0] - 1):
         v = np.int64(r)
         for p in range(indptr[v], indptr[v + 1]):
             w = np.int64(heads[p])
-            up += 1 if w > v else 0
-            down += 1 if w < v else 0
-    return up == 0 or down == 0
+            up += 1 if w > v or (loops_block and w == v) else 0
+            down += 1 if w < v or (loops_block and w == v) else 0
+    return 1 if down == 0 else -1 if up == 0 else 0
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -408,7 +409,7 @@ def _acyclic(G) -> bool:
     indptr, heads, n = host(g.indptr), host(g.indices), len(G)
     if n == 0 or _cycle_found(indptr, heads, n, CYCLE_SEARCH_ARCS):
         return n == 0
-    return bool(_arcs_one_way(indptr, heads)) or _peels_away(indptr, heads, n)
+    return _one_way(indptr, heads, False) != 0 or _peels_away(indptr, heads, n)
 
 
 def number_strongly_connected_components(G) -> int:

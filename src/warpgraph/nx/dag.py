@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from ._common import gc_paused, host, not_implemented
-from .components import _acyclic, _plain, _sources_into
+from .components import _acyclic, _one_way, _plain, _sources_into
 
 __all__ = [
     "ARCS_PER_STEP",
@@ -320,6 +320,18 @@ def topological_sort(G) -> Iterator:
         yield from generation
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _relax_from(u, indptr, heads, weights, dist):  # pragma: no cover - compiled
+    """Each arc out of ``u`` offers its head ``u``'s distance plus the arc's weight; the
+    largest offer stays. Returns ``u``'s distance."""
+    d = dist[u]
+    for a in range(indptr[u], indptr[u + 1]):
+        candidate = d + weights[a]
+        if candidate > dist[heads[a]]:
+            dist[heads[a]] = candidate
+    return d
+
+
 @njit(cache=True, nogil=True)
 def _longest_path_length(indptr, heads, weights, n):  # pragma: no cover - compiled
     """The largest of NetworkX's ``dag_longest_path`` distances over dense ids, in any
@@ -338,18 +350,26 @@ def _longest_path_length(indptr, heads, weights, n):  # pragma: no cover - compi
         if i == tail:
             return longest, i
         u = queue[i]
-        d = dist[u]
-        longest = max(longest, d)
+        longest = max(longest, _relax_from(u, indptr, heads, weights, dist))
         for a in range(indptr[u], indptr[u + 1]):
             w = heads[a]
-            candidate = d + weights[a]
-            if candidate > dist[w]:
-                dist[w] = candidate
             indeg[w] -= 1
             if indeg[w] == 0:
                 queue[tail] = w
                 tail += 1
     return longest, n
+
+
+@njit(cache=True, nogil=True)
+def _longest_in_order(indptr, heads, weights, n, step):  # pragma: no cover - compiled
+    """:func:`_longest_path_length` where the node order (``step`` 1) or its reverse (-1) is
+    a topological order: one pass in that order, no in-degrees or queue."""
+    dist = np.zeros(n, dtype=weights.dtype)
+    longest = dist[0]
+    first = 0 if step == 1 else n - 1
+    for i in range(n):
+        longest = max(longest, _relax_from(first + step * i, indptr, heads, weights, dist))
+    return longest
 
 
 def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) -> Any:
@@ -378,9 +398,14 @@ def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) 
     if kind == "int" and values.size and int(np.abs(values).max()) * n >= 2**62:
         # (a path has fewer than n arcs; NetworkX's ints do not overflow, ours must not)
         raise not_implemented(f"int weights {weight!r} whose sums could leave int64")
-    longest, ordered = _longest_path_length(host(G.any_order.indptr), G.nx_order, values, n)
-    if ordered < n:
-        raise _unfeasible()
+    indptr = host(G.any_order.indptr)
+    step = _one_way(indptr, G.nx_order, True)  # (a self-loop, a cycle, goes both ways: 0)
+    if step:
+        longest = _longest_in_order(indptr, G.nx_order, values, n, step)
+    else:
+        longest, ordered = _longest_path_length(indptr, G.nx_order, values, n)
+        if ordered < n:
+            raise _unfeasible()
     if kind == "int":
         return int(longest)
     return float(longest) if longest > 0 else 0
