@@ -15,6 +15,7 @@ nx = pytest.importorskip("networkx")
 from nx_compare import backend_device  # noqa: E402  (tests/nx_compare.py)
 from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
 from warpgraph.nx import attracting  # noqa: E402
+from warpgraph.nx._common import networkx_version  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -153,6 +154,91 @@ def test_gpu_label_path_on_the_cpu_kernel(monkeypatch):
         assert_as_networkx(random_digraph(seed, "mixed"))
     assert_as_networkx(chain_of_cycles(5, 3, [(0, 14)]))
     assert_as_networkx(nx.gnp_random_graph(300, 0.01, seed=1, directed=True))
+
+
+def primitive_by_powers(D) -> bool:
+    """The oracle for ``is_aperiodic`` on a strongly connected graph: aperiodic exactly when
+    the adjacency matrix is primitive, some power all positive, within Wielandt's bound
+    ``(n - 1)^2 + 1`` (boolean matrix powers)."""
+    n = len(D)
+    index = {v: i for i, v in enumerate(D)}
+    A = np.zeros((n, n), dtype=bool)
+    for u, v in D.edges():
+        A[index[u], index[v]] = True
+    P = A.copy()
+    for _ in range((n - 1) ** 2 + 1):
+        if P.all():
+            return True
+        P = (P.astype(np.int64) @ A.astype(np.int64)) > 0
+    return bool(P.all())
+
+
+def strongly_connected_digraph(seed: int) -> nx.DiGraph:
+    """A cycle through every node (shuffled labels), with a few chords: periodic or not."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 12)
+    labels = shuffled_labels("mixed", n, rng)
+    D = nx.DiGraph()
+    D.add_nodes_from(labels)
+    if n > 1:
+        nx.add_cycle(D, labels)
+    for _ in range(rng.randint(0, 3)):
+        u, v = rng.choice(labels), rng.choice(labels)
+        if u != v or seed % 5 == 0:
+            D.add_edge(u, v)
+    return D
+
+
+def _aperiodic(D, **kwargs):
+    try:
+        return nx.is_aperiodic(D, **kwargs), None
+    except Exception as exc:  # (compared with NetworkX's: type and message)
+        return None, (type(exc), str(exc))
+
+
+needs_36 = pytest.mark.skipif(
+    networkx_version() < (3, 6), reason="dispatched from NetworkX 3.6 (can_run declines before)"
+)
+
+
+@needs_36
+@pytest.mark.parametrize("seed", range(60))
+def test_is_aperiodic_as_networkx_and_matrix_powers(seed):
+    D = strongly_connected_digraph(seed)
+    ours = _aperiodic(D, backend=BACKEND)
+    assert ours == _aperiodic(D)
+    assert ours[0] is primitive_by_powers(D)
+
+
+@needs_36
+def test_is_aperiodic_errors_and_large_graphs():
+    """NetworkX's errors (undirected, null, not strongly connected: answered unconverted), and
+    two 20k-node rings: of period 4, and with one chord making a cycle one shorter."""
+    for G in (nx.path_graph(3), nx.DiGraph(), nx.DiGraph([(0, 1)]), random_digraph(3, "str")):
+        assert _aperiodic(G, backend=BACKEND) == _aperiodic(G)
+    W = backend_interface.convert_from_nx(nx.DiGraph([(0, 1), (1, 2)]), name="is_aperiodic")
+    with pytest.raises(nx.NetworkXError, match="not strongly connected"):
+        backend_interface.is_aperiodic(W)
+    assert W.pending is not None  # (never converted)
+    ring = nx.DiGraph()
+    nx.add_cycle(ring, range(20000))
+    ring.add_edges_from((v, v + 4) for v in range(0, 19996, 4))  # cycles of 20000 - 3k: not 4
+    ring.add_edge(19999, 0)
+    assert _aperiodic(ring, backend=BACKEND) == _aperiodic(ring)
+    four = nx.DiGraph()
+    for v in range(20000):  # 4 layers of 5000, each node to two of the next layer
+        four.add_edge(v, (v + 5000) % 20000)
+        four.add_edge(v, (v + 5001) % 20000 if v % 5000 != 4999 else (v + 1) % 20000)
+    assert nx.is_strongly_connected(four)
+    assert _aperiodic(four, backend=BACKEND) == _aperiodic(four) == (False, None)
+
+
+def test_is_aperiodic_declined_before_networkx_36(monkeypatch):
+    from warpgraph.nx import algorithms
+
+    monkeypatch.setattr(algorithms, "networkx_version", lambda: (3, 5))
+    reason = backend_interface.can_run("is_aperiodic", (nx.DiGraph([(0, 0)]),), {})
+    assert isinstance(reason, str) and "3.6" in reason
 
 
 @pytest.mark.gpu

@@ -414,6 +414,23 @@ def test_longest_path_length_types_and_errors(monkeypatch):
     assert outcome(nx.dag_longest_path_length, ring, backend=BACKEND) == theirs
 
 
+def test_a_deferred_conversion_cached_with_weights_serves_later_calls():
+    """``dag_longest_path_length`` caches its conversion under its edge attribute, deferred
+    when it raised before converting: a later weighted call that finds it in NetworkX's cache
+    converts it then, and answers as NetworkX."""
+    for D in (nx.cycle_graph(30, create_using=nx.DiGraph), nx.path_graph(30, nx.DiGraph)):
+        nx.set_edge_attributes(D, {e: i % 4 + 1 for i, e in enumerate(D.edges())}, "weight")
+        assert outcome(nx.dag_longest_path_length, D, backend=BACKEND) == outcome(
+            nx.dag_longest_path_length, D
+        )
+        for source in (0, 7):
+            ours = nx.single_source_dijkstra_path_length(D, source, backend=BACKEND)
+            assert list(ours.items()) == list(
+                nx.single_source_dijkstra_path_length(D, source).items()
+            )
+        assert nx.pagerank(D, backend=BACKEND) == pytest.approx(nx.pagerank(D), abs=1e-6)
+
+
 def test_longest_path_length_declined_weights():
     """``weight=None`` is declined by ``can_run``; ``None``, mixed and NaN weights and int
     weights whose sums could leave int64 by the function (NetworkX then runs under automatic

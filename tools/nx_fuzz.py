@@ -204,6 +204,11 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
             cyclic = dag.copy()
             cyclic.add_edge(order[0], order[-1])  # a cycle where the last node reaches the first
             graphs.append(cyclic)
+        if len(dag) > 1:  # a ring through every node, with G's arcs as chords
+            ring = nx.DiGraph(G)
+            nx.add_cycle(ring, list(G))
+            yield "is_aperiodic", (ring,), {}
+        yield "is_aperiodic", (G,), {}
         for D in graphs:
             yield "is_directed_acyclic_graph", (D,), {}
             yield "topological_sort", (D,), {}

@@ -33,7 +33,7 @@ SELECT="connected or component or shortest_path_length or triangle or transitivi
 or clustering or cluster or core or shell or crust or corona or truss or triad or census \
 or layers or bfs or descendants or ancestors or predecessor or successor or tree or scc or strong \
 or dijkstra_path_length or bellman_ford_path_length or negative or cycle or pagerank \
-or attracting or semiconnected or acyclic or topological or longest"
+or attracting or semiconnected or acyclic or topological or longest or aperiodic"
 
 # A pytest plugin that counts the calls reaching the backend (written to a temporary folder).
 PLUGIN_DIR=$(mktemp -d)

@@ -70,6 +70,7 @@ FUNCTIONS: dict[str, str] = {
     "number_attracting_components": "",
     "is_attracting_component": "",
     "is_semiconnected": "",
+    "is_aperiodic": "From NetworkX 3.6 (earlier versions run in NetworkX).",
     "is_directed_acyclic_graph": "",
     "topological_generations": _ORDER + " Computed when the generator starts (a graph changed "
     "while it runs is not noticed).",

@@ -21,6 +21,7 @@ import numpy as np
 from ._common import networkx_version
 from .attracting import (
     attracting_components,
+    is_aperiodic,
     is_attracting_component,
     is_semiconnected,
     number_attracting_components,
@@ -81,6 +82,7 @@ __all__ = [
     "dag_longest_path_length",
     "descendants",
     "descendants_at_distance",
+    "is_aperiodic",
     "is_attracting_component",
     "is_connected",
     "is_directed_acyclic_graph",
@@ -207,6 +209,15 @@ def _check_not_a_view(G, **_: Any) -> bool | str:
     return True
 
 
+def _check_aperiodic(G) -> bool | str:
+    if networkx_version() < (3, 6):
+        return (
+            "NetworkX before 3.6 searches the rest of a graph that is not strongly connected "
+            "in its own order (runs in NetworkX)"
+        )
+    return True
+
+
 def _check_longest_path(G, weight="weight", default_weight=1) -> bool | str:
     if weight is None:
         return "weight=None is not implemented (every edge weighs default_weight)"
@@ -323,6 +334,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "single_target_shortest_path_length": _check_undirected,
     "pagerank": _check_pagerank,
     "dag_longest_path_length": _check_longest_path,
+    "is_aperiodic": _check_aperiodic,
     "topological_sort": _check_not_a_view,
     "topological_generations": _check_not_a_view,
 }

@@ -1,6 +1,6 @@
 """Functions of NetworkX defined by the strong components and the arcs between them:
-``attracting_components``, ``number_attracting_components``, ``is_attracting_component`` and
-``is_semiconnected``.
+``attracting_components``, ``number_attracting_components``, ``is_attracting_component``,
+``is_semiconnected``, and ``is_aperiodic`` (defined on a strongly connected graph).
 
 NetworkX computes each through ``condensation`` (a new ``DiGraph`` with a node per strong
 component and an attribute per node), seconds on a graph of a million arcs. Here the strong
@@ -31,6 +31,7 @@ from .components import (
 
 __all__ = [
     "attracting_components",
+    "is_aperiodic",
     "is_attracting_component",
     "is_semiconnected",
     "number_attracting_components",
@@ -208,3 +209,55 @@ def _lonely_ends(indptr: np.ndarray, heads: np.ndarray) -> tuple[int, int]:
     reached, leaves = np.zeros(n, dtype=np.uint8), np.zeros(n, dtype=np.uint8)
     _mark_ends(indptr, heads, reached, leaves)
     return n - int(np.count_nonzero(reached)), n - int(np.count_nonzero(leaves))
+
+
+@njit(cache=True, nogil=True)
+def _gcd(a, b):  # pragma: no cover - compiled
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _period(indptr, heads, level, chunks):  # pragma: no cover - compiled
+    """The greatest common divisor of ``level[u] + 1 - level[v]`` over the arcs ``u -> v``
+    (0 with no arc or every term 0), each of ``chunks`` row ranges reduced by one thread."""
+    n = indptr.shape[0] - 1
+    found = np.zeros(chunks, dtype=np.int64)
+    for c in prange(chunks):
+        g = np.int64(0)
+        for u in range(c * n // chunks, (c + 1) * n // chunks):
+            for p in range(indptr[u], indptr[u + 1]):
+                g = _gcd(g, abs(level[u] + 1 - level[heads[p]]))
+        found[c] = g
+    g = np.int64(0)
+    for c in range(chunks):
+        g = _gcd(g, found[c])
+    return g
+
+
+def is_aperiodic(G) -> bool:
+    """Whether the strongly connected directed graph ``G`` is aperiodic, as NetworkX (3.6)
+    decides it: with ``level`` the breadth-first distance from the first node, the greatest
+    common divisor of ``level[u] + 1 - level[v]`` over every arc is 1 (the arcs of the search
+    tree add 0; Jarvis and Shier's rule, which NetworkX follows). Here the distances are
+    warpgraph's BFS on the device and the divisor one parallel pass over the arcs. NetworkX's
+    errors for an undirected graph, the null graph and one not strongly connected (checked
+    first, deferred as ``is_strongly_connected``: most such graphs fail on rows read in place,
+    unconverted). NetworkX before 3.6 searches the rest of a graph that is not strongly
+    connected in its own order: run there in NetworkX (``can_run``)."""
+    import networkx as nx
+
+    if not G.is_directed():
+        raise nx.NetworkXError("is_aperiodic not defined for undirected graphs")
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Graph has no nodes.")
+    if not is_strongly_connected(G):
+        raise nx.NetworkXError("Graph is not strongly connected.")
+    from ..algorithms.bfs.api import bfs
+
+    dev = backend_device()
+    level = host(bfs(G.on(dev, any_order=True), 0, device=dev)).astype(np.int64, copy=False)
+    indptr, heads = _arcs(G)
+    chunks = max(1, min(64, indptr.size // 4096))
+    return int(_period(indptr, heads, level, chunks)) == 1

@@ -405,9 +405,10 @@ class WarpgraphGraph:
 
 #: Functions whose graph is converted on first use (:meth:`WarpgraphGraph.deferred`): they may
 #: answer from the NetworkX dicts alone, by reading the row lengths in place (131k nodes in
-#: well under 1 ms): ``is_strongly_connected`` and ``is_attracting_component`` (a node without
-#: an out- or an in-arc), ``is_connected``, ``is_weakly_connected`` and ``is_semiconnected``
-#: (a node without any arc; the weak components, read in place, for ``is_semiconnected``).
+#: well under 1 ms): ``is_strongly_connected``, ``is_attracting_component`` and
+#: ``is_aperiodic`` (a node without an out- or an in-arc), ``is_connected``,
+#: ``is_weakly_connected`` and ``is_semiconnected`` (a node without any arc; the weak
+#: components, read in place, for ``is_semiconnected``).
 #: ``descendants_at_distance``: a short search runs on the NetworkX dicts themselves
 #: (:func:`.traversal.descendants_at_distance`); so do ``descendants`` and ``ancestors`` while
 #: they find few nodes (:mod:`.reachability`). The weak component functions count while they
@@ -417,6 +418,7 @@ DEFERRED = frozenset(
     {
         "is_strongly_connected",
         "is_attracting_component",
+        "is_aperiodic",
         "is_semiconnected",
         "is_directed_acyclic_graph",
         "is_connected",
