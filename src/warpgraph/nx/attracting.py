@@ -27,6 +27,7 @@ from .components import (
     _pointless,
     _scc_order,
     is_strongly_connected,
+    strong_levels,
 )
 
 __all__ = [
@@ -240,8 +241,9 @@ def is_aperiodic(G) -> bool:
     """Whether the strongly connected directed graph ``G`` is aperiodic, as NetworkX (3.6)
     decides it: with ``level`` the breadth-first distance from the first node, the greatest
     common divisor of ``level[u] + 1 - level[v]`` over every arc is 1 (the arcs of the search
-    tree add 0; Jarvis and Shier's rule, which NetworkX follows). Here the distances are
-    warpgraph's BFS on the device and the divisor one parallel pass over the arcs. NetworkX's
+    tree add 0; Jarvis and Shier's rule, which NetworkX follows). Here the distances are the
+    forward BFS (on the device) that the strong check runs anyway, and the divisor one
+    parallel pass over the arcs. NetworkX's
     errors for an undirected graph, the null graph and one not strongly connected (checked
     first, deferred as ``is_strongly_connected``: most such graphs fail on rows read in place,
     unconverted). NetworkX before 3.6 searches the rest of a graph that is not strongly
@@ -252,12 +254,10 @@ def is_aperiodic(G) -> bool:
         raise nx.NetworkXError("is_aperiodic not defined for undirected graphs")
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Graph has no nodes.")
-    if not is_strongly_connected(G):
+    level = strong_levels(G)  # (the strong check's own forward search)
+    if level is None:
         raise nx.NetworkXError("Graph is not strongly connected.")
-    from ..algorithms.bfs.api import bfs
-
-    dev = backend_device()
-    level = host(bfs(G.on(dev, any_order=True), 0, device=dev)).astype(np.int64, copy=False)
+    level = level.astype(np.int64, copy=False)
     indptr, heads = _arcs(G)
     chunks = max(1, min(64, indptr.size // 4096))
     return int(_period(indptr, heads, level, chunks)) == 1

@@ -428,26 +428,33 @@ def is_strongly_connected(G) -> bool:
     every node reached from node 0 both ways. The conversion is deferred for this function:
     the first check reads the source's rows in place, and a graph failing it is never
     converted."""
-    n = len(G)
-    if n == 0:
+    if len(G) == 0:
         raise _pointless()
+    return strong_levels(G) is not None
+
+
+def strong_levels(G) -> np.ndarray | None:
+    """The breadth-first distances from node 0 (on the host) when the non-empty directed
+    graph ``G`` is strongly connected, else None (:func:`is_strongly_connected`'s checks; the
+    distances are its forward search's, for ``is_aperiodic``)."""
+    n = len(G)
     if n == 1:
-        return True
+        return np.zeros(1, dtype=np.int64)
     if G.pending is not None and _empty_row(G.pending):
-        return False
+        return None
     g = G.any_order
     indptr = host(g.indptr)
     heads = host(g.indices)
     if not np.diff(indptr).all() or np.bincount(heads, minlength=n).min() == 0:
-        return False
+        return None
     dev = backend_device()
     from ..algorithms.bfs.api import bfs
 
     forward = host(bfs(G.on(dev, any_order=True), 0, device=dev))
     if (forward < 0).any():
-        return False
+        return None
     backward = host(bfs(G.on(dev, _transpose(G)), 0, device=dev))
-    return not bool((backward < 0).any())
+    return None if (backward < 0).any() else forward
 
 
 def _plain(G) -> bool:
