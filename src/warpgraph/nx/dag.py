@@ -33,6 +33,7 @@ from numba import njit
 
 from ._common import gc_paused, host, not_implemented
 from .components import _acyclic, _one_way, _plain, _sources_into
+from .shortest_paths import largest_magnitude
 
 __all__ = [
     "ARCS_PER_STEP",
@@ -396,7 +397,7 @@ def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) 
                               "all-float numbers")  # fmt: skip
     if kind == "float" and not np.isfinite(values).all():
         raise not_implemented(f"edge attribute {weight!r} is NaN or infinite on some edges")
-    if kind == "int" and values.size and int(np.abs(values).max()) * n >= 2**62:
+    if kind == "int" and largest_magnitude(values) * n >= 2**62:
         # (a path has fewer than n arcs; NetworkX's ints do not overflow, ours must not)
         raise not_implemented(f"int weights {weight!r} whose sums could leave int64")
     indptr = host(G.any_order.indptr)

@@ -34,6 +34,7 @@ from ..graph import Graph
 from ._common import backend_device, gc_paused, host, node_dict, not_implemented
 
 __all__ = [
+    "largest_magnitude",
     "multi_source_dijkstra_path_length",
     "negative_edge_cycle",
     "shortest_path_length",
@@ -73,6 +74,20 @@ def _least_weight(weights: np.ndarray, weight: str) -> Any:
     if least != least:
         raise not_implemented(f"edge attribute {weight!r} is NaN on some edges")
     return least
+
+
+def largest_magnitude(values: np.ndarray) -> int:
+    """The largest ``abs`` of an int array as a Python ``int`` (0 for none), for bounds on
+    path sums: ``np.abs`` keeps ``-2**63`` negative (int64 has no ``2**63``).
+
+    Examples
+    --------
+    >>> largest_magnitude(np.array([3, -(2**63)], dtype=np.int64)) == 2**63
+    True
+    """
+    if not values.size:
+        return 0
+    return max(int(values.max()), -int(values.min()))
 
 
 def _one_dict_per_edge(G) -> bool:
@@ -332,7 +347,7 @@ def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight
         # NetworkX's ints do not overflow, ours must not: a distance is the length of a simple
         # path (under n arcs) when no weight is negative, else of a walk of under n * n arcs
         # (a node is queued fewer than n times)
-        biggest = int(np.abs(values).max())
+        biggest = largest_magnitude(values)
         arcs = n if values.min() >= 0 else n * n
         if biggest * arcs >= 2**62:
             raise not_implemented("int weights whose path sums could leave int64")
