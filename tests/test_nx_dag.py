@@ -197,6 +197,28 @@ def test_cached_conversion_is_used():
     assert_as_networkx(T)
 
 
+@pytest.mark.parametrize(
+    "func, args",
+    [
+        ("is_directed_acyclic_graph", ()),
+        ("topological_sort", ()),
+        ("topological_generations", ()),
+        ("dag_longest_path_length", ()),
+        ("is_aperiodic", ()),
+        ("multi_source_dijkstra_path_length", ([0],)),
+    ],
+)
+def test_session_46_functions_refuse_multigraphs_with_the_reason(func, args):
+    """Every function added with this file: a multigraph is declined by ``can_run`` with the
+    reason, ``backend=`` gets NetworkX's ``NotImplementedError`` naming the function."""
+    M = nx.MultiDiGraph([(0, 1), (0, 1), (1, 2)])
+    reason = backend_interface.can_run(func, (M, *args), {})
+    assert isinstance(reason, str) and "multigraph" in reason
+    with pytest.raises(NotImplementedError, match=func):
+        result = getattr(nx, func)(M, *args, backend=BACKEND)
+        list(result) if func.startswith("topological") else result
+
+
 def test_multigraphs_are_refused_clearly():
     M = nx.MultiDiGraph([(0, 1), (0, 1)])
     reason = backend_interface.can_run("is_directed_acyclic_graph", (M,), {})
@@ -448,6 +470,8 @@ def test_longest_path_length_declined_weights():
     try:
         for edges in cases:
             G = nx.DiGraph(edges)
+            with pytest.raises(NotImplementedError):  # (the backend's own answer: declined)
+                nx.dag_longest_path_length(G, backend=BACKEND)
             assert repr(outcome(nx.dag_longest_path_length, G)) == repr(
                 outcome(nx.dag_longest_path_length, G, backend="networkx")
             )

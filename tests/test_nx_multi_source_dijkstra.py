@@ -112,6 +112,8 @@ def test_declined_cases_run_in_networkx():
     reason = backend_interface.can_run(NAME, (G, [0]), {"weight": lambda u, v, d: 1})
     assert isinstance(reason, str) and "weight function" in reason
     G[1][2]["weight"] = -1
+    with pytest.raises(NotImplementedError):  # (the backend's own answer: declined)
+        nx.multi_source_dijkstra_path_length(G, [0], backend=BACKEND)
     nx.config.backend_priority.algos = [BACKEND]
     try:
         assert nx.multi_source_dijkstra_path_length(G, iter([0, 4])) == {}

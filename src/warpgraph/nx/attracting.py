@@ -243,11 +243,11 @@ def is_aperiodic(G) -> bool:
     common divisor of ``level[u] + 1 - level[v]`` over every arc is 1 (the arcs of the search
     tree add 0; Jarvis and Shier's rule, which NetworkX follows). Here the distances are the
     forward BFS (on the device) that the strong check runs anyway, and the divisor one
-    parallel pass over the arcs. NetworkX's
-    errors for an undirected graph, the null graph and one not strongly connected (checked
-    first, deferred as ``is_strongly_connected``: most such graphs fail on rows read in place,
-    unconverted). NetworkX before 3.6 searches the rest of a graph that is not strongly
-    connected in its own order: run there in NetworkX (``can_run``)."""
+    parallel pass over the arcs. NetworkX's errors for an undirected graph, the null graph
+    and one not strongly connected (checked first, deferred as ``is_strongly_connected``: most
+    such graphs fail on rows read in place, unconverted). NetworkX before 3.6 searches the
+    rest of a graph that is not strongly connected in its own order: run there in NetworkX
+    (``can_run``)."""
     import networkx as nx
 
     if not G.is_directed():

@@ -88,34 +88,36 @@ def cycle_in_rows(succ: dict, budget: int = CYCLE_PROBE_ARCS) -> bool | None:
     for root in succ:
         if root in done:
             continue
-        row = succ[root]
-        budget -= ARCS_PER_STEP + len(row)
-        if budget < 0:
-            return None
-        on_path.add(root)
-        if not on_path.isdisjoint(row):  # (the root itself: a self-loop)
-            return True
-        stack = [(root, iter(row))]
-        while stack:
+        stack: list = []
+        node = root  # the node joining the path next (_NOTHING: none, go back up)
+        while True:
+            if node is not _NOTHING:
+                row = succ[node]
+                budget -= ARCS_PER_STEP + len(row)
+                if budget < 0:
+                    return None
+                on_path.add(node)
+                if not on_path.isdisjoint(row):  # (the node itself: a self-loop)
+                    return True
+                stack.append((node, iter(row)))
+            if not stack:
+                break
             v, rest = stack[-1]
+            node = _NOTHING
             for w in rest:  # the next successor not searched yet (none is on the path)
                 budget -= ARCS_PER_STEP
                 if w not in done:
+                    node = w
                     break
-            else:
+            if node is _NOTHING:
                 on_path.discard(v)
                 done.add(v)
                 stack.pop()
-                continue
-            row = succ[w]
-            budget -= ARCS_PER_STEP + len(row)
-            if budget < 0:
-                return None
-            on_path.add(w)
-            if not on_path.isdisjoint(row):
-                return True
-            stack.append((w, iter(row)))
     return False
+
+
+#: :func:`cycle_in_rows`'s marker for "no node": node labels may be any hashable.
+_NOTHING = object()
 
 
 def cycle_through(succ: dict, pred: dict, source: Any, rows: int = CYCLE_PROBE_ROWS) -> bool:
@@ -299,13 +301,10 @@ def topological_generations(G) -> Iterator[list]:
         for k in range(starts.size - 1):  # (a loop over generations; their lists are slices)
             yield labels[starts[k] : starts[k + 1]]
             if changed():
-                ids = np.arange(len(G))
                 left = _arcs_left_in(host(G.any_order.indptr), G.nx_order, len(G),
                                      order[: starts[k + 1]])  # fmt: skip
                 waiting = np.flatnonzero(left > 0)
-                in_arcs_left = dict(
-                    zip(G.label_list(ids[waiting]), left[waiting].tolist(), strict=True)
-                )
+                in_arcs_left = dict(zip(G.label_list(waiting), left[waiting].tolist(), strict=True))
                 nxt = labels[starts[k + 1] : starts[k + 2]] if k + 2 < starts.size else []
                 yield from _peel_live(G.source, nxt, in_arcs_left)
                 return
