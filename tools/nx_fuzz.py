@@ -142,6 +142,11 @@ def view(G: nx.Graph, kind: str, rng: np.random.Generator) -> nx.Graph:
     return G
 
 
+#: NetworkX's depth-first functions (their arguments are the same).
+DFS_FUNCTIONS = ("dfs_edges", "dfs_tree", "dfs_predecessors", "dfs_successors",
+                 "dfs_preorder_nodes", "dfs_postorder_nodes", "dfs_labeled_edges")  # fmt: skip
+
+
 def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, dict]]:
     """``(function name, args, kwargs)`` for every dispatched function on ``G``."""
     nodes = list(G)
@@ -150,6 +155,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
     for s in sources[:2]:
         for limit in (None, -1, 0, 1, 2, 2.5):
             for name in ("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors"):
+                yield name, (G, s), {"depth_limit": limit}
+        for limit in (None, -1, 0, 1, 2, 2.5):
+            for name in DFS_FUNCTIONS:
                 yield name, (G, s), {"depth_limit": limit}
         yield "bfs_edges", (G, s), {"reverse": True}
         yield "bfs_tree", (G, s), {"reverse": True}
@@ -183,6 +191,10 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "single_source_dijkstra_path_length", "descendants", "node_connected_component",
                  "single_source_bellman_ford_path_length"):  # fmt: skip
         yield name, (G, s), {}
+    for name in DFS_FUNCTIONS:
+        yield name, (G, s), {}
+        yield name, (G,), {}
+        yield name, (G,), {"depth_limit": 2}
     for weight in ("weight", "w", "absent"):
         yield "negative_edge_cycle", (G,), {"weight": weight}
     for name in ("connected_components", "number_connected_components", "is_connected",

@@ -26,6 +26,7 @@ FILES=(
   "$NX_DIR/algorithms/tests/test_triads.py"
   "$NX_DIR/algorithms/tests/test_dag.py"
   "$NX_DIR/algorithms/traversal/tests/test_bfs.py"
+  "$NX_DIR/algorithms/traversal/tests/test_dfs.py"
   "$NX_DIR/algorithms/link_analysis/tests/test_pagerank.py"
 )
 # Keep only the tests that call a dispatched function (the files also test other functions).
@@ -33,7 +34,8 @@ SELECT="connected or component or shortest_path_length or triangle or transitivi
 or clustering or cluster or core or shell or crust or corona or truss or triad or census \
 or layers or bfs or descendants or ancestors or predecessor or successor or tree or scc or strong \
 or dijkstra_path_length or bellman_ford_path_length or negative or cycle or pagerank \
-or attracting or semiconnected or acyclic or topological or longest or aperiodic"
+or attracting or semiconnected or acyclic or topological or longest or aperiodic \
+or dfs or dls or preorder or postorder"
 
 # A pytest plugin that counts the calls reaching the backend (written to a temporary folder).
 PLUGIN_DIR=$(mktemp -d)

@@ -40,6 +40,7 @@ _ORDER = "Results in exactly NetworkX's order."
 _BFS = (
     "In exactly NetworkX's (BFS discovery) order; not with sort_neighbors or reverse on digraphs."
 )
+_DFS = "In exactly NetworkX's (depth-first) order; not with sort_neighbors."
 _GRAPH = "Returns the same NetworkX graph as NetworkX (attributes and adjacency order included)."
 _WEIGHTED = "Exact distances for all-int or all-float weights (others run in NetworkX)."
 
@@ -50,6 +51,13 @@ FUNCTIONS: dict[str, str] = {
     "bfs_tree": _BFS,
     "bfs_predecessors": _BFS,
     "bfs_successors": _BFS,
+    "dfs_edges": _DFS,
+    "dfs_tree": _DFS,
+    "dfs_predecessors": _DFS,
+    "dfs_successors": _DFS,
+    "dfs_preorder_nodes": _DFS,
+    "dfs_postorder_nodes": _DFS,
+    "dfs_labeled_edges": _DFS,
     "descendants_at_distance": "",
     "descendants": "",
     "ancestors": "",
@@ -72,10 +80,10 @@ FUNCTIONS: dict[str, str] = {
     "is_semiconnected": "",
     "is_aperiodic": "From NetworkX 3.6 (earlier versions run in NetworkX).",
     "is_directed_acyclic_graph": "",
-    "topological_generations": _ORDER + " Computed when the generator starts (a graph changed "
-    "while it runs is not noticed).",
-    "topological_sort": _ORDER + " Computed when the generator starts (a graph changed while it "
-    "runs is not noticed).",
+    "topological_generations": _ORDER + " A graph changed by its methods while the generator "
+    "runs gives NetworkX's generations and errors from then on.",
+    "topological_sort": _ORDER + " A graph changed by its methods while the generator runs "
+    "gives NetworkX's order and errors from then on.",
     "dag_longest_path_length": "The value and type of NetworkX's (all-int or all-float "
     "weights; others run in NetworkX).",
     "triangles": "",

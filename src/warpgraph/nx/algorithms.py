@@ -4,9 +4,9 @@ Each function takes the converted graph (:class:`warpgraph.nx.interface.Warpgrap
 returns what the NetworkX function returns, keyed by the original node labels. The checks in
 :data:`ARGUMENT_CHECKS` (used by ``can_run``) decline the cases where NetworkX means something
 warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
-The functions live by family in :mod:`.traversal`, :mod:`.reachability`, :mod:`.components`,
-:mod:`.attracting`, :mod:`.dag`, :mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths` and
-:mod:`.link_analysis`.
+The functions live by family in :mod:`.traversal`, :mod:`.depth_first`, :mod:`.reachability`,
+:mod:`.components`, :mod:`.attracting`, :mod:`.dag`, :mod:`.clustering`, :mod:`.cores`,
+:mod:`.shortest_paths` and :mod:`.link_analysis`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from . import depth_first
 from ._common import networkx_version
 from .attracting import (
     attracting_components,
@@ -45,6 +46,15 @@ from .dag import (
     is_directed_acyclic_graph,
     topological_generations,
     topological_sort,
+)
+from .depth_first import (
+    dfs_edges,
+    dfs_labeled_edges,
+    dfs_postorder_nodes,
+    dfs_predecessors,
+    dfs_preorder_nodes,
+    dfs_successors,
+    dfs_tree,
 )
 from .link_analysis import pagerank
 from .reachability import ancestors, descendants
@@ -82,6 +92,13 @@ __all__ = [
     "dag_longest_path_length",
     "descendants",
     "descendants_at_distance",
+    "dfs_edges",
+    "dfs_labeled_edges",
+    "dfs_postorder_nodes",
+    "dfs_predecessors",
+    "dfs_preorder_nodes",
+    "dfs_successors",
+    "dfs_tree",
     "is_aperiodic",
     "is_attracting_component",
     "is_connected",
@@ -321,6 +338,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "bfs_predecessors": _check_bfs_pred,
     "bfs_layers": _check_bfs_layers,
     "bfs_successors": _check_bfs_pred,
+    **dict.fromkeys(depth_first.__all__, _check_bfs_pred),  # (the same arguments)
     "k_core": _check_core_k,
     "k_shell": _check_core_k,
     "k_crust": _check_core_k,
