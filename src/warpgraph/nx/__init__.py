@@ -64,6 +64,13 @@ FUNCTIONS: dict[str, str] = {
     "single_source_shortest_path_length": "Keys in exactly NetworkX's (BFS discovery) order.",
     "single_target_shortest_path_length": "Undirected graphs (directed ones run in NetworkX); "
     "keys in NetworkX's order.",
+    "single_source_shortest_path": "Keys in exactly NetworkX's (BFS discovery) order, each "
+    "path through the node's BFS parent, as NetworkX's.",
+    "single_target_shortest_path": "Undirected graphs (directed ones run in NetworkX); keys "
+    "and paths as NetworkX's.",
+    "shortest_path": "Unweighted, with a source and no target (or, undirected, a target and "
+    "no source): NetworkX's dict of paths in its order. Weighted paths, all pairs, a "
+    "source-target pair and directed paths to a target run in NetworkX.",
     "connected_components": "Components come in NetworkX's order (by their first node).",
     "number_connected_components": "",
     "is_connected": "",

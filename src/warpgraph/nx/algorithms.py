@@ -72,7 +72,10 @@ from .traversal import (
     bfs_successors,
     bfs_tree,
     descendants_at_distance,
+    shortest_path,
+    single_source_shortest_path,
     single_source_shortest_path_length,
+    single_target_shortest_path,
     single_target_shortest_path_length,
 )
 
@@ -119,10 +122,13 @@ __all__ = [
     "number_strongly_connected_components",
     "number_weakly_connected_components",
     "pagerank",
+    "shortest_path",
     "shortest_path_length",
     "single_source_bellman_ford_path_length",
     "single_source_dijkstra_path_length",
+    "single_source_shortest_path",
     "single_source_shortest_path_length",
+    "single_target_shortest_path",
     "single_target_shortest_path_length",
     "strongly_connected_components",
     "topological_generations",
@@ -253,6 +259,18 @@ def _check_shortest_path_length(
     return True if weight is None else _check_weight(G, weight)
 
 
+def _check_shortest_path(G, source=None, target=None, weight=None, method="dijkstra") -> bool | str:
+    if weight is not None:
+        return "weighted paths are not implemented (unweighted ones are)"
+    if source is None and target is None:
+        return "all-pairs paths are not implemented"
+    if source is not None and target is not None:
+        return "a source-target path runs in NetworkX (its bidirectional search stops early)"
+    if source is None and _is_directed(G):
+        return "paths to a target on a directed graph are not implemented (predecessor order)"
+    return True
+
+
 def _is_plain_number(x: Any) -> bool:
     """An ``int``, ``float`` or NumPy number, not a ``bool``: what warpgraph's core takes."""
     return isinstance(x, int | float | np.integer | np.floating) and not isinstance(x, bool)
@@ -350,6 +368,8 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "negative_edge_cycle": _check_weight,
     "shortest_path_length": _check_shortest_path_length,
     "single_target_shortest_path_length": _check_undirected,
+    "single_target_shortest_path": _check_undirected,
+    "shortest_path": _check_shortest_path,
     "pagerank": _check_pagerank,
     "dag_longest_path_length": _check_longest_path,
     "is_aperiodic": _check_aperiodic,

@@ -19,6 +19,7 @@ import math
 import warnings
 from collections.abc import Iterator
 from itertools import pairwise, repeat
+from operator import add
 from typing import Any
 
 import numpy as np
@@ -46,7 +47,10 @@ __all__ = [
     "bfs_successors",
     "bfs_tree",
     "descendants_at_distance",
+    "shortest_path",
+    "single_source_shortest_path",
     "single_source_shortest_path_length",
+    "single_target_shortest_path",
     "single_target_shortest_path_length",
 ]
 
@@ -158,9 +162,7 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
     """
     if source not in G:
         raise node_error("source", source)
-    order, _, starts = _bfs(G, np.array([G.find(source)]), _depth_for(cutoff, len(G)))
-    if cutoff is not None:  # NetworkX keeps layer k while cutoff > k - 1
-        starts = starts[: _layers_within(starts, cutoff) + 1]
+    order, _, starts = _within_cutoff(G, source, cutoff)
     levels = np.repeat(np.arange(starts.size - 1), np.diff(starts))
     found = try_node_dict(G, order[: starts[-1]], levels)  # compiled (equal levels share an int)
     if found is not None:
@@ -172,6 +174,103 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
     for level, (lo, hi) in enumerate(pairwise(starts.tolist())):
         found.update(zip(nodes[lo:hi], repeat(level, hi - lo), strict=True))
     return found
+
+
+def _within_cutoff(G, source: Any, cutoff: Any) -> tuple:
+    """``(order, parents, starts)`` of the BFS from ``source`` (in ``G``), ``starts`` cut to the
+    layers NetworkX keeps under ``cutoff`` (layer k while ``cutoff > k - 1``)."""
+    order, parent, starts = _bfs(G, np.array([G.find(source)]), _depth_for(cutoff, len(G)))
+    if cutoff is not None:
+        starts = starts[: _layers_within(starts, cutoff) + 1]
+    return order, parent, starts
+
+
+def _path_dict(G, source: Any, cutoff: Any, *, to_source: bool = False) -> dict:
+    """NetworkX's dict of BFS paths from ``source`` (each a new list), keys in its order;
+    ``to_source``: each path reversed (NetworkX's paths to a target, ``[node, ..., target]``).
+
+    Each node's path is its parent's plus itself, as NetworkX builds it (``paths[v] + [w]``),
+    made by C-level iterators feeding ``dict.update``, which inserts each path before it
+    reads the next node's parent (every parent comes earlier in BFS order): no bytecode runs
+    per node."""
+    order, parent, starts = _within_cutoff(G, source, cutoff)
+    end = int(starts[-1])
+    nodes = G.label_list(order[:end])
+    paths = {nodes[0]: [nodes[0]]}
+    if end > 1:
+        own = map(list, zip(nodes[1:]))  # [w] for each node after the source
+        parents = map(paths.__getitem__, G.label_list(parent[1:end]))
+        made = map(add, own, parents) if to_source else map(add, parents, own)
+        paths.update(zip(nodes[1:], made, strict=True))
+    return paths
+
+
+@gc_paused()
+def single_source_shortest_path(G, source: Any, cutoff: float | None = None) -> dict:
+    """NetworkX's shortest paths from ``source`` (``{node: [source, ..., node]}``), keys in its
+    (BFS discovery) order, each path through the node's BFS parent.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_shortest_path(nx.path_graph(3), 0, backend="warpgraph")
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    return _path_dict(G, source, cutoff)
+
+
+@gc_paused()
+def single_target_shortest_path(G, target: Any, cutoff: float | None = None) -> dict:
+    """NetworkX's shortest paths to ``target`` on an undirected graph (``{node: [node, ...,
+    target]}``): the search from the target, each path reversed, in NetworkX's order;
+    directed graphs run in NetworkX (``can_run``: it reads ``G._pred`` in its own order).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_target_shortest_path(nx.path_graph(3), 0, backend="warpgraph")
+    {0: [0], 1: [1, 0], 2: [2, 1, 0]}
+    """
+    import networkx as nx
+
+    if target not in G:
+        raise nx.NodeNotFound(f"Target {target} not in G")
+    return _path_dict(G, target, cutoff, to_source=True)
+
+
+def shortest_path(
+    G, source: Any = None, target: Any = None, weight: Any = None, method: str = "dijkstra"
+) -> dict:
+    """NetworkX's ``shortest_path`` where it returns one dict of unweighted paths: from
+    ``source`` (no ``target``; :func:`single_source_shortest_path`), or to ``target`` on an
+    undirected graph (no ``source``; NetworkX's paths from it, each reversed), keys in
+    NetworkX's order; ``ValueError`` for a method NetworkX does not know. Weighted paths, all
+    pairs, a source-target pair (NetworkX's bidirectional search stops early) and paths to a
+    target on a directed graph (NetworkX reads the predecessors in their own order) run in
+    NetworkX (``can_run``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.shortest_path(nx.path_graph(3), target=2, backend="warpgraph")
+    {2: [2], 1: [1, 2], 0: [0, 1, 2]}
+    """
+    import networkx as nx
+
+    from .shortest_paths import METHODS
+
+    if method not in METHODS:
+        raise ValueError(f"method not supported: {method}")
+    if source is not None:
+        return single_source_shortest_path(G, source)
+    if target not in G:  # (NetworkX searches from the target as a source)
+        raise nx.NodeNotFound(f"Source {target} not in G")
+    with gc_paused():
+        return _path_dict(G, target, None, to_source=True)
 
 
 def single_target_shortest_path_length(G, target: Any, cutoff: float | None = None):
