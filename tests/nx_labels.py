@@ -43,3 +43,17 @@ def weighted_graph(nx, seed: int, directed: bool, kind: str, *, negative: bool =
         else:
             G.add_edge(u, v)
     return G
+
+
+def random_graph(nx, seed: int, *, directed: bool, kind: str, n: int | None = None,
+                 edges_per_node: int = 3):  # fmt: skip
+    """Up to ``edges_per_node * n`` random edges (self-loops possible) among ``n`` shuffled
+    labels of ``kind`` (:func:`shuffled_labels`; ``n`` random from 1 to 60 by default)."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 60) if n is None else n
+    labels = shuffled_labels(kind, n, rng)
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(labels)
+    for _ in range(rng.randint(0, edges_per_node * n)):
+        G.add_edge(rng.choice(labels), rng.choice(labels))
+    return G

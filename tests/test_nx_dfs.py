@@ -20,7 +20,8 @@ import pytest
 nx = pytest.importorskip("networkx")
 
 from nx_compare import backend_device  # noqa: E402  (tests/nx_compare.py)
-from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
+from nx_labels import random_graph as labelled_graph  # noqa: E402  (tests/nx_labels.py)
+from nx_labels import shuffled_labels  # noqa: E402
 from warpgraph.nx import depth_first  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -32,17 +33,10 @@ LIMITS = (None, 0, 1, 2, 3.5, -1, math.nan, math.inf, -math.inf, 10**400)
 
 
 def random_graph(seed: int, *, directed: bool, kind: str, n: int | None = None) -> nx.Graph:
-    """Random edges among shuffled labels (insertion order unlike label order), with
-    self-loops and isolated nodes now and then."""
-    rng = random.Random(seed)
-    n = rng.randint(1, 60) if n is None else n
-    labels = shuffled_labels(kind, n, rng)
-    G = nx.DiGraph() if directed else nx.Graph()
-    G.add_nodes_from(labels)
-    for _ in range(rng.randint(0, 3 * n)):
-        G.add_edge(rng.choice(labels), rng.choice(labels))
+    """:func:`nx_labels.random_graph`, without self-loops for every fourth seed."""
+    G = labelled_graph(nx, seed, directed=directed, kind=kind, n=n)
     if seed % 4 == 0:
-        G.remove_edges_from([(u, u) for u in labels])
+        G.remove_edges_from(list(nx.selfloop_edges(G)))
     return G
 
 

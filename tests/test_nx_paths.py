@@ -22,7 +22,7 @@ scipy_csgraph = pytest.importorskip("scipy.sparse.csgraph")
 sparse = pytest.importorskip("scipy.sparse")
 
 from nx_compare import backend_device, outcome  # noqa: E402  (tests/nx_compare.py)
-from nx_labels import shuffled_labels  # noqa: E402  (tests/nx_labels.py)
+from nx_labels import random_graph as labelled_graph  # noqa: E402  (tests/nx_labels.py)
 
 BACKEND = "warpgraph"
 if BACKEND not in nx.utils.backends.backends:
@@ -31,15 +31,8 @@ if BACKEND not in nx.utils.backends.backends:
 CUTOFFS = (None, 0, 1, 2, 3.5, -1, math.nan, math.inf)
 
 
-def random_graph(seed: int, *, directed: bool, kind: str, n: int | None = None) -> nx.Graph:
-    rng = random.Random(seed)
-    n = rng.randint(1, 60) if n is None else n
-    labels = shuffled_labels(kind, n, rng)
-    G = nx.DiGraph() if directed else nx.Graph()
-    G.add_nodes_from(labels)
-    for _ in range(rng.randint(0, 2 * n)):
-        G.add_edge(rng.choice(labels), rng.choice(labels))
-    return G
+def random_graph(seed: int, *, directed: bool, kind: str) -> nx.Graph:
+    return labelled_graph(nx, seed, directed=directed, kind=kind, edges_per_node=2)
 
 
 def assert_as_networkx(func: str, *args, **kwargs) -> dict | None:

@@ -247,28 +247,31 @@ def _check_longest_path(G, weight="weight", default_weight=1) -> bool | str:
     return _check_weight(G, weight)
 
 
+def _one_end(G, source: Any, target: Any, what: str) -> bool | str:
+    """Whether ``shortest_path``/``shortest_path_length`` asks for one dict warpgraph makes:
+    from a source, or to a target on an undirected graph (``what``: "paths" or "lengths")."""
+    if source is None and target is None:
+        return f"all-pairs {what} are not implemented"
+    if source is not None and target is not None:
+        return (
+            f"a source-target {what[:-1]} runs in NetworkX (its bidirectional search stops early)"
+        )
+    if source is None and _is_directed(G):
+        return f"{what} to a target on a directed graph are not implemented (predecessor order)"
+    return True
+
+
 def _check_shortest_path_length(
     G, source=None, target=None, weight=None, method="dijkstra"
 ) -> bool | str:
-    if source is None and target is None:
-        return "all-pairs lengths are not implemented"
-    if source is not None and target is not None:
-        return "a source-target length runs in NetworkX (its bidirectional search stops early)"
-    if source is None and _is_directed(G):
-        return "lengths to a target on a directed graph are not implemented (predecessor order)"
-    return True if weight is None else _check_weight(G, weight)
+    found = _one_end(G, source, target, "lengths")
+    return found if found is not True or weight is None else _check_weight(G, weight)
 
 
 def _check_shortest_path(G, source=None, target=None, weight=None, method="dijkstra") -> bool | str:
     if weight is not None:
         return "weighted paths are not implemented (unweighted ones are)"
-    if source is None and target is None:
-        return "all-pairs paths are not implemented"
-    if source is not None and target is not None:
-        return "a source-target path runs in NetworkX (its bidirectional search stops early)"
-    if source is None and _is_directed(G):
-        return "paths to a target on a directed graph are not implemented (predecessor order)"
-    return True
+    return _one_end(G, source, target, "paths")
 
 
 def _is_plain_number(x: Any) -> bool:
