@@ -113,6 +113,13 @@ if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4
         "single_source_dijkstra_path_length": _WEIGHTED + " " + _ORDER,
         "multi_source_dijkstra_path_length": _WEIGHTED + " " + _ORDER + " Not with an "
         "iterator of sources (NetworkX reads it twice).",
+        "single_source_dijkstra_path": _WEIGHTED + " " + _ORDER,
+        "multi_source_dijkstra_path": _WEIGHTED + " " + _ORDER + " Not with an iterator of "
+        "sources.",
+        "single_source_dijkstra": _WEIGHTED + " " + _ORDER + " Without a target (NetworkX "
+        "stops there: such calls run in NetworkX).",
+        "multi_source_dijkstra": _WEIGHTED + " " + _ORDER + " Without a target, not with an "
+        "iterator of sources.",
         "single_source_bellman_ford_path_length": _WEIGHTED
         + " Keys in NetworkX's queue order (its SPFA replayed, on the CPU).",
         "negative_edge_cycle": "",

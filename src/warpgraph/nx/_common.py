@@ -12,6 +12,7 @@ import gc
 import math
 from contextlib import ContextDecorator
 from itertools import islice, pairwise
+from operator import add
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,7 @@ __all__ = [
     "node_error",
     "node_sets",
     "not_implemented",
+    "path_dict",
     "try_node_dict",
 ]
 
@@ -246,6 +248,36 @@ def node_dict(
         values[0] = 0
     with gc_paused():
         return dict(zip(W.label_list(np.asarray(ids, dtype=np.int64)), values, strict=True))
+
+
+def path_dict(
+    W, order: np.ndarray, parents: np.ndarray, roots: int, *, to_source: bool = False
+) -> dict:
+    """``{label: path}`` for the dense ids ``order``, the first ``roots`` of them each its own
+    path ``[root]``, every other one its parent's path (``parents[j]``, a dense id earlier in
+    ``order``) plus itself, each a new list, as NetworkX's ``paths[v] + [w]`` makes them;
+    ``to_source``: each path reversed (NetworkX's paths to a target, ``[w] + paths[v]``).
+
+    Made by C-level iterators feeding ``dict.update``, which inserts each path before it reads
+    the next node's parent: no bytecode runs per node.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import numpy as np
+    >>> from warpgraph.nx.interface import backend_interface
+    >>> W = backend_interface.convert_from_nx(nx.path_graph(["a", "b", "c"]))
+    >>> path_dict(W, np.array([1, 0, 2]), np.array([-1, 1, 1]), 1)
+    {'b': ['b'], 'a': ['b', 'a'], 'c': ['b', 'c']}
+    """
+    nodes = W.label_list(order)
+    paths = {r: [r] for r in nodes[:roots]}
+    if len(nodes) > roots:
+        own = map(list, zip(nodes[roots:]))  # [w] for each node past the roots
+        before = map(paths.__getitem__, W.label_list(parents[roots:]))
+        made = map(add, own, before) if to_source else map(add, before, own)
+        paths.update(zip(nodes[roots:], made, strict=True))
+    return paths
 
 
 def node_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from . import depth_first
+from . import FUNCTIONS, depth_first
 from ._common import networkx_version
 from .attracting import (
     attracting_components,
@@ -59,10 +59,14 @@ from .depth_first import (
 from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
+    multi_source_dijkstra,
+    multi_source_dijkstra_path,
     multi_source_dijkstra_path_length,
     negative_edge_cycle,
     shortest_path_length,
     single_source_bellman_ford_path_length,
+    single_source_dijkstra,
+    single_source_dijkstra_path,
     single_source_dijkstra_path_length,
 )
 from .traversal import (
@@ -114,6 +118,8 @@ __all__ = [
     "k_crust",
     "k_shell",
     "k_truss",
+    "multi_source_dijkstra",
+    "multi_source_dijkstra_path",
     "multi_source_dijkstra_path_length",
     "negative_edge_cycle",
     "node_connected_component",
@@ -125,6 +131,8 @@ __all__ = [
     "shortest_path",
     "shortest_path_length",
     "single_source_bellman_ford_path_length",
+    "single_source_dijkstra",
+    "single_source_dijkstra_path",
     "single_source_dijkstra_path_length",
     "single_source_shortest_path",
     "single_source_shortest_path_length",
@@ -226,6 +234,14 @@ def _check_multi_source(G, sources=None, cutoff=None, weight="weight") -> bool |
     return _check_weight(G, weight, cutoff=cutoff)
 
 
+def _check_no_target(G, source=None, target=None, cutoff=None, weight="weight", sources=None):
+    if target is not None:
+        return "a target runs in NetworkX (its search stops there)"
+    if sources is not None:
+        return _check_multi_source(G, sources, cutoff, weight)
+    return _check_weight(G, weight, cutoff=cutoff)
+
+
 def _check_not_a_view(G, **_: Any) -> bool | str:
     if hasattr(G, "_graph"):  # (NetworkX's views keep the graph they show there)
         return "a view runs in NetworkX (which notices changes to the graph under it)"
@@ -270,7 +286,13 @@ def _check_shortest_path_length(
 
 def _check_shortest_path(G, source=None, target=None, weight=None, method="dijkstra") -> bool | str:
     if weight is not None:
-        return "weighted paths are not implemented (unweighted ones are)"
+        if method == "bellman-ford":
+            return "Bellman-Ford paths are not implemented (Dijkstra's are)"
+        if "single_source_dijkstra_path" not in FUNCTIONS:
+            return "weighted paths need warpgraph.algorithms.sssp"
+        found = _check_weight(G, weight)
+        if found is not True:
+            return found
     return _one_end(G, source, target, "paths")
 
 
@@ -367,6 +389,10 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "k_truss": _check_k_truss,
     "single_source_dijkstra_path_length": _check_weight,
     "multi_source_dijkstra_path_length": _check_multi_source,
+    "multi_source_dijkstra_path": _check_multi_source,
+    "single_source_dijkstra_path": _check_weight,
+    "single_source_dijkstra": _check_no_target,
+    "multi_source_dijkstra": _check_no_target,
     "single_source_bellman_ford_path_length": _check_weight,
     "negative_edge_cycle": _check_weight,
     "shortest_path_length": _check_shortest_path_length,

@@ -31,14 +31,26 @@ from numba import njit
 from .._arrays import id_dtype_for
 from ..errors import NegativeCycleError
 from ..graph import Graph
-from ._common import backend_device, gc_paused, host, node_dict, not_implemented
+from ._common import (
+    backend_device,
+    gc_paused,
+    host,
+    networkx_version,
+    node_dict,
+    not_implemented,
+    path_dict,
+)
 
 __all__ = [
     "largest_magnitude",
+    "multi_source_dijkstra",
+    "multi_source_dijkstra_path",
     "multi_source_dijkstra_path_length",
     "negative_edge_cycle",
     "shortest_path_length",
     "single_source_bellman_ford_path_length",
+    "single_source_dijkstra",
+    "single_source_dijkstra_path",
     "single_source_dijkstra_path_length",
 ]
 
@@ -207,7 +219,9 @@ def _sift_down(hd, hc, hv, size):  # pragma: no cover - compiled
 def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  # pragma: no cover
     """NetworkX's ``_dijkstra_multisource`` over dense ids, from the ``sources`` in the order
     NetworkX pushes them (repeats allowed): the nodes in the order NetworkX finalizes them
-    (its dict's key order) and their distances."""
+    (its dict's key order), their distances, each node's parent on its path (the node whose
+    arc last lowered its distance, as NetworkX's paths and ``pred[u][0]`` record it; -1 for
+    the sources) and the nodes in the order first reached (sources first)."""
     n = indptr.shape[0] - 1
     m = heads.shape[0]
     k = sources.shape[0]
@@ -219,10 +233,16 @@ def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  
     hv = np.empty(m + k, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
     dist = np.empty(n, dtype=weights.dtype)
+    parent = np.full(n, -1, dtype=np.int64)
+    reached = np.empty(n, dtype=np.int64)
+    n_reached = 0
     for i in range(k):  # (0, i, source i) in push order: already a heap
         hd[i] = 0
         hc[i] = i
         hv[i] = sources[i]
+        if not has_seen[sources[i]]:
+            reached[n_reached] = sources[i]
+            n_reached += 1
         has_seen[sources[i]] = True
     size = k
     count = k
@@ -252,8 +272,12 @@ def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  
             if done[u]:
                 continue
             if not has_seen[u] or vu < seen[u]:
+                if not has_seen[u]:
+                    reached[n_reached] = u
+                    n_reached += 1
                 has_seen[u] = True
                 seen[u] = vu
+                parent[u] = v
                 i = size  # push, sift up
                 size += 1
                 while i > 0:
@@ -268,7 +292,7 @@ def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  
                 hc[i] = count
                 hv[i] = u
                 count += 1
-    return order[:found], dist[:found]
+    return order[:found], dist[:found], parent, reached[:n_reached]
 
 
 @gc_paused()
@@ -277,11 +301,7 @@ def single_source_dijkstra_path_length(
 ) -> dict:
     """Shortest weighted distance from ``source`` to each reachable node (within ``cutoff``),
     keys in exactly NetworkX's order."""
-    if source not in G:
-        import networkx as nx
-
-        raise nx.NodeNotFound(f"Node {source} not found in graph")
-    return _dijkstra_lengths(G, [source], cutoff, weight)
+    return _dijkstra_lengths(G, _checked_sources(G, _one_source(source)), cutoff, weight)
 
 
 @gc_paused()
@@ -293,18 +313,27 @@ def multi_source_dijkstra_path_length(
     ``sources`` iterates, then the rest as its heap pops them. NetworkX's ``ValueError`` for no
     sources and ``NodeNotFound`` for the first one not in the graph. An iterator of sources
     runs in NetworkX (``can_run``: NetworkX checks it, then searches from what is left)."""
-    import networkx as nx
-
-    if not sources:
-        raise ValueError("sources must not be empty")
-    for s in sources:
-        if s not in G:
-            raise nx.NodeNotFound(f"Node {s} not found in graph")
-    return _dijkstra_lengths(G, list(sources), cutoff, weight)
+    return _dijkstra_lengths(G, _checked_sources(G, sources), cutoff, weight)
 
 
 def _dijkstra_lengths(G, sources: list, cutoff: Any, weight: str) -> dict:
     """NetworkX's Dijkstra lengths from ``sources`` (labels in the graph, in push order)."""
+    return _lengths(G, sources, *_dijkstra(G, sources, cutoff, weight)[:2])
+
+
+def _lengths(G, sources: list, order: np.ndarray, dist: np.ndarray) -> dict:
+    """NetworkX's dict of Dijkstra lengths from :func:`_nx_dijkstra`'s finalized ``order`` and
+    ``dist``: the sources' distances the ``int`` 0, as NetworkX's (float weights too)."""
+    found = node_dict(G, order, dist, first_int=True)
+    if dist.dtype.kind == "f" and len(sources) > 1:  # the other sources' int 0 too (a few
+        for s in sources[1:]:  # keys: sources come first, each once, set again in place)
+            found[s] = 0
+    return found
+
+
+def _dijkstra(G, sources: list, cutoff: Any, weight: str) -> tuple:
+    """:func:`_nx_dijkstra` from ``sources`` (labels in the graph, in push order) over the
+    weights of edge attribute ``weight``, ``cutoff`` as NetworkX compares it."""
     w = _weights(G, weight, negative_ok=False, hidden_ok=True)
     values = w.nx_values
     hidden = np.zeros(values.size, dtype=bool) if w.nx_hidden is None else w.nx_hidden
@@ -316,7 +345,7 @@ def _dijkstra_lengths(G, sources: list, cutoff: Any, weight: str) -> dict:
     elif limited:
         limit = cutoff
     ids = np.array([G.find(s) for s in sources], dtype=np.int64)
-    order, dist = _nx_dijkstra(
+    return _nx_dijkstra(
         host(G.any_order.indptr),
         G.nx_order,
         values,
@@ -325,11 +354,91 @@ def _dijkstra_lengths(G, sources: list, cutoff: Any, weight: str) -> dict:
         values.dtype.type(limit),
         limited,
     )
-    found = node_dict(G, order, dist, first_int=True)  # NetworkX's source distance: int 0
-    if w.kind == "float" and len(sources) > 1:  # the other sources' int 0 too (a few keys:
-        for s in sources[1:]:  # sources come first, each once, set again in place)
-            found[s] = 0
-    return found
+
+
+def _dijkstra_paths(G, order: np.ndarray, parent: np.ndarray, reached: np.ndarray) -> dict:
+    """NetworkX's dict of Dijkstra paths from :func:`_nx_dijkstra`'s results: each node's
+    path is its parent's plus itself. Keys in NetworkX's order: from 3.6 the sources, then the
+    others as finalized (NetworkX builds the paths at the end, in its distances' order); before,
+    in the order first reached (it built each path when it lowered a distance)."""
+    roots = int(np.count_nonzero(parent[order] < 0))
+    paths = path_dict(G, order, parent[order], roots)
+    if networkx_version() >= (3, 6):
+        return paths
+    keys = G.label_list(reached)
+    return dict(zip(keys, map(paths.__getitem__, keys), strict=True))
+
+
+def _checked_sources(G, sources: Any) -> list:
+    """``sources`` as a list, after NetworkX's checks in ``multi_source_dijkstra`` (and its
+    ``_length`` twin): ``ValueError`` for none, ``NodeNotFound`` for the first not in ``G``."""
+    import networkx as nx
+
+    if not sources:
+        raise ValueError("sources must not be empty")
+    for s in sources:
+        if s not in G:
+            raise nx.NodeNotFound(f"Node {s} not found in graph")
+    return list(sources)
+
+
+def _one_source(source: Any) -> list:
+    """``[source]``: NetworkX's single-source Dijkstra functions pass ``{source}`` on, so an
+    unhashable source is its ``TypeError`` first."""
+    hash(source)
+    return [source]
+
+
+@gc_paused()
+def single_source_dijkstra_path(G, source: Any, cutoff: Any = None, weight: str = "weight"):
+    """NetworkX's Dijkstra paths from ``source`` (``{node: [source, ..., node]}``), keys and
+    paths as NetworkX's (:func:`_dijkstra_paths`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 5}), (0, 2, {"weight": 1}), (2, 1, {"weight": 1})])
+    >>> nx.single_source_dijkstra_path(G, 0, backend="warpgraph")
+    {0: [0], 2: [0, 2], 1: [0, 2, 1]}
+    """
+    return multi_source_dijkstra_path(G, _one_source(source), cutoff, weight)
+
+
+@gc_paused()
+def multi_source_dijkstra_path(G, sources: Any, cutoff: Any = None, weight: str = "weight"):
+    """NetworkX's Dijkstra paths from the nearest of ``sources``, keys and paths as
+    NetworkX's (:func:`_dijkstra_paths`). An iterator of sources runs in NetworkX
+    (``can_run``, as for the lengths)."""
+    sources = _checked_sources(G, sources)
+    order, _, parent, reached = _dijkstra(G, sources, cutoff, weight)
+    return _dijkstra_paths(G, order, parent, reached)
+
+
+@gc_paused()
+def single_source_dijkstra(
+    G, source: Any, target: Any = None, cutoff: Any = None, weight: str = "weight"
+) -> tuple[dict, dict]:
+    """NetworkX's ``(lengths, paths)`` from ``source``, each dict as NetworkX's. With a target
+    NetworkX stops there: such calls run in NetworkX (``can_run``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_dijkstra(nx.path_graph(3), 0, backend="warpgraph")
+    ({0: 0, 1: 1, 2: 2}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
+    """
+    return multi_source_dijkstra(G, _one_source(source), target, cutoff, weight)
+
+
+@gc_paused()
+def multi_source_dijkstra(
+    G, sources: Any, target: Any = None, cutoff: Any = None, weight: str = "weight"
+) -> tuple[dict, dict]:
+    """NetworkX's ``(lengths, paths)`` from the nearest of ``sources``, each dict as
+    NetworkX's; a target or an iterator of sources runs in NetworkX (``can_run``)."""
+    sources = _checked_sources(G, sources)
+    order, dist, parent, reached = _dijkstra(G, sources, cutoff, weight)
+    return _lengths(G, sources, order, dist), _dijkstra_paths(G, order, parent, reached)
 
 
 @gc_paused()

@@ -19,7 +19,6 @@ import math
 import warnings
 from collections.abc import Iterator
 from itertools import pairwise, repeat
-from operator import add
 from typing import Any
 
 import numpy as np
@@ -36,6 +35,7 @@ from ._common import (
     networkx_version,
     node_error,
     node_sets,
+    path_dict,
     try_node_dict,
 )
 from ._results import bfs_tree_graph
@@ -186,23 +186,11 @@ def _within_cutoff(G, source: Any, cutoff: Any) -> tuple:
 
 
 def _path_dict(G, source: Any, cutoff: Any, *, to_source: bool = False) -> dict:
-    """NetworkX's dict of BFS paths from ``source`` (each a new list), keys in its order;
-    ``to_source``: each path reversed (NetworkX's paths to a target, ``[node, ..., target]``).
-
-    Each node's path is its parent's plus itself, as NetworkX builds it (``paths[v] + [w]``),
-    made by C-level iterators feeding ``dict.update``, which inserts each path before it
-    reads the next node's parent (every parent comes earlier in BFS order): no bytecode runs
-    per node."""
+    """NetworkX's dict of BFS paths from ``source`` (each through the node's BFS parent), keys
+    in its order; ``to_source``: each path reversed (:func:`._common.path_dict`)."""
     order, parent, starts = _within_cutoff(G, source, cutoff)
     end = int(starts[-1])
-    nodes = G.label_list(order[:end])
-    paths = {nodes[0]: [nodes[0]]}
-    if end > 1:
-        own = map(list, zip(nodes[1:]))  # [w] for each node after the source
-        parents = map(paths.__getitem__, G.label_list(parent[1:end]))
-        made = map(add, own, parents) if to_source else map(add, parents, own)
-        paths.update(zip(nodes[1:], made, strict=True))
-    return paths
+    return path_dict(G, order[:end], parent[:end], 1, to_source=to_source)
 
 
 @gc_paused()
@@ -245,13 +233,14 @@ def single_target_shortest_path(G, target: Any, cutoff: float | None = None) -> 
 def shortest_path(
     G, source: Any = None, target: Any = None, weight: Any = None, method: str = "dijkstra"
 ) -> dict:
-    """NetworkX's ``shortest_path`` where it returns one dict of unweighted paths: from
-    ``source`` (no ``target``; :func:`single_source_shortest_path`), or to ``target`` on an
-    undirected graph (no ``source``; NetworkX's paths from it, each reversed), keys in
-    NetworkX's order; ``ValueError`` for a method NetworkX does not know. Weighted paths, all
-    pairs, a source-target pair (NetworkX's bidirectional search stops early) and paths to a
-    target on a directed graph (NetworkX reads the predecessors in their own order) run in
-    NetworkX (``can_run``).
+    """NetworkX's ``shortest_path`` where it returns one dict of paths: from ``source`` (no
+    ``target``), or to ``target`` on an undirected graph (no ``source``; NetworkX's paths from
+    it, each reversed), keys in NetworkX's order; unweighted when ``weight`` is None
+    (:func:`single_source_shortest_path`), else Dijkstra's
+    (:func:`.shortest_paths.single_source_dijkstra_path`); ``ValueError`` for a method
+    NetworkX does not know. Bellman-Ford paths, all pairs, a source-target pair (NetworkX's
+    bidirectional searches stop early) and paths to a target on a directed graph (NetworkX
+    reads the predecessors in their own order) run in NetworkX (``can_run``).
 
     Examples
     --------
@@ -261,10 +250,16 @@ def shortest_path(
     """
     import networkx as nx
 
-    from .shortest_paths import METHODS
+    from .shortest_paths import METHODS, single_source_dijkstra_path
 
     if method not in METHODS:
         raise ValueError(f"method not supported: {method}")
+    if weight is not None:
+        paths = single_source_dijkstra_path(G, target if source is None else source, None, weight)
+        if source is None:  # NetworkX reverses each path from the target
+            with gc_paused():
+                paths = dict(zip(paths, map(list, map(reversed, paths.values())), strict=True))
+        return paths
     if source is not None:
         return single_source_shortest_path(G, source)
     if target not in G:  # (NetworkX searches from the target as a source)

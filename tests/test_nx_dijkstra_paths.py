@@ -1,0 +1,124 @@
+"""Dijkstra paths through the backend (``single_source_dijkstra_path``,
+``multi_source_dijkstra_path``, ``single_source_dijkstra``, ``multi_source_dijkstra`` and
+``shortest_path`` with a weight), against NetworkX itself and SciPy's Dijkstra.
+
+Through ``backend="warpgraph"`` each result must be NetworkX's: the same keys in the same
+order (from NetworkX 3.6 the sources, then the order its heap finalizes nodes; before 3.6 the
+order nodes were first reached: CI runs this file under NetworkX 3.4 too), the same path for
+every node (through the node whose arc last lowered its distance), the lengths of NetworkX's
+types, and its errors. The oracle: each path is a walk along the graph's arcs from a source
+whose weight is SciPy's distance, over exactly the nodes SciPy reaches within the cutoff.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from nx_compare import outcome  # noqa: E402  (tests/nx_compare.py)
+from nx_labels import weighted_graph  # noqa: E402  (tests/nx_labels.py)
+from test_nx_multi_source_dijkstra import scipy_distances  # noqa: E402
+from warpgraph.nx import FUNCTIONS  # noqa: E402
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends or "single_source_dijkstra_path" not in FUNCTIONS:
+    pytest.skip("warpgraph's Dijkstra paths are not registered", allow_module_level=True)
+
+
+def seen(result) -> object:
+    """What a caller sees of a result: dict items in order and the value types."""
+    if isinstance(result, tuple):
+        return tuple(seen(r) for r in result)
+    if isinstance(result, dict):
+        return list(result.items()), [type(v) for v in result.values()]
+    return result
+
+
+def assert_as_networkx(func: str, *args, **kwargs):
+    theirs = outcome(getattr(nx, func), *args, **kwargs)
+    ours = outcome(getattr(nx, func), *args, backend=BACKEND, **kwargs)
+    assert ours[1] is theirs[1], (func, args[1:], kwargs, ours, theirs)
+    assert seen(ours[0]) == seen(theirs[0]), (func, args[1:], kwargs)
+    return ours[0]
+
+
+def assert_paths_are_shortest(G, sources, paths: dict, weight: str, cutoff=None) -> None:
+    want = scipy_distances(G, sources, weight, cutoff)
+    assert paths.keys() == want.keys()
+    for v, path in paths.items():
+        assert path[0] in sources and path[-1] == v
+        steps = [G[a][b].get(weight, 1) for a, b in pairwise(path)]
+        assert np.isclose(sum(steps), want[v])
+
+
+@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_random_graphs(seed, directed, kind):
+    G = weighted_graph(nx, seed, directed, kind, zeros=True)
+    rng = random.Random(seed + 7)
+    nodes = list(G)
+    source = rng.choice(nodes)
+    sources = [rng.choice(nodes) for _ in range(3)]
+    for cutoff in (None, -1, 0, 2, 3.5):
+        kw = {"cutoff": cutoff, "weight": "cost"}
+        paths = assert_as_networkx("single_source_dijkstra_path", G, source, **kw)
+        assert_paths_are_shortest(G, [source], paths, "cost", cutoff)
+        assert_as_networkx("single_source_dijkstra", G, source, **kw)
+        paths = assert_as_networkx("multi_source_dijkstra_path", G, sources, **kw)
+        assert_paths_are_shortest(G, sources, paths, "cost", cutoff)
+        assert_as_networkx("multi_source_dijkstra", G, set(sources), **kw)
+    assert_as_networkx("shortest_path", G, source, weight="cost")
+    assert_as_networkx("shortest_path", G, source, weight="absent")
+    if not directed:
+        assert_as_networkx("shortest_path", G, target=source, weight="cost")
+
+
+def test_ties_and_later_improvements_follow_networkx():
+    """A node first reached by a long arc, then lowered through a node reached later (its
+    path, and before NetworkX 3.6 its key position, come from that)."""
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([(0, 9, 10), (0, 1, 1), (1, 2, 1), (2, 9, 1), (0, 3, 3), (3, 9, 2)])
+    G.add_weighted_edges_from([(1, 4, 2), (2, 4, 1)])  # 4: reached at 3 twice (tie: first stays)
+    paths = assert_as_networkx("single_source_dijkstra_path", G, 0)
+    assert paths[9] == [0, 1, 2, 9] and paths[4] == [0, 1, 4]
+    assert_as_networkx("single_source_dijkstra", G, 0)
+
+
+def test_errors_and_declined_calls():
+    G = nx.path_graph(4)
+    for func in ("single_source_dijkstra_path", "single_source_dijkstra"):
+        assert_as_networkx(func, G, "absent")
+        assert_as_networkx(func, G, ["unhashable"])  # NetworkX makes {source}: TypeError
+    for func in ("multi_source_dijkstra_path", "multi_source_dijkstra"):
+        assert_as_networkx(func, G, [])
+        assert_as_networkx(func, G, [0, "absent"])
+    assert_as_networkx("shortest_path", G, "absent", weight="weight")
+    assert_as_networkx("shortest_path", G, 0, weight="weight", method="nope")
+    backend = nx.utils.backends.backends[BACKEND].load()
+    declined = [
+        ("single_source_dijkstra", (G, 0, 3), {}),  # a target: NetworkX stops there
+        ("multi_source_dijkstra", (G, [0], 3), {}),
+        ("multi_source_dijkstra_path", (G, iter([0])), {}),
+        ("single_source_dijkstra_path", (G, 0), {"weight": lambda u, v, d: 1}),
+        ("shortest_path", (G, 0), {"weight": "weight", "method": "bellman-ford"}),
+        ("shortest_path", (nx.DiGraph(G),), {"target": 0, "weight": "weight"}),
+    ]
+    for func, args, kwargs in declined:
+        assert isinstance(backend.can_run(func, args, kwargs), str), func
+
+
+def test_large_graph_and_float_weights():
+    G = nx.gnm_random_graph(5000, 20000, seed=3)
+    rng = random.Random(3)
+    for u, v in G.edges():
+        G[u][v]["weight"] = rng.choice([0.5, 1.0, 1.5, 2.0])
+    paths = assert_as_networkx("single_source_dijkstra_path", G, 0)
+    assert_paths_are_shortest(G, [0], paths, "weight")
+    assert_as_networkx("multi_source_dijkstra", G, [0, 17, 4999], cutoff=3.0)
+    assert_as_networkx("shortest_path", G, target=5, weight="weight")
