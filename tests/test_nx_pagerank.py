@@ -361,6 +361,20 @@ def test_weights_the_core_refuses_run_in_networkx(change, reason, directed, auto
     assert same_outcome(outcome(lambda: nx.pagerank(G)), want)  # automatic: NetworkX's
 
 
+@pytest.mark.parametrize("change", [_none, _text])
+@pytest.mark.parametrize("directed", [False, True])
+def test_weights_are_checked_before_the_dict_arguments(change, directed, automatic):
+    """NetworkX reads the graph (its weights) before the dicts: a weight it cannot read with a
+    personalization summing to 0 is left to NetworkX, not answered ``ZeroDivisionError``
+    (fuzz seed 62 found it on an undirected view with ``None`` weights)."""
+    G = big_graph(directed)
+    change(G)
+    with pytest.raises(NotImplementedError):
+        nx.pagerank(G, personalization={"absent": 1}, backend=BACKEND)
+    want = outcome(lambda: nx.pagerank(G, personalization={"absent": 1}, backend="networkx"))
+    assert same_outcome(outcome(lambda: nx.pagerank(G, personalization={"absent": 1})), want)
+
+
 @pytest.mark.parametrize("name", ["nstart", "dangling"])
 @pytest.mark.filterwarnings("ignore:invalid value encountered in divide:RuntimeWarning")
 def test_dicts_summing_to_zero_over_the_nodes_run_in_networkx(name, automatic):

@@ -114,6 +114,10 @@ def pagerank(
     n = len(G)
     if n == 0:
         return {}
+    dev = backend_device()
+    # the weights first: NetworkX reads the graph before its arguments, so a weight it cannot
+    # read (None) is its error even where the personalization sums to 0
+    graph, weighted = _graph_and_weights(G, weight, dev)
     start = None
     if nstart is not None:
         start = _by_node(G, nstart)
@@ -129,8 +133,6 @@ def pagerank(
         spread = _by_node(G, dangling)
         if not spread.sum() > 0:
             raise not_implemented("dangling sums to 0 over the graph's nodes (NetworkX: NaN)")
-    dev = backend_device()
-    graph, weighted = _graph_and_weights(G, weight, dev)
     try:
         ranks = _pagerank(
             graph,
