@@ -19,7 +19,9 @@ A NetworkX call slower than ``--nx-timeout`` seconds is stopped (SIGALRM): its t
 lower bound and so are the speedups (marked ``>`` in the table).
 
 Graphs: ``urand:S`` (2**S nodes, 8 * 2**S uniform random edges), ``kron:S`` (Graph500
-Kronecker, edge factor 16, duplicates merged), ``grid:R`` (R x R lattice). The conversions
+Kronecker, edge factor 16, duplicates merged), ``grid:R`` (R x R lattice), ``tree:S`` (a random
+recursive tree of 2**S nodes: the directed graph an arborescence) and ``forest:S`` (the same
+tree without the edges into every 64th node: 2**S / 64 trees). The conversions
 alone (``convert_from_nx``, best of ``--convert-repeat``; with ``--str-labels`` also the graph
 relabelled ``"v0"``, ``"v1"``...) are timed first and recorded per graph, with two floors:
 every adjacency entry read once in parallel compiled code (``input_floor_s``) and the
@@ -79,11 +81,12 @@ def parse_spec(spec: str) -> tuple[str, int, bool]:
     kind, _, rest = spec.partition(":")
     arg, colon, tail = rest.partition(":")
     if (
-        kind not in ("urand", "kron", "grid")
+        kind not in ("urand", "kron", "grid", "tree", "forest")
         or not arg.isdigit()
         or colon + tail not in ("", ":unweighted")
     ):
-        raise SystemExit(f"unknown graph {spec!r} (urand:S, kron:S, grid:R; :unweighted after)")
+        known = "urand:S, kron:S, grid:R, tree:S, forest:S; :unweighted after"
+        raise SystemExit(f"unknown graph {spec!r} ({known})")
     return kind, int(arg), tail != "unweighted"
 
 
@@ -96,9 +99,15 @@ def edges_for(spec: str) -> tuple[int, np.ndarray, np.ndarray]:
     elif kind == "kron":
         n = 2**size
         s, d = gen.kronecker_edges(size, 16, seed=1, device="cpu")
-    else:  # grid
+    elif kind == "grid":
         n = size * size
         s, d = gen.grid_2d_edges(size, size, device="cpu")
+    else:  # a random recursive tree (node i's parent uniform among 0..i-1), arcs parent -> child
+        n = 2**size
+        d = np.arange(1, n, dtype=np.int64)
+        s = (np.random.default_rng(1).random(n - 1) * d).astype(np.int64)
+        if kind == "forest":  # every 64th node a root: n / 64 trees
+            s, d = s[d % 64 != 0], d[d % 64 != 0]
     s, d = wg._arrays.to_host(s).astype(np.int64), wg._arrays.to_host(d).astype(np.int64)
     keep = s != d
     return n, s[keep], d[keep]
@@ -194,6 +203,13 @@ CASES: dict[str, tuple[str, Call]] = {
     "bfs_tree": ("U", lambda G, s, kw: nx.bfs_tree(G, s, **kw)),
     "bfs_predecessors": ("U", _list(nx.bfs_predecessors)),
     "bfs_successors": ("U", _list(nx.bfs_successors)),
+    "dfs_edges": ("U", _list(nx.dfs_edges)),
+    "dfs_tree": ("U", lambda G, s, kw: nx.dfs_tree(G, s, **kw)),
+    "dfs_predecessors": ("U", lambda G, s, kw: nx.dfs_predecessors(G, s, **kw)),
+    "dfs_successors": ("U", lambda G, s, kw: nx.dfs_successors(G, s, **kw)),
+    "dfs_preorder_nodes": ("U", _list(nx.dfs_preorder_nodes)),
+    "dfs_postorder_nodes": ("U", _list(nx.dfs_postorder_nodes)),
+    "dfs_labeled_edges": ("U", _list(nx.dfs_labeled_edges)),
     "descendants_at_distance": ("U", lambda G, s, kw: nx.descendants_at_distance(G, s, 3, **kw)),
     "single_source_shortest_path_length": (
         "U",
@@ -254,6 +270,14 @@ CASES: dict[str, tuple[str, Call]] = {
         "U",
         lambda G, s, kw: nx.multi_source_dijkstra_path_length(G, [s, next(iter(G))], **kw),
     ),
+    "single_source_dijkstra_path": (
+        "U",
+        lambda G, s, kw: nx.single_source_dijkstra_path(G, s, **kw),
+    ),
+    "single_source_dijkstra": (
+        "U",
+        lambda G, s, kw: nx.single_source_dijkstra(G, s, **kw),
+    ),
     "single_source_bellman_ford_path_length": (
         "U",
         lambda G, s, kw: nx.single_source_bellman_ford_path_length(G, s, **kw),
@@ -263,23 +287,43 @@ CASES: dict[str, tuple[str, Call]] = {
         "U",
         lambda G, s, kw: nx.shortest_path_length(G, s, weight="weight", **kw),
     ),
+    "single_source_shortest_path": (
+        "U",
+        lambda G, s, kw: nx.single_source_shortest_path(G, s, **kw),
+    ),
+    "single_target_shortest_path": (
+        "U",
+        lambda G, s, kw: nx.single_target_shortest_path(G, s, **kw),
+    ),
     "single_target_shortest_path_length": (
         "U",
         lambda G, s, kw: _listed(nx.single_target_shortest_path_length(G, s, **kw)),
     ),
     "pagerank": ("D", lambda G, s, kw: nx.pagerank(G, **kw)),
+    "is_tree": ("U", lambda G, s, kw: nx.is_tree(G, **kw)),
+    "is_forest": ("U", lambda G, s, kw: nx.is_forest(G, **kw)),
+    "is_branching": ("D", lambda G, s, kw: nx.is_branching(G, **kw)),
+    "is_arborescence": ("D", lambda G, s, kw: nx.is_arborescence(G, **kw)),
 }
 #: Functions NetworkX orders strictly: BFS discovery order (on the GPU the wide layers are
-#: expanded there, the narrow ones by the sequential pass), Tarjan's completion order,
-#: Dijkstra's heap order and Bellman-Ford's queue order (sequential passes whatever the device);
-#: ``attracting_components`` follows Tarjan's order (the sequential pass where there are two or
-#: more).
+#: expanded there, the narrow ones by the sequential pass; the BFS paths too), depth-first
+#: order (its stack of row iterators: a sequential pass whatever the device), Tarjan's
+#: completion order, Dijkstra's heap order and Bellman-Ford's queue order (sequential passes
+#: whatever the device); ``attracting_components`` follows Tarjan's order (the sequential pass
+#: where there are two or more).
 ORDERED = {
     "bfs_layers",
     "bfs_edges",
     "bfs_tree",
     "bfs_predecessors",
     "bfs_successors",
+    "dfs_edges",
+    "dfs_tree",
+    "dfs_predecessors",
+    "dfs_successors",
+    "dfs_preorder_nodes",
+    "dfs_postorder_nodes",
+    "dfs_labeled_edges",
     "single_source_shortest_path_length",
     "strongly_connected_components",
     "attracting_components",
@@ -288,6 +332,10 @@ ORDERED = {
     "single_source_bellman_ford_path_length",
     "shortest_path_length",
     "single_target_shortest_path_length",
+    "single_source_shortest_path",
+    "single_target_shortest_path",
+    "single_source_dijkstra_path",
+    "single_source_dijkstra",
     "topological_sort",
     "topological_generations",
 }

@@ -175,6 +175,13 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
             for starts in ([s, some()], {s, some(), some()}, (s, s), Fresh([some(), s])):
                 yield "multi_source_dijkstra_path_length", (G, starts), {"weight": weight,
                                                                           "cutoff": 5}  # fmt: skip
+                for name in ("multi_source_dijkstra_path", "multi_source_dijkstra"):
+                    yield name, (G, starts), {"weight": weight, "cutoff": 5}
+            for cutoff in (None, 0, 4, 6.5):
+                for name in ("single_source_dijkstra_path", "single_source_dijkstra"):
+                    yield name, (G, s), {"cutoff": cutoff, "weight": weight}
+            yield "shortest_path", (G,), {"source": s, "weight": weight}
+            yield "shortest_path", (G,), {"target": s, "weight": weight}
             for method in ("dijkstra", "bellman-ford"):
                 yield "shortest_path_length", (G,), {"source": s, "weight": weight,
                                                      "method": method}  # fmt: skip
@@ -182,12 +189,19 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         yield "shortest_path_length", (G,), {"target": s}
         for cutoff in (None, 0, 2):
             yield "single_target_shortest_path_length", (G, s), {"cutoff": cutoff}
+            yield "single_target_shortest_path", (G, s), {"cutoff": cutoff}
+        for cutoff in (None, -1, 0, 1, 3, 1.5):
+            yield "single_source_shortest_path", (G, s), {"cutoff": cutoff}
+        yield "shortest_path", (G,), {"source": s}
+        yield "shortest_path", (G,), {"target": s}
         for d in (-1, 0, 1, 2, 3):
             yield "descendants_at_distance", (G, s, d), {}
         for name in ("descendants", "ancestors", "node_connected_component"):
             yield name, (G, s), {}
     s = sources[2]  # absent
     for name in ("bfs_edges", "bfs_layers", "single_source_shortest_path_length",
+                 "single_source_shortest_path", "single_target_shortest_path",
+                 "single_source_dijkstra_path", "single_source_dijkstra",
                  "single_source_dijkstra_path_length", "descendants", "node_connected_component",
                  "single_source_bellman_ford_path_length"):  # fmt: skip
         yield name, (G, s), {}
@@ -205,6 +219,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "number_attracting_components", "is_attracting_component",
                  "is_semiconnected", "is_directed_acyclic_graph"):  # fmt: skip
         yield name, (G,), {}
+    for H in (G, *forests(G)):  # (the directed-only two refused by NetworkX when undirected)
+        for name in ("is_tree", "is_forest", "is_branching", "is_arborescence"):
+            yield name, (H,), {}
     if G.is_directed():  # a DAG of G's arcs (each from a later to an earlier node), ± one arc
         rank = {v: i for i, v in enumerate(G)}
         dag = nx.DiGraph()
@@ -257,6 +274,37 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
     for name in ("personalization", "nstart", "dangling"):
         yield "pagerank", (G,), {name: {picked[0]: 2, picked[1]: 1}}
         yield "pagerank", (G,), {name: {"absent": 1}}
+
+
+def forests(G: nx.Graph) -> list[nx.Graph]:
+    """A forest of ``G``'s edges on its nodes (in its order): each edge that joins two trees
+    (for a directed graph only an arc into a tree's root, so a branching); then the same with
+    one more of ``G``'s edges (a cycle, or an arc into a node with a parent) and with a
+    self-loop."""
+    root: dict = {v: v for v in G}
+
+    def find(v):
+        while root[v] != v:
+            root[v] = root[root[v]]
+            v = root[v]
+        return v
+
+    F = nx.DiGraph() if G.is_directed() else nx.Graph()
+    F.add_nodes_from(G)
+    rest = []
+    for u, v in G.edges():
+        a, b = find(u), find(v)
+        if a != b and (not G.is_directed() or F.in_degree(v) == 0):
+            root[a] = b
+            F.add_edge(u, v)
+        else:
+            rest.append((u, v))
+    more, loop = F.copy(), F.copy()
+    if rest:
+        more.add_edge(*rest[len(rest) // 2])
+    if len(F):
+        loop.add_edge(next(iter(F)), next(iter(F)))
+    return [F, more, loop] if len(F) else [F]
 
 
 class Fresh:

@@ -28,6 +28,7 @@ FILES=(
   "$NX_DIR/algorithms/traversal/tests/test_bfs.py"
   "$NX_DIR/algorithms/traversal/tests/test_dfs.py"
   "$NX_DIR/algorithms/link_analysis/tests/test_pagerank.py"
+  "$NX_DIR/algorithms/tree/tests/test_recognition.py"
 )
 # Keep only the tests that call a dispatched function (the files also test other functions).
 SELECT="connected or component or shortest_path_length or triangle or transitivity \
@@ -35,7 +36,9 @@ or clustering or cluster or core or shell or crust or corona or truss or triad o
 or layers or bfs or descendants or ancestors or predecessor or successor or tree or scc or strong \
 or dijkstra_path_length or bellman_ford_path_length or negative or cycle or pagerank \
 or attracting or semiconnected or acyclic or topological or longest or aperiodic \
-or dfs or dls or preorder or postorder"
+or dfs or dls or preorder or postorder or shortest_path or single_source or single_target \
+or dijkstra or multi_source \
+or recognition or forest or branching or arborescence"
 
 # A pytest plugin that counts the calls reaching the backend (written to a temporary folder).
 PLUGIN_DIR=$(mktemp -d)

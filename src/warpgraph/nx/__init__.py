@@ -86,6 +86,10 @@ FUNCTIONS: dict[str, str] = {
     "is_attracting_component": "",
     "is_semiconnected": "",
     "is_aperiodic": "From NetworkX 3.6 (earlier versions run in NetworkX).",
+    "is_tree": "",
+    "is_forest": "",
+    "is_branching": "",
+    "is_arborescence": "",
     "is_directed_acyclic_graph": "",
     "topological_generations": _ORDER + " A graph changed by its methods while the generator "
     "runs gives NetworkX's generations and errors from then on.",

@@ -26,17 +26,25 @@ __all__ = [
 ]
 
 
+@nb.njit(cache=True, inline="always")
+def _row_value(entries, size, at_value, e, hi):  # pragma: no cover - compiled
+    """The value (a row dict's address; 0: a deleted entry) of entry ``e`` of an entry table
+    of ``size``-byte entries whose values lie ``at_value`` bytes in, the value 16 entries
+    ahead fetched while that is before ``hi`` (the row dicts lie scattered)."""
+    if e + 16 < hi:
+        ahead = _i64(entries + size * (e + 16) + at_value)
+        if ahead != 0:
+            _prefetch(ahead)
+    return _i64(entries + size * e + at_value)
+
+
 @nb.njit(cache=True)
 def _first_empty(entries, size, kind, lo, hi, dict_type):  # pragma: no cover - compiled
     """Index of the first entry in ``lo..hi`` whose value is an empty plain dict; -1 if none,
     -2 at a value that is not a plain combined dict (then nothing can be said)."""
     at_value = 16 if kind == 0 else 8
     for e in range(lo, hi):
-        if e + 16 < hi:  # the row dicts lie scattered: fetch ahead
-            ahead = _i64(entries + size * (e + 16) + at_value)
-            if ahead != 0:
-                _prefetch(ahead)
-        v = _i64(entries + size * e + at_value)
+        v = _row_value(entries, size, at_value, e, hi)
         if v == 0:  # deleted entry
             continue
         if _i64(v + 8) != dict_type or _i64(v + 40) != 0:
@@ -153,6 +161,28 @@ def has_isolated_node(succ: dict, pred: dict) -> bool | None:
 EMPTY_PREFIX = 1024
 
 
+@nb.njit(cache=True)
+def _combined_table(d, dict_type):  # pragma: no cover - compiled
+    """:func:`._dict_layout._table` of dict ``d``, or zeros where ``d`` is not a plain dict
+    with a combined table (read past the header only for a dict). One thread: a parallel
+    region here would wake the workers for one dict (on a busy machine, a wait of a time slice
+    before a head read that needs none)."""
+    if _i64(d + 8) != dict_type or _i64(d + 40) != 0:
+        return np.int64(0), np.int64(0), np.int64(0), np.int64(0)
+    entries, size, kind, count = _table(d)
+    return np.int64(entries), np.int64(size), np.int64(kind), np.int64(count)
+
+
+def _plain_table(d: dict) -> tuple[int, int, int, int] | None:
+    """``(entries address, entry size, kind, entries)`` of the table of ``d`` when it is a
+    plain dict with a combined table of a kind the readers know (general or str keys), else
+    None (also where the raw reader is unavailable)."""
+    if type(d) is not dict or not available():
+        return None
+    entries, size, kind, count = _combined_table(id(d), id(dict))
+    return None if size == 0 else (int(entries), int(size), int(kind), int(count))
+
+
 def has_empty_value(
     d: dict, stop: int | None = None, start: int = 0, sequential: int = EMPTY_PREFIX
 ) -> bool | None:
@@ -172,15 +202,10 @@ def has_empty_value(
     >>> has_empty_value(rows, start=5001, sequential=0) in (False, None)
     True
     """
-    if type(d) is not dict or not available():
+    found = _plain_table(d)
+    if found is None:
         return None
-    dicts = np.array([id(d)], dtype=np.int64)
-    length = np.empty(1, dtype=np.int64)
-    if _lengths(dicts, id(dict), length):  # also checks a combined table
-        return None
-    entries, size, kind, count = _table(id(d))
-    if size == 0:
-        return None
+    entries, size, kind, count = found
     count = count if stop is None else min(count, stop)
     start = min(max(start, 0), count)
     head = min(count, start + max(sequential, 0))

@@ -5,8 +5,8 @@ returns what the NetworkX function returns, keyed by the original node labels. T
 :data:`ARGUMENT_CHECKS` (used by ``can_run``) decline the cases where NetworkX means something
 warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
 The functions live by family in :mod:`.traversal`, :mod:`.depth_first`, :mod:`.reachability`,
-:mod:`.components`, :mod:`.attracting`, :mod:`.dag`, :mod:`.clustering`, :mod:`.cores`,
-:mod:`.shortest_paths` and :mod:`.link_analysis`.
+:mod:`.components`, :mod:`.attracting`, :mod:`.dag`, :mod:`.trees`, :mod:`.clustering`,
+:mod:`.cores`, :mod:`.shortest_paths` and :mod:`.link_analysis`.
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ from .traversal import (
     single_target_shortest_path,
     single_target_shortest_path_length,
 )
+from .trees import is_arborescence, is_branching, is_forest, is_tree
 
 __all__ = [
     "ARGUMENT_CHECKS",
@@ -107,11 +108,15 @@ __all__ = [
     "dfs_successors",
     "dfs_tree",
     "is_aperiodic",
+    "is_arborescence",
     "is_attracting_component",
+    "is_branching",
     "is_connected",
     "is_directed_acyclic_graph",
+    "is_forest",
     "is_semiconnected",
     "is_strongly_connected",
+    "is_tree",
     "is_weakly_connected",
     "k_core",
     "k_corona",
@@ -404,4 +409,6 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "is_aperiodic": _check_aperiodic,
     "topological_sort": _check_not_a_view,
     "topological_generations": _check_not_a_view,
+    "is_branching": _check_directed,
+    "is_arborescence": _check_directed,
 }

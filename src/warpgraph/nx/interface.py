@@ -413,7 +413,8 @@ class WarpgraphGraph:
 #: (:func:`.traversal.descendants_at_distance`); so do ``descendants`` and ``ancestors`` while
 #: they find few nodes (:mod:`.reachability`). The weak component functions count while they
 #: read the dicts, with no conversion (:mod:`._dict_components`). ``is_directed_acyclic_graph``
-#: looks for a cycle on the dicts first (:mod:`.dag`).
+#: looks for a cycle on the dicts first (:mod:`.dag`). The tree recognition functions count the
+#: row entries in place, which answers most graphs that are not trees or forests (:mod:`.trees`).
 DEFERRED = frozenset(
     {
         "is_strongly_connected",
@@ -432,6 +433,10 @@ DEFERRED = frozenset(
         "weakly_connected_components",
         "number_weakly_connected_components",
         "dag_longest_path_length",
+        "is_tree",
+        "is_forest",
+        "is_branching",
+        "is_arborescence",
     }
 )
 #: Deferred functions that take edge weights: they read them when they need them, from the
