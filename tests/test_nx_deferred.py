@@ -143,8 +143,24 @@ def test_a_subclass_is_checked_the_full_way(monkeypatch):
 
     G = MyDiGraph(_big_cycle())
     G.add_edge(3, "sink")
-    assert components._empty_row(G) is False  # not read in place ...
+    assert components._empty_row(G) is None  # not read in place ...
     assert nx.is_strongly_connected(G, backend=BACKEND) is False  # ... still answered
+
+
+def test_rows_read_in_place_spare_the_conversion_its_degree_check(monkeypatch):
+    """A plain DiGraph whose rows were all read in place (none empty) skips the same check on
+    the conversion; one that cannot be read so (a subclass) still has it."""
+    calls = []
+    real = np.bincount
+    monkeypatch.setattr(np, "bincount", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert nx.is_strongly_connected(_big_cycle(40000), backend=BACKEND) is True
+    assert not calls
+
+    class MyDiGraph(nx.DiGraph):
+        pass
+
+    assert nx.is_strongly_connected(MyDiGraph(_big_cycle(40000)), backend=BACKEND) is True
+    assert calls
 
 
 def _with_isolated(G, where: str):
@@ -335,3 +351,26 @@ def test_has_empty_value_reads_only_from_start_to_stop(where):
         assert probes.has_empty_value(rows, start=where + 1, sequential=sequential) is False
         assert probes.has_empty_value(rows, start=max(where - 5, 0), stop=where + 1,
                                    sequential=sequential) is True  # fmt: skip
+
+
+@pytest.mark.parametrize("shallow", [0, 10**6])
+def test_bfs_levels_by_either_search_equal_scipy(monkeypatch, shallow):
+    """``components.bfs_levels`` (the strong check's searches): the parallel BFS (every graph
+    past ``SHALLOW_DEGREE`` 0) and the sequential pass (none past 10**6) give SciPy's hop
+    distances, forward and on the transpose."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    from warpgraph.nx.interface import backend_interface
+
+    monkeypatch.setattr(components, "SHALLOW_DEGREE", shallow)
+    D = nx.gnm_random_graph(3000, 7000, seed=4, directed=True)
+    W = backend_interface.convert_from_nx(D)
+    A = csr_matrix(nx.to_scipy_sparse_array(D, nodelist=list(D)))
+    for rows, key, M in (
+        (W.any_order, "any_order", A),
+        (components._transpose(W), "reversed", A.T),
+    ):
+        want = shortest_path(M, unweighted=True, indices=0)
+        got = components.bfs_levels(W, rows, key, 0)
+        assert np.array_equal(np.where(got < 0, np.inf, got), want)

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _short_reach
 from ._common import backend_device, gc_paused, host, node_error, node_sets
-from .components import _transpose, node_connected_component
+from .components import SHALLOW_DEGREE, _transpose, node_connected_component
 from .traversal import search_rows
 
 __all__ = ["LOCAL_REACH_NODES", "ancestors", "descendants", "reach_within"]
@@ -36,12 +36,6 @@ __all__ = ["LOCAL_REACH_NODES", "ancestors", "descendants", "reach_within"]
 #: each node found (~1 us a node: 4,096 nodes of grid:708 took 4-7 ms on 2 cores), so the
 #: search given up costs a tenth of converting a 1M-edge graph (~0.5 ms).
 LOCAL_REACH_NODES = 512
-#: Graphs of this many arcs a node or more are searched by warpgraph's parallel
-#: direction-optimizing BFS; sparser ones, often deep (lattices, roads, meshes: one parallel
-#: step per layer would cost more than the layer), by one sequential compiled pass whose wide
-#: layers go to the GPU on the GPU backend. 2 cores: urand:17 (8 arcs a node) 2.3 ms parallel
-#: against 10 ms sequential; grid:708 oriented (2 arcs a node, ~1,400 layers) 16 against 5 ms.
-SHALLOW_DEGREE = 4
 
 
 def reach_within(rows: Any, source: Any, limit: int) -> set | None:
