@@ -374,3 +374,26 @@ def test_bfs_levels_by_either_search_equal_scipy(monkeypatch, shallow):
         want = shortest_path(M, unweighted=True, indices=0)
         got = components.bfs_levels(W, rows, key, 0)
         assert np.array_equal(np.where(got < 0, np.inf, got), want)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shallow", [0, 10**6])
+def test_bfs_levels_on_the_gpu(monkeypatch, shallow):
+    """Both searches on the GPU backend (the parallel BFS there; the sequential pass with its
+    wide layers there: past ``GPU_MIN_ARCS`` arcs), SciPy's distances; and ``is_aperiodic``,
+    which reads the forward one, against NetworkX on a strongly connected graph."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    from nx_compare import backend_device
+    from warpgraph.nx.interface import backend_interface
+
+    monkeypatch.setattr(components, "SHALLOW_DEGREE", shallow)
+    D = nx.DiGraph(nx.gnm_random_graph(60_000, 200_000, seed=5))  # both arcs: 400k arcs
+    with backend_device(nx, "gpu"):
+        W = backend_interface.convert_from_nx(D)
+        A = csr_matrix(nx.to_scipy_sparse_array(D, nodelist=list(D)))
+        want = shortest_path(A, unweighted=True, indices=0)
+        got = components.bfs_levels(W, W.any_order, "any_order", 0)
+        assert np.array_equal(np.where(got < 0, np.inf, got), want)
+        assert nx.is_aperiodic(D, backend=BACKEND) == nx.is_aperiodic(D)
