@@ -390,7 +390,7 @@ def test_bfs_levels_on_the_gpu(monkeypatch, shallow):
 
     monkeypatch.setattr(components, "SHALLOW_DEGREE", shallow)
     D = nx.DiGraph(nx.gnm_random_graph(60_000, 200_000, seed=5))  # both arcs: 400k arcs
-    D.add_edges_from(nx.pairwise(range(60_000), cyclic=True))  # strongly connected
+    D.add_edges_from(nx.utils.pairwise(range(60_000), cyclic=True))  # strongly connected
     with backend_device(nx, "gpu"):
         W = backend_interface.convert_from_nx(D)
         A = csr_matrix(nx.to_scipy_sparse_array(D, nodelist=list(D)))
