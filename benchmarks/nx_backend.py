@@ -278,6 +278,10 @@ CASES: dict[str, tuple[str, Call]] = {
         "U",
         lambda G, s, kw: nx.single_source_dijkstra(G, s, **kw),
     ),
+    "single_source_bellman_ford_path": (
+        "U",
+        lambda G, s, kw: nx.single_source_bellman_ford_path(G, s, **kw),
+    ),
     "single_source_bellman_ford_path_length": (
         "U",
         lambda G, s, kw: nx.single_source_bellman_ford_path_length(G, s, **kw),
@@ -336,6 +340,7 @@ ORDERED = {
     "single_target_shortest_path",
     "single_source_dijkstra_path",
     "single_source_dijkstra",
+    "single_source_bellman_ford_path",
     "topological_sort",
     "topological_generations",
 }

@@ -1,6 +1,7 @@
-"""Dijkstra paths through the backend (``single_source_dijkstra_path``,
-``multi_source_dijkstra_path``, ``single_source_dijkstra``, ``multi_source_dijkstra`` and
-``shortest_path`` with a weight), against NetworkX itself and SciPy's Dijkstra.
+"""Weighted paths through the backend (``single_source_dijkstra_path``,
+``multi_source_dijkstra_path``, ``single_source_dijkstra``, ``multi_source_dijkstra``,
+``single_source_bellman_ford_path``, ``single_source_bellman_ford`` and ``shortest_path`` with
+a weight), against NetworkX itself and SciPy's Dijkstra and Bellman-Ford.
 
 Through ``backend="warpgraph"`` each result must be NetworkX's: the same keys in the same
 order (from NetworkX 3.6 the sources, then the order its heap finalizes nodes; before 3.6 the
@@ -106,7 +107,7 @@ def test_errors_and_declined_calls():
         ("multi_source_dijkstra", (G, [0], 3), {}),
         ("multi_source_dijkstra_path", (G, iter([0])), {}),
         ("single_source_dijkstra_path", (G, 0), {"weight": lambda u, v, d: 1}),
-        ("shortest_path", (G, 0), {"weight": "weight", "method": "bellman-ford"}),
+        ("shortest_path", (G, 0), {"weight": lambda u, v, d: 1, "method": "bellman-ford"}),
         ("shortest_path", (nx.DiGraph(G),), {"target": 0, "weight": "weight"}),
     ]
     for func, args, kwargs in declined:
@@ -122,3 +123,53 @@ def test_large_graph_and_float_weights():
     assert_paths_are_shortest(G, [0], paths, "weight")
     assert_as_networkx("multi_source_dijkstra", G, [0, 17, 4999], cutoff=3.0)
     assert_as_networkx("shortest_path", G, target=5, weight="weight")
+
+
+def bellman_ford_by_scipy(G, source, weight: str) -> dict:
+    """The oracle for negative weights: SciPy's Bellman-Ford distances from ``source``."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import bellman_ford
+
+    nodes = list(G)
+    index = {v: i for i, v in enumerate(nodes)}
+    rows, cols, vals = [], [], []
+    for u, v, d in G.edges(data=True):
+        for a, b in [(u, v)] if G.is_directed() else [(u, v), (v, u)]:
+            rows.append(index[a])
+            cols.append(index[b])
+            vals.append(float(d.get(weight, 1)))
+    A = csr_matrix((vals, (rows, cols)), shape=(len(nodes),) * 2)
+    dist = bellman_ford(A, directed=True, indices=index[source])
+    return {v: dist[i] for i, v in enumerate(nodes) if np.isfinite(dist[i])}
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("directed", [False, True])
+def test_bellman_ford_paths(seed, directed):
+    """Negative int weights on digraphs (NetworkX's ``NetworkXUnbounded`` where a negative
+    cycle is reached), zero float weights for ties; paths against NetworkX and SciPy."""
+    kind = "int" if seed % 2 else "float"
+    G = weighted_graph(nx, seed, directed, kind, negative=directed and kind == "int", zeros=True)
+    source = random.Random(seed).choice(list(G))
+    paths = assert_as_networkx("single_source_bellman_ford_path", G, source, weight="cost")
+    assert_as_networkx("single_source_bellman_ford", G, source, weight="cost")
+    assert_as_networkx("shortest_path", G, source, weight="cost", method="bellman-ford")
+    if not directed:
+        assert_as_networkx("shortest_path", G, target=source, weight="cost", method="bellman-ford")
+    if isinstance(paths, dict):  # (no negative cycle reached)
+        want = bellman_ford_by_scipy(G, source, "cost")
+        assert paths.keys() == want.keys()
+        for v, path in paths.items():
+            assert path[0] == source and path[-1] == v
+            assert np.isclose(sum(G[a][b].get("cost", 1) for a, b in pairwise(path)), want[v])
+
+
+def test_bellman_ford_first_predecessor_order():
+    """A node lowered through a negative arc after its first distance: its path follows the
+    last strict improvement, its key stays where it was first reached."""
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([(0, 1, 4), (0, 2, 1), (2, 1, -2), (1, 3, 1), (2, 3, 2)])
+    paths = assert_as_networkx("single_source_bellman_ford_path", G, 0)
+    assert list(paths) == [0, 1, 2, 3] and paths[1] == [0, 2, 1] and paths[3] == [0, 2, 1, 3]
+    backend = nx.utils.backends.backends[BACKEND].load()
+    assert isinstance(backend.can_run("single_source_bellman_ford", (G, 0, 3), {}), str)

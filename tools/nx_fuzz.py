@@ -172,6 +172,10 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                 yield "single_source_dijkstra_path_length", (G, s), {"cutoff": cutoff,
                                                                      "weight": weight}  # fmt: skip
             yield "single_source_bellman_ford_path_length", (G, s), {"weight": weight}
+            for name in ("single_source_bellman_ford_path", "single_source_bellman_ford"):
+                yield name, (G, s), {"weight": weight}
+            for end in ("source", "target"):
+                yield "shortest_path", (G,), {end: s, "weight": weight, "method": "bellman-ford"}
             for starts in ([s, some()], {s, some(), some()}, (s, s), Fresh([some(), s])):
                 yield "multi_source_dijkstra_path_length", (G, starts), {"weight": weight,
                                                                           "cutoff": 5}  # fmt: skip
@@ -202,6 +206,7 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
     for name in ("bfs_edges", "bfs_layers", "single_source_shortest_path_length",
                  "single_source_shortest_path", "single_target_shortest_path",
                  "single_source_dijkstra_path", "single_source_dijkstra",
+                 "single_source_bellman_ford_path", "single_source_bellman_ford",
                  "single_source_dijkstra_path_length", "descendants", "node_connected_component",
                  "single_source_bellman_ford_path_length"):  # fmt: skip
         yield name, (G, s), {}

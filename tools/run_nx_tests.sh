@@ -37,7 +37,7 @@ or layers or bfs or descendants or ancestors or predecessor or successor or tree
 or dijkstra_path_length or bellman_ford_path_length or negative or cycle or pagerank \
 or attracting or semiconnected or acyclic or topological or longest or aperiodic \
 or dfs or dls or preorder or postorder or shortest_path or single_source or single_target \
-or dijkstra or multi_source \
+or dijkstra or multi_source or bellman \
 or recognition or forest or branching or arborescence"
 
 # A pytest plugin that counts the calls reaching the backend (written to a temporary folder).

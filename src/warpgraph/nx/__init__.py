@@ -69,8 +69,8 @@ FUNCTIONS: dict[str, str] = {
     "single_target_shortest_path": "Undirected graphs (directed ones run in NetworkX); keys "
     "and paths as NetworkX's.",
     "shortest_path": "Unweighted, with a source and no target (or, undirected, a target and "
-    "no source): NetworkX's dict of paths in its order. Weighted paths, all pairs, a "
-    "source-target pair and directed paths to a target run in NetworkX.",
+    "no source): NetworkX's dict of paths in its order (Dijkstra's or Bellman-Ford's with a "
+    "weight). All pairs, a source-target pair and directed paths to a target run in NetworkX.",
     "connected_components": "Components come in NetworkX's order (by their first node).",
     "number_connected_components": "",
     "is_connected": "",
@@ -126,6 +126,9 @@ if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4
         "iterator of sources.",
         "single_source_bellman_ford_path_length": _WEIGHTED
         + " Keys in NetworkX's queue order (its SPFA replayed, on the CPU).",
+        "single_source_bellman_ford_path": _WEIGHTED + " " + _ORDER + " Zero-weight cycles "
+        "among the first predecessors run in NetworkX.",
+        "single_source_bellman_ford": _WEIGHTED + " " + _ORDER + " Without a target.",
         "negative_edge_cycle": "",
         "shortest_path_length": "With a source and no target (or, undirected, a target and no "
         "source): the dict of single_source_shortest_path_length, "

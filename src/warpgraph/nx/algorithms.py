@@ -64,6 +64,8 @@ from .shortest_paths import (
     multi_source_dijkstra_path_length,
     negative_edge_cycle,
     shortest_path_length,
+    single_source_bellman_ford,
+    single_source_bellman_ford_path,
     single_source_bellman_ford_path_length,
     single_source_dijkstra,
     single_source_dijkstra_path,
@@ -135,6 +137,8 @@ __all__ = [
     "pagerank",
     "shortest_path",
     "shortest_path_length",
+    "single_source_bellman_ford",
+    "single_source_bellman_ford_path",
     "single_source_bellman_ford_path_length",
     "single_source_dijkstra",
     "single_source_dijkstra_path",
@@ -291,8 +295,6 @@ def _check_shortest_path_length(
 
 def _check_shortest_path(G, source=None, target=None, weight=None, method="dijkstra") -> bool | str:
     if weight is not None:
-        if method == "bellman-ford":
-            return "Bellman-Ford paths are not implemented (Dijkstra's are)"
         if "single_source_dijkstra_path" not in FUNCTIONS:
             return "weighted paths need warpgraph.algorithms.sssp"
         found = _check_weight(G, weight)
@@ -397,6 +399,8 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "multi_source_dijkstra_path": _check_multi_source,
     "single_source_dijkstra_path": _check_weight,
     "single_source_dijkstra": _check_no_target,
+    "single_source_bellman_ford_path": _check_weight,
+    "single_source_bellman_ford": _check_no_target,
     "multi_source_dijkstra": _check_no_target,
     "single_source_bellman_ford_path_length": _check_weight,
     "negative_edge_cycle": _check_weight,

@@ -48,6 +48,8 @@ __all__ = [
     "multi_source_dijkstra_path_length",
     "negative_edge_cycle",
     "shortest_path_length",
+    "single_source_bellman_ford",
+    "single_source_bellman_ford_path",
     "single_source_bellman_ford_path_length",
     "single_source_dijkstra",
     "single_source_dijkstra_path",
@@ -121,9 +123,11 @@ def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no 
     each node's predecessor list starts in one buffer (its in-degree bounds the list: an arc
     adds its tail at most once per distance of its head).
 
-    Returns ``(order, dist, status)``: the reached nodes in the order they first got a
-    distance (NetworkX's dict order), their distances, and BF_DONE, BF_CYCLE (a negative cycle:
-    NetworkX's ``NetworkXUnbounded``) or BF_FULL (a predecessor list outgrew its bound)."""
+    Returns ``(order, dist, status, pred, pred_len)``: the reached nodes in the order they
+    first got a distance (NetworkX's dict order), their distances, BF_DONE, BF_CYCLE (a
+    negative cycle: NetworkX's ``NetworkXUnbounded``) or BF_FULL (a predecessor list outgrew
+    its bound), and the predecessor lists (node ``v``'s: ``pred_len[v]`` entries of ``pred``
+    from ``pred_start[v]``, in NetworkX's order)."""
     n = indptr.shape[0] - 1
     dist = np.zeros(n, dtype=weights.dtype)
     seen = np.zeros(n, dtype=np.bool_)
@@ -162,7 +166,7 @@ def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no 
             dist_v = dist_u + weights[a]
             if dist_v < dist[v] if seen[v] else dist_v < np.inf:  # dist.get(v, inf)
                 if recent_a[u] == v or recent_b[u] == v:
-                    return order[:found], dist, BF_CYCLE
+                    return order[:found], dist, BF_CYCLE, pred, pred_len
                 if pred_edge[v] == u:
                     recent_a[v] = recent_a[u]
                     recent_b[v] = recent_b[u]
@@ -176,7 +180,7 @@ def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no 
                     in_q[v] = True
                     count[v] += 1
                     if count[v] == n:
-                        return order[:found], dist, BF_CYCLE
+                        return order[:found], dist, BF_CYCLE, pred, pred_len
                 if not seen[v]:
                     seen[v] = True
                     order[found] = v
@@ -187,10 +191,42 @@ def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no 
                 pred_edge[v] = u
             elif seen[v] and dist_v == dist[v]:
                 if pred_start[v] + pred_len[v] == pred_start[v + 1]:
-                    return order[:found], dist, BF_FULL  # cannot happen (see above)
+                    return order[:found], dist, BF_FULL, pred, pred_len  # cannot happen
                 pred[pred_start[v] + pred_len[v]] = u
                 pred_len[v] += 1
-    return order[:found], dist, BF_DONE
+    return order[:found], dist, BF_DONE, pred, pred_len
+
+
+@njit(cache=True, nogil=True)
+def _first_pred_order(order, pred, pred_start):  # pragma: no cover - compiled
+    """The reached nodes ``order`` (the source first) reordered so that each comes after its
+    first predecessor (``pred[pred_start[v]]``), and whether those first predecessors lead
+    every node back to the source without a cycle (only zero-weight cycles make one). Then
+    NetworkX's path to each node (``_build_paths_from_predecessors``, a depth-first search
+    through the predecessor lists, first entries first) is its first predecessor's plus
+    itself."""
+    n = pred_start.shape[0] - 1
+    state = np.zeros(n, dtype=np.int8)  # 0: not placed, 1: on the walk now, 2: placed
+    out = np.empty(order.shape[0], dtype=np.int64)
+    walk = np.empty(order.shape[0], dtype=np.int64)
+    out[0] = order[0]
+    state[order[0]] = 2
+    k = 1
+    for i in range(1, order.shape[0]):
+        u = order[i]
+        w = 0
+        while state[u] == 0:
+            state[u] = 1
+            walk[w] = u
+            w += 1
+            u = pred[pred_start[u]]
+        if state[u] == 1:
+            return out, False
+        for j in range(w - 1, -1, -1):
+            out[k] = walk[j]
+            state[walk[j]] = 2
+            k += 1
+    return out, True
 
 
 @njit(cache=True, nogil=True)
@@ -445,6 +481,13 @@ def multi_source_dijkstra(
 def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight") -> dict:
     """Shortest weighted distance from ``source``; negative weights allowed, a reachable
     negative cycle raises ``NetworkXUnbounded`` as in NetworkX."""
+    order, dist, _, _, _ = _bellman_ford(G, source, weight)
+    return node_dict(G, order, dist[order], first_int=True)  # NetworkX's source distance: int 0
+
+
+def _bellman_ford(G, source: Any, weight: str) -> tuple:
+    """:func:`_nx_bellman_ford` from ``source`` over the weights of edge attribute ``weight``:
+    ``(order, dist, pred, pred_len, pred_start)``, after NetworkX's errors."""
     import networkx as nx
 
     if source not in G:
@@ -464,13 +507,65 @@ def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight
     indegree = np.bincount(G.nx_order, minlength=n) if G.is_directed() else np.diff(indptr)
     pred_start = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(indegree, out=pred_start[1:])
-    order, dist, status = _nx_bellman_ford(indptr, G.nx_order, values, G.find(source),
-                                           pred_start)  # fmt: skip
+    order, dist, status, pred, pred_len = _nx_bellman_ford(
+        indptr, G.nx_order, values, G.find(source), pred_start
+    )
     if status == BF_CYCLE:
         raise nx.NetworkXUnbounded("Negative cycle detected.")
     if status == BF_FULL:
         raise not_implemented("a predecessor list outgrew its bound (left to NetworkX)")
-    return node_dict(G, order, dist[order], first_int=True)  # NetworkX's source distance: int 0
+    return order, dist, pred, pred_len, pred_start
+
+
+def _bellman_ford_paths(G, order: np.ndarray, pred: np.ndarray, pred_start: np.ndarray) -> dict:
+    """NetworkX's dict of Bellman-Ford paths: keys in its predecessor dict's order (``order``),
+    each node's path its first predecessor's plus itself (:func:`_first_pred_order`). The
+    first predecessors are the last strict improvements, which form a tree when no negative
+    cycle is reached (NetworkX raised before this); were they to close a cycle, NetworkX's
+    search would backtrack through later entries, so that case is left to it (a guard)."""
+    placed, simple = _first_pred_order(order, pred, pred_start)
+    if not simple:
+        raise not_implemented("zero-weight cycles among the first predecessors (left to NetworkX)")
+    parents = np.full(placed.size, -1, dtype=np.int64)  # (the source's list may be empty)
+    parents[1:] = pred[pred_start[placed[1:]]]
+    paths = path_dict(G, placed, parents, 1)
+    keys = G.label_list(order)
+    return dict(zip(keys, map(paths.__getitem__, keys), strict=True))
+
+
+@gc_paused()
+def single_source_bellman_ford_path(G, source: Any, weight: str = "weight") -> dict:
+    """NetworkX's Bellman-Ford paths from ``source`` (``{node: [source, ..., node]}``), keys
+    in its order (as its predecessor dict's), each path through the first of the node's
+    predecessors (:func:`_bellman_ford_paths`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
+    >>> nx.single_source_bellman_ford_path(G, 0, backend="warpgraph")
+    {0: [0], 1: [0, 2, 1], 2: [0, 2]}
+    """
+    order, _, pred, _, pred_start = _bellman_ford(G, source, weight)
+    return _bellman_ford_paths(G, order, pred, pred_start)
+
+
+@gc_paused()
+def single_source_bellman_ford(
+    G, source: Any, target: Any = None, weight: str = "weight"
+) -> tuple[dict, dict]:
+    """NetworkX's ``(lengths, paths)`` from ``source`` by Bellman-Ford, each dict as
+    NetworkX's; a target runs in NetworkX (``can_run``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_bellman_ford(nx.path_graph(3), 0, backend="warpgraph")
+    ({0: 0, 1: 1, 2: 2}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
+    """
+    order, dist, pred, _, pred_start = _bellman_ford(G, source, weight)
+    lengths = node_dict(G, order, dist[order], first_int=True)
+    return lengths, _bellman_ford_paths(G, order, pred, pred_start)
 
 
 def negative_edge_cycle(G, weight: str = "weight", heuristic: bool = True) -> bool:

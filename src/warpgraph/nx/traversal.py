@@ -236,11 +236,11 @@ def shortest_path(
     """NetworkX's ``shortest_path`` where it returns one dict of paths: from ``source`` (no
     ``target``), or to ``target`` on an undirected graph (no ``source``; NetworkX's paths from
     it, each reversed), keys in NetworkX's order; unweighted when ``weight`` is None
-    (:func:`single_source_shortest_path`), else Dijkstra's
-    (:func:`.shortest_paths.single_source_dijkstra_path`); ``ValueError`` for a method
-    NetworkX does not know. Bellman-Ford paths, all pairs, a source-target pair (NetworkX's
-    bidirectional searches stop early) and paths to a target on a directed graph (NetworkX
-    reads the predecessors in their own order) run in NetworkX (``can_run``).
+    (:func:`single_source_shortest_path`), else Dijkstra's or Bellman-Ford's by ``method``
+    (:mod:`.shortest_paths`); ``ValueError`` for a method NetworkX does not know. All pairs,
+    a source-target pair (NetworkX's bidirectional searches stop early) and paths to a target
+    on a directed graph (NetworkX reads the predecessors in their own order) run in NetworkX
+    (``can_run``).
 
     Examples
     --------
@@ -250,12 +250,16 @@ def shortest_path(
     """
     import networkx as nx
 
-    from .shortest_paths import METHODS, single_source_dijkstra_path
+    from . import shortest_paths
 
-    if method not in METHODS:
+    if method not in shortest_paths.METHODS:
         raise ValueError(f"method not supported: {method}")
     if weight is not None:
-        paths = single_source_dijkstra_path(G, target if source is None else source, None, weight)
+        node = target if source is None else source
+        if method == "dijkstra":
+            paths = shortest_paths.single_source_dijkstra_path(G, node, None, weight)
+        else:
+            paths = shortest_paths.single_source_bellman_ford_path(G, node, weight)
         if source is None:  # NetworkX reverses each path from the target
             with gc_paused():
                 paths = dict(zip(paths, map(list, map(reversed, paths.values())), strict=True))
