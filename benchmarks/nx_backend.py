@@ -278,6 +278,10 @@ CASES: dict[str, tuple[str, Call]] = {
         "U",
         lambda G, s, kw: nx.single_source_dijkstra(G, s, **kw),
     ),
+    "dijkstra_predecessor_and_distance": (
+        "U",
+        lambda G, s, kw: nx.dijkstra_predecessor_and_distance(G, s, **kw),
+    ),
     "single_source_bellman_ford_path": (
         "U",
         lambda G, s, kw: nx.single_source_bellman_ford_path(G, s, **kw),
@@ -341,6 +345,7 @@ ORDERED = {
     "single_source_dijkstra_path",
     "single_source_dijkstra",
     "single_source_bellman_ford_path",
+    "dijkstra_predecessor_and_distance",
     "topological_sort",
     "topological_generations",
 }

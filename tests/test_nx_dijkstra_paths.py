@@ -173,3 +173,36 @@ def test_bellman_ford_first_predecessor_order():
     assert list(paths) == [0, 1, 2, 3] and paths[1] == [0, 2, 1] and paths[3] == [0, 2, 1, 3]
     backend = nx.utils.backends.backends[BACKEND].load()
     assert isinstance(backend.can_run("single_source_bellman_ford", (G, 0, 3), {}), str)
+
+
+@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_dijkstra_predecessor_and_distance(seed, directed, kind):
+    """NetworkX's ``(pred, dist)`` (ties, zero weights, self-loops, cutoffs); the oracle: a
+    node's predecessors are exactly the tails of its arcs on a shortest path (SciPy's
+    distances), each once."""
+    G = weighted_graph(nx, seed, directed, kind, zeros=True)
+    rng = random.Random(seed + 3)
+    source = rng.choice(list(G))
+    if seed % 3 == 0:
+        G.add_edge(source, source, cost=0 if kind == "int" else 0.0)  # (its own predecessor)
+    for cutoff in (None, 2, 3.5):
+        found = assert_as_networkx(
+            "dijkstra_predecessor_and_distance", G, source, cutoff=cutoff, weight="cost"
+        )
+        pred, dist = found
+        want = scipy_distances(G, [source], "cost", cutoff)
+        assert dist.keys() == want.keys() == pred.keys()
+        for v, tails in pred.items():
+            arcs_in = G.pred[v] if directed else G.adj[v]
+            tight = {
+                u
+                for u in arcs_in
+                if u in want and np.isclose(want[u] + arcs_in[u].get("cost", 1), want[v])
+            }
+            if cutoff is None and v != source:
+                assert set(tails) == tight and len(tails) == len(set(tails))
+            assert set(tails) <= tight
+    assert_as_networkx("dijkstra_predecessor_and_distance", G, "absent")
+    assert_as_networkx("dijkstra_predecessor_and_distance", G, ["unhashable"])

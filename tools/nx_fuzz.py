@@ -182,7 +182,8 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                 for name in ("multi_source_dijkstra_path", "multi_source_dijkstra"):
                     yield name, (G, starts), {"weight": weight, "cutoff": 5}
             for cutoff in (None, 0, 4, 6.5):
-                for name in ("single_source_dijkstra_path", "single_source_dijkstra"):
+                for name in ("single_source_dijkstra_path", "single_source_dijkstra",
+                             "dijkstra_predecessor_and_distance"):  # fmt: skip
                     yield name, (G, s), {"cutoff": cutoff, "weight": weight}
             yield "shortest_path", (G,), {"source": s, "weight": weight}
             yield "shortest_path", (G,), {"target": s, "weight": weight}
@@ -207,6 +208,7 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "single_source_shortest_path", "single_target_shortest_path",
                  "single_source_dijkstra_path", "single_source_dijkstra",
                  "single_source_bellman_ford_path", "single_source_bellman_ford",
+                 "dijkstra_predecessor_and_distance",
                  "single_source_dijkstra_path_length", "descendants", "node_connected_component",
                  "single_source_bellman_ford_path_length"):  # fmt: skip
         yield name, (G, s), {}

@@ -126,6 +126,8 @@ if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4
         "iterator of sources.",
         "single_source_bellman_ford_path_length": _WEIGHTED
         + " Keys in NetworkX's queue order (its SPFA replayed, on the CPU).",
+        "dijkstra_predecessor_and_distance": _WEIGHTED + " " + _ORDER + " (Predecessor "
+        "lists with ties, in the order NetworkX's heap finds them.)",
         "single_source_bellman_ford_path": _WEIGHTED + " " + _ORDER + " Zero-weight cycles "
         "among the first predecessors run in NetworkX.",
         "single_source_bellman_ford": _WEIGHTED + " " + _ORDER + " Without a target.",

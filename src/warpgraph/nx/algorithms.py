@@ -59,6 +59,7 @@ from .depth_first import (
 from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
+    dijkstra_predecessor_and_distance,
     multi_source_dijkstra,
     multi_source_dijkstra_path,
     multi_source_dijkstra_path_length,
@@ -109,6 +110,7 @@ __all__ = [
     "dfs_preorder_nodes",
     "dfs_successors",
     "dfs_tree",
+    "dijkstra_predecessor_and_distance",
     "is_aperiodic",
     "is_arborescence",
     "is_attracting_component",
@@ -398,6 +400,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "multi_source_dijkstra_path_length": _check_multi_source,
     "multi_source_dijkstra_path": _check_multi_source,
     "single_source_dijkstra_path": _check_weight,
+    "dijkstra_predecessor_and_distance": _check_weight,
     "single_source_dijkstra": _check_no_target,
     "single_source_bellman_ford_path": _check_weight,
     "single_source_bellman_ford": _check_no_target,

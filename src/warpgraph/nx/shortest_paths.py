@@ -42,6 +42,7 @@ from ._common import (
 )
 
 __all__ = [
+    "dijkstra_predecessor_and_distance",
     "largest_magnitude",
     "multi_source_dijkstra",
     "multi_source_dijkstra_path",
@@ -252,12 +253,18 @@ def _sift_down(hd, hc, hv, size):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  # pragma: no cover
+def _nx_dijkstra(
+    indptr, heads, weights, hidden, sources, cutoff, has_cutoff, pred_start
+):  # pragma: no cover - compiled
     """NetworkX's ``_dijkstra_multisource`` over dense ids, from the ``sources`` in the order
     NetworkX pushes them (repeats allowed): the nodes in the order NetworkX finalizes them
     (its dict's key order), their distances, each node's parent on its path (the node whose
     arc last lowered its distance, as NetworkX's paths and ``pred[u][0]`` record it; -1 for
-    the sources) and the nodes in the order first reached (sources first)."""
+    the sources), the nodes in the order first reached (sources first), and NetworkX's
+    predecessor lists (``pred``: node ``v``'s ``pred_len[v]`` entries from ``pred_start[v]``,
+    ties included, as its ``pred`` argument gets them) when ``pred_start`` has ``n + 1``
+    entries (an arc adds its tail to its head's list at most once: in-degrees bound them);
+    else none are kept."""
     n = indptr.shape[0] - 1
     m = heads.shape[0]
     k = sources.shape[0]
@@ -272,6 +279,9 @@ def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  
     parent = np.full(n, -1, dtype=np.int64)
     reached = np.empty(n, dtype=np.int64)
     n_reached = 0
+    lists = pred_start.shape[0] == n + 1
+    pred = np.empty(pred_start[n] if lists else 0, dtype=np.int64)
+    pred_len = np.zeros(n if lists else 0, dtype=np.int64)
     for i in range(k):  # (0, i, source i) in push order: already a heap
         hd[i] = 0
         hc[i] = i
@@ -306,6 +316,9 @@ def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  
             if has_cutoff and vu > cutoff:
                 continue
             if done[u]:
+                if lists and vu == seen[u]:  # another shortest path to a finalized node
+                    pred[pred_start[u] + pred_len[u]] = v
+                    pred_len[u] += 1
                 continue
             if not has_seen[u] or vu < seen[u]:
                 if not has_seen[u]:
@@ -314,6 +327,9 @@ def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  
                 has_seen[u] = True
                 seen[u] = vu
                 parent[u] = v
+                if lists:
+                    pred[pred_start[u]] = v
+                    pred_len[u] = 1
                 i = size  # push, sift up
                 size += 1
                 while i > 0:
@@ -328,7 +344,10 @@ def _nx_dijkstra(indptr, heads, weights, hidden, sources, cutoff, has_cutoff):  
                 hc[i] = count
                 hv[i] = u
                 count += 1
-    return order[:found], dist[:found], parent, reached[:n_reached]
+            elif lists and vu == seen[u]:  # a tie with the distance pushed
+                pred[pred_start[u] + pred_len[u]] = v
+                pred_len[u] += 1
+    return order[:found], dist[:found], parent, reached[:n_reached], pred, pred_len
 
 
 @gc_paused()
@@ -367,9 +386,10 @@ def _lengths(G, sources: list, order: np.ndarray, dist: np.ndarray) -> dict:
     return found
 
 
-def _dijkstra(G, sources: list, cutoff: Any, weight: str) -> tuple:
+def _dijkstra(G, sources: list, cutoff: Any, weight: str, with_pred: bool = False) -> tuple:
     """:func:`_nx_dijkstra` from ``sources`` (labels in the graph, in push order) over the
-    weights of edge attribute ``weight``, ``cutoff`` as NetworkX compares it."""
+    weights of edge attribute ``weight``, ``cutoff`` as NetworkX compares it (``with_pred``:
+    with NetworkX's predecessor lists), and ``pred_start``."""
     w = _weights(G, weight, negative_ok=False, hidden_ok=True)
     values = w.nx_values
     hidden = np.zeros(values.size, dtype=bool) if w.nx_hidden is None else w.nx_hidden
@@ -381,15 +401,17 @@ def _dijkstra(G, sources: list, cutoff: Any, weight: str) -> tuple:
     elif limited:
         limit = cutoff
     ids = np.array([G.find(s) for s in sources], dtype=np.int64)
-    return _nx_dijkstra(
-        host(G.any_order.indptr),
-        G.nx_order,
-        values,
-        hidden,
-        ids,
-        values.dtype.type(limit),
-        limited,
+    indptr = host(G.any_order.indptr)
+    pred_start = np.zeros(1, dtype=np.int64)  # (no predecessor lists)
+    if with_pred:
+        n = len(G)
+        pred_start = np.zeros(n + 1, dtype=np.int64)
+        indegree = np.bincount(G.nx_order, minlength=n) if G.is_directed() else np.diff(indptr)
+        np.cumsum(indegree, out=pred_start[1:])
+    found = _nx_dijkstra(
+        indptr, G.nx_order, values, hidden, ids, values.dtype.type(limit), limited, pred_start
     )
+    return (*found, pred_start)
 
 
 def _dijkstra_paths(G, order: np.ndarray, parent: np.ndarray, reached: np.ndarray) -> dict:
@@ -403,6 +425,47 @@ def _dijkstra_paths(G, order: np.ndarray, parent: np.ndarray, reached: np.ndarra
         return paths
     keys = G.label_list(reached)
     return dict(zip(keys, map(paths.__getitem__, keys), strict=True))
+
+
+@gc_paused()
+def dijkstra_predecessor_and_distance(
+    G, source: Any, cutoff: Any = None, weight: str = "weight"
+) -> tuple[dict, dict]:
+    """NetworkX's ``(pred, dist)``: each reached node's predecessors on its shortest paths
+    (ties included, in the order NetworkX's heap finds them; keys in the order first reached,
+    the source first with ``[]`` unless a zero-weight arc leads back) and the lengths, as
+    :func:`single_source_dijkstra_path_length`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.cycle_graph(4)
+    >>> pred, dist = nx.dijkstra_predecessor_and_distance(G, 0, backend="warpgraph")
+    >>> pred
+    {0: [], 1: [0], 3: [0], 2: [1, 3]}
+    """
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    order, dist, _, reached, pred, pred_len, pred_start = _dijkstra(
+        G, [source], cutoff, weight, with_pred=True
+    )
+    return _pred_lists(G, reached, pred, pred_len, pred_start), _lengths(G, [source], order, dist)
+
+
+def _pred_lists(G, keys: np.ndarray, pred, pred_len, pred_start) -> dict:
+    """``{label of v: [labels of v's predecessors]}`` for the dense ids ``keys`` in order, the
+    lists sliced from one list of labels by C-level iterators (no bytecode per node)."""
+    lengths = pred_len[keys]
+    ends = np.cumsum(lengths)
+    begins = ends - lengths
+    # every key's entries, gathered in key order
+    total = int(ends[-1]) if ends.size else 0
+    flat = pred[np.repeat(pred_start[keys] - begins, lengths) + np.arange(total)]
+    labels = G.label_list(flat)
+    lists = map(labels.__getitem__, map(slice, begins.tolist(), ends.tolist()))
+    return dict(zip(G.label_list(keys), lists, strict=True))
 
 
 def _checked_sources(G, sources: Any) -> list:
@@ -446,7 +509,7 @@ def multi_source_dijkstra_path(G, sources: Any, cutoff: Any = None, weight: str 
     NetworkX's (:func:`_dijkstra_paths`). An iterator of sources runs in NetworkX
     (``can_run``, as for the lengths)."""
     sources = _checked_sources(G, sources)
-    order, _, parent, reached = _dijkstra(G, sources, cutoff, weight)
+    order, _, parent, reached, *_ = _dijkstra(G, sources, cutoff, weight)
     return _dijkstra_paths(G, order, parent, reached)
 
 
@@ -473,7 +536,7 @@ def multi_source_dijkstra(
     """NetworkX's ``(lengths, paths)`` from the nearest of ``sources``, each dict as
     NetworkX's; a target or an iterator of sources runs in NetworkX (``can_run``)."""
     sources = _checked_sources(G, sources)
-    order, dist, parent, reached = _dijkstra(G, sources, cutoff, weight)
+    order, dist, parent, reached, *_ = _dijkstra(G, sources, cutoff, weight)
     return _lengths(G, sources, order, dist), _dijkstra_paths(G, order, parent, reached)
 
 
