@@ -58,7 +58,10 @@ def _first_empty(entries, size, kind, lo, hi, dict_type):  # pragma: no cover - 
 def _first_empty_chunks(entries, size, kind, lo, hi, chunk, dict_type, out):  # pragma: no cover
     """:func:`_first_empty` of each ``chunk`` entries from ``lo``; once one is found, the chunks
     not begun are skipped (``out`` -1: a plain flag, read per chunk, so a late one is only
-    extra work). Run with a chunk size of 1, threads take the chunks in order."""
+    extra work). Run with a chunk size of 1: a threading layer that honours it hands the
+    chunks out one at a time; OpenMP (Numba's default where it loads) still gives each thread
+    a contiguous block (measured: 2 threads start at chunks 0 and n/2), so "not begun" is per
+    block there. The answer does not depend on the order."""
     found = np.zeros(1, dtype=np.int64)
     for c in prange(out.shape[0]):
         if found[0] != 0:
@@ -188,7 +191,8 @@ def has_empty_value(
 ) -> bool | None:
     """Whether some value of the plain dict ``d`` (a graph's rows) is an empty plain dict, read
     in place: entries ``start`` to ``stop`` (default: the end), the first ``sequential`` of
-    them in order, stopping at an empty one, then the rest in parallel chunks taken in order,
+    them in order, stopping at an empty one, then the rest in parallel chunks (in order where
+    the threading layer hands them out one at a time; see :func:`_first_empty_chunks`),
     stopping soon after one is found. None when it cannot be read so (not a plain dict, a value
     that is not a plain dict, or the raw reader unavailable).
 
