@@ -206,3 +206,19 @@ def test_dijkstra_predecessor_and_distance(seed, directed, kind):
             assert set(tails) <= tight
     assert_as_networkx("dijkstra_predecessor_and_distance", G, "absent")
     assert_as_networkx("dijkstra_predecessor_and_distance", G, ["unhashable"])
+
+
+def test_bellman_ford_paths_bad_input():
+    """A missing or unhashable source, a reachable negative cycle, weights of other kinds:
+    NetworkX's errors, or (weights the backend leaves to NetworkX) a clear decline."""
+    G = nx.path_graph(4)
+    D = nx.DiGraph([(0, 1, {"weight": 1}), (1, 2, {"weight": -3}), (2, 1, {"weight": 1})])
+    for func in ("single_source_bellman_ford_path", "single_source_bellman_ford"):
+        assert_as_networkx(func, G, "absent")
+        assert_as_networkx(func, G, ["unhashable"])
+        with pytest.raises(nx.NetworkXUnbounded):
+            getattr(nx, func)(D, 0, backend=BACKEND)
+        H = nx.path_graph(4)
+        H[1][2]["weight"] = "heavy"
+        with pytest.raises(NotImplementedError):
+            getattr(nx, func)(H, 0, backend=BACKEND)

@@ -36,6 +36,7 @@ __all__ = [
     "node_sets",
     "not_implemented",
     "path_dict",
+    "split_list",
     "try_node_dict",
 ]
 
@@ -278,6 +279,19 @@ def path_dict(
         made = map(add, own, before) if to_source else map(add, before, own)
         paths.update(zip(nodes[roots:], made, strict=True))
     return paths
+
+
+def split_list(items: list, cuts: Any) -> list[list]:
+    """``[items[cuts[i]:cuts[i + 1]] for each i]``, each a new list, made by C-level
+    iterators (no bytecode per piece): NetworkX's per-node lists of nodes.
+
+    Examples
+    --------
+    >>> split_list(["a", "b", "c", "d"], [0, 1, 1, 4])
+    [['a'], [], ['b', 'c', 'd']]
+    """
+    cuts = np.asarray(cuts).tolist()
+    return list(map(items.__getitem__, map(slice, cuts[:-1], cuts[1:])))
 
 
 def node_sets(W, members: np.ndarray, bounds: np.ndarray) -> list[set]:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._common import gc_paused, host, node_dict, node_error
+from ._common import gc_paused, host, node_dict, node_error, split_list
 from ._results import _dicts, _pick, bfs_tree_graph
 
 __all__ = [
@@ -278,8 +278,7 @@ def dfs_successors(
     order = np.argsort(by_parent[firsts], kind="stable")
     cuts = np.concatenate((firsts, [grouped.size]))
     with gc_paused():
-        kids = G.label_list(children[by_parent])
-        lists = [kids[a:b] for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)]
+        lists = split_list(G.label_list(children[by_parent]), cuts)
         keys = G.label_list(grouped[firsts][order])
         return dict(zip(keys, _pick(lists, order), strict=True))
 

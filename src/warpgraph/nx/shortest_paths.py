@@ -39,6 +39,7 @@ from ._common import (
     node_dict,
     not_implemented,
     path_dict,
+    split_list,
 )
 
 __all__ = [
@@ -463,8 +464,7 @@ def _pred_lists(G, keys: np.ndarray, pred, pred_len, pred_start) -> dict:
     # every key's entries, gathered in key order
     total = int(ends[-1]) if ends.size else 0
     flat = pred[np.repeat(pred_start[keys] - begins, lengths) + np.arange(total)]
-    labels = G.label_list(flat)
-    lists = map(labels.__getitem__, map(slice, begins.tolist(), ends.tolist()))
+    lists = split_list(G.label_list(flat), np.append(begins, total))
     return dict(zip(G.label_list(keys), lists, strict=True))
 
 
@@ -609,6 +609,7 @@ def single_source_bellman_ford_path(G, source: Any, weight: str = "weight") -> d
     >>> nx.single_source_bellman_ford_path(G, 0, backend="warpgraph")
     {0: [0], 1: [0, 2, 1], 2: [0, 2]}
     """
+    hash(source)  # (NetworkX makes {source: [source]} first: an unhashable one's TypeError)
     order, _, pred, _, pred_start = _bellman_ford(G, source, weight)
     return _bellman_ford_paths(G, order, pred, pred_start)
 
@@ -626,6 +627,7 @@ def single_source_bellman_ford(
     >>> nx.single_source_bellman_ford(nx.path_graph(3), 0, backend="warpgraph")
     ({0: 0, 1: 1, 2: 2}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
     """
+    hash(source)  # (as single_source_bellman_ford_path)
     order, dist, pred, _, pred_start = _bellman_ford(G, source, weight)
     lengths = node_dict(G, order, dist[order], first_int=True)
     return lengths, _bellman_ford_paths(G, order, pred, pred_start)

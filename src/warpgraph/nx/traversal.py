@@ -36,6 +36,7 @@ from ._common import (
     node_error,
     node_sets,
     path_dict,
+    split_list,
     try_node_dict,
 )
 from ._results import bfs_tree_graph
@@ -406,9 +407,7 @@ def bfs_successors(
         yield source, []
         return
     starts = np.concatenate(([0], np.flatnonzero(np.diff(parents)) + 1))
-    bounds = [*starts.tolist(), children.size]
     with gc_paused():
-        kids = G.label_list(children)
-        heads = G.label_list(parents[starts])
-        items = [(h, kids[lo:hi]) for h, (lo, hi) in zip(heads, pairwise(bounds), strict=True)]
+        lists = split_list(G.label_list(children), np.append(starts, children.size))
+        items = list(zip(G.label_list(parents[starts]), lists, strict=True))
     yield from items
