@@ -256,6 +256,7 @@ CASES: dict[str, tuple[str, Call]] = {
     "clustering": ("U", lambda G, s, kw: nx.clustering(G, **kw)),
     "average_clustering": ("U", lambda G, s, kw: nx.average_clustering(G, **kw)),
     "core_number": ("U", lambda G, s, kw: nx.core_number(G, **kw)),
+    "onion_layers": ("U", lambda G, s, kw: nx.onion_layers(G, **kw)),
     "k_core": ("U", lambda G, s, kw: nx.k_core(G, **kw)),
     "k_shell": ("U", lambda G, s, kw: nx.k_shell(G, 2, **kw)),
     "k_crust": ("U", lambda G, s, kw: nx.k_crust(G, **kw)),

@@ -222,6 +222,7 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "strongly_connected_components", "number_strongly_connected_components",
                  "is_strongly_connected", "weakly_connected_components",
                  "number_weakly_connected_components", "is_weakly_connected", "core_number",
+                 "onion_layers",
                  "transitivity", "triadic_census", "attracting_components",
                  "number_attracting_components", "is_attracting_component",
                  "is_semiconnected", "is_directed_acyclic_graph"):  # fmt: skip

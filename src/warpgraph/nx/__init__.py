@@ -107,6 +107,8 @@ FUNCTIONS: dict[str, str] = {
     "k_crust": _GRAPH,
     "k_corona": _GRAPH,
     "k_truss": _GRAPH,
+    "onion_layers": "Keys in NetworkX's order (by layer, then by the degree each node had "
+    "when its round began, then node order).",
     "triadic_census": "Without ``nodelist`` only.",
     "pagerank": "NetworkX's power iteration and stopping rule (values equal to rounding, or "
     "within ``n * tol`` in L1 where the two stop a step apart). Negative or non-numeric "

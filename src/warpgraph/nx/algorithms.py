@@ -40,7 +40,7 @@ from .components import (
     strongly_connected_components,
     weakly_connected_components,
 )
-from .cores import core_number, k_core, k_corona, k_crust, k_shell, k_truss
+from .cores import core_number, k_core, k_corona, k_crust, k_shell, k_truss, onion_layers
 from .dag import (
     dag_longest_path_length,
     is_directed_acyclic_graph,
@@ -136,6 +136,7 @@ __all__ = [
     "number_connected_components",
     "number_strongly_connected_components",
     "number_weakly_connected_components",
+    "onion_layers",
     "pagerank",
     "shortest_path",
     "shortest_path_length",

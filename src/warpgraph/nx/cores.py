@@ -1,5 +1,5 @@
 """Cores and trusses of NetworkX: ``core_number``, ``k_core``, ``k_shell``, ``k_crust``,
-``k_corona`` and ``k_truss``, with NetworkX's result types.
+``k_corona``, ``k_truss`` and ``onion_layers``, with NetworkX's result types.
 
 The subgraph functions return NetworkX graphs equal to NetworkX's, attributes and adjacency
 order included (:func:`warpgraph.nx._results.subgraph_copy`): the core numbers and the truss
@@ -16,24 +16,34 @@ import numba as nb
 import numpy as np
 
 from ..algorithms.kcore.api import core_number as _core_number
+from ..algorithms.kcore.onion import layers_and_order
 from ..algorithms.ktruss.api import k_truss_arcs
 from ._common import backend_device, gc_paused, host, node_dict
 from ._csr import put
 from ._results import subgraph_copy
 
-__all__ = ["core_number", "k_core", "k_corona", "k_crust", "k_shell", "k_truss"]
+__all__ = [
+    "core_number",
+    "k_core",
+    "k_corona",
+    "k_crust",
+    "k_shell",
+    "k_truss",
+    "onion_layers",
+]
 
 _SELF_LOOPS = (
-    "Input graph has self loops which is not permitted; "
+    "Input graph {} self loops which is not permitted; "
     "Consider using G.remove_edges_from(nx.selfloop_edges(G))."
 )
 
 
-def _refuse_self_loops(G) -> None:
+def _refuse_self_loops(G, verb: str = "has") -> None:
+    """NetworkX's error for a graph with self-loops (``onion_layers`` says "contains")."""
     if G.any_order.num_self_loops:
         import networkx as nx
 
-        raise nx.NetworkXNotImplemented(_SELF_LOOPS)
+        raise nx.NetworkXNotImplemented(_SELF_LOOPS.format(verb))
 
 
 def _cores_where_computed(G) -> Any:
@@ -51,6 +61,15 @@ def _cores(G) -> np.ndarray:
 def core_number(G) -> dict:
     """Core number of each node (``{node: int}``); self-loops are refused as in NetworkX."""
     return node_dict(G, None, _cores_where_computed(G))
+
+
+def onion_layers(G) -> dict:
+    """Onion layer of each node (``{node: int}``), keys in NetworkX's order: layer by layer,
+    within one by the degree the node had when its round began, then in node order."""
+    _refuse_self_loops(G, "contains")
+    dev = backend_device()
+    layers, order = layers_and_order(G.on(dev, any_order=True), dev)  # (nx.Graph: simple)
+    return node_dict(G, order, layers[order])
 
 
 def _core_subgraph(G, keep: Callable, k: Any, core: Any, default_k: Callable):
