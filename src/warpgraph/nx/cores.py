@@ -69,7 +69,8 @@ def onion_layers(G) -> dict:
     _refuse_self_loops(G, "contains")
     dev = backend_device()
     layers, order = layers_and_order(G.on(dev, any_order=True), dev)  # (nx.Graph: simple)
-    return node_dict(G, order, layers[order])
+    order = host(order)
+    return node_dict(G, order, host(layers)[order])
 
 
 def _core_subgraph(G, keep: Callable, k: Any, core: Any, default_k: Callable):

@@ -190,11 +190,11 @@ def _onion_gpu(G: Graph) -> tuple[Any, Any]:
     start_degree = cp.empty(n, dtype=cp.int64)
     if n == 0:
         return layers, cp.empty(0, dtype=cp.int64)
-    scratch = cp.empty((3, n), dtype=cp.int64)
+    scratch = cp.empty((4, n), dtype=cp.int64)
     ctype = "int" if G.indices.dtype == cp.int32 else "long long"
     kernel = get_kernel(SOURCE, f"onion_peel<{ctype}>")
     indptr = G.indptr.astype(cp.int64, copy=False)
-    args = (indptr, G.indices, n, deg, layers, start_degree, scratch[0], scratch[1], scratch[2])
+    args = (indptr, G.indices, n, deg, layers, start_degree, *scratch)
     launch(kernel, 1024, args, block=1024, grid=1)
     # (layer, degree, vertex) packed into one int64 where it fits, else a three-key sort
     top_degree = int(cp.diff(G.indptr).max())

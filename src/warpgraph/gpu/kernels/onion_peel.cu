@@ -12,17 +12,33 @@
 //      skipped, parallel arcs must have been merged.
 // Out: layer[v] (1-based; vertices of degree 0 form layer 1) and rdeg[v], v's degree when its
 //      round began (NetworkX orders a round's vertices by it, then by vertex).
-// Scratch: qa, qb (frontiers) and alive (the vertices not yet removed, compacted whenever the
-//      frontier runs dry), n entries each.
-// A warp walks one frontier vertex's row (lanes stride it), so a hub costs one warp, not one
-// thread. Launch with one block whose size is a multiple of 32.
+// Scratch: qa, qb (frontiers), alive (the vertices not yet removed, compacted whenever the
+//      frontier runs dry) and heavy (a round's long rows), n entries each.
+// Launch with one block whose size is a multiple of 32.
 #include "common.cuh"
+
+// Rows longer than this are walked by a warp; shorter ones by one thread.
+constexpr long long LONG_ROW = 32;
+
+// Arc j of the removed vertex v: its other end u, if still there, loses one degree, and joins
+// the next round's frontier when that degree just fell to the core.
+template <typename V>
+__device__ __forceinline__ void peel_arc(const V* __restrict__ indices, long long* deg,
+                                         const long long* layer, long long* next,
+                                         unsigned long long* count, long long v, long long j,
+                                         long long core) {
+    const long long u = (long long)indices[j];
+    if (u != v && layer[u] == 0) {
+        const long long before = (long long)atomicAdd((unsigned long long*)(deg + u), ~0ull);
+        if (before == core + 1) next[atomicAdd(count, 1ull)] = u;
+    }
+}
 
 template <typename V>
 __global__ void onion_peel(const long long* __restrict__ indptr, const V* __restrict__ indices,
                            long long n, long long* deg, long long* layer, long long* rdeg,
-                           long long* qa, long long* qb, long long* alive) {
-    __shared__ unsigned long long s_count, s_alive, s_isolated;
+                           long long* qa, long long* qb, long long* alive, long long* heavy) {
+    __shared__ unsigned long long s_count, s_alive, s_isolated, s_heavy;
     __shared__ long long s_min[32];
     const long long t = threadIdx.x, T = blockDim.x;
     const int lane = wg::lane_id();
@@ -32,6 +48,7 @@ __global__ void onion_peel(const long long* __restrict__ indptr, const V* __rest
         s_count = 0;
         s_alive = 0;
         s_isolated = 0;
+        s_heavy = 0;
     }
     __syncthreads();
     for (long long v = t; v < n; v += T) {
@@ -90,16 +107,25 @@ __global__ void onion_peel(const long long* __restrict__ indptr, const V* __rest
             rdeg[v] = deg[v];
         }
         __syncthreads();
-        for (long long i = warp; i < nf; i += warps) {
+        // A thread walks a short row itself (a lattice's frontier is hundreds of 4-arc rows:
+        // one vertex per warp left the block latency-bound, 31 us a round on an H200); rows of
+        // more than LONG_ROW arcs are listed and walked by a warp each after.
+        for (long long i = t; i < nf; i += T) {
             const long long v = qa[i];
-            for (long long j = indptr[v] + lane; j < indptr[v + 1]; j += wg::WARP_SIZE) {
-                const long long u = (long long)indices[j];
-                if (u != v && layer[u] == 0) {
-                    const long long before =
-                        (long long)atomicAdd((unsigned long long*)(deg + u), ~0ull);
-                    if (before == core + 1) qb[atomicAdd(&s_count, 1ull)] = u;
-                }
+            const long long begin = indptr[v], end = indptr[v + 1];
+            if (end - begin > LONG_ROW) {
+                heavy[atomicAdd(&s_heavy, 1ull)] = v;
+                continue;
             }
+            for (long long j = begin; j < end; ++j)
+                peel_arc(indices, deg, layer, qb, &s_count, v, j, core);
+        }
+        __syncthreads();
+        const long long nh = (long long)s_heavy;
+        for (long long i = warp; i < nh; i += warps) {
+            const long long v = heavy[i];
+            for (long long j = indptr[v] + lane; j < indptr[v + 1]; j += wg::WARP_SIZE)
+                peel_arc(indices, deg, layer, qb, &s_count, v, j, core);
         }
         __syncthreads();
         removed += nf;
@@ -109,7 +135,10 @@ __global__ void onion_peel(const long long* __restrict__ indptr, const V* __rest
         qb = spare;
         ++current;
         __syncthreads();
-        if (t == 0) s_count = 0;
+        if (t == 0) {
+            s_count = 0;
+            s_heavy = 0;
+        }
         __syncthreads();
     }
 }
@@ -117,8 +146,8 @@ __global__ void onion_peel(const long long* __restrict__ indptr, const V* __rest
 #ifdef WARPGRAPH_NVCC_CHECK
 template __global__ void onion_peel<int>(const long long*, const int*, long long, long long*,
                                          long long*, long long*, long long*, long long*,
-                                         long long*);
+                                         long long*, long long*);
 template __global__ void onion_peel<long long>(const long long*, const long long*, long long,
                                                long long*, long long*, long long*, long long*,
-                                               long long*, long long*);
+                                               long long*, long long*, long long*);
 #endif

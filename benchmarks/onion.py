@@ -1,0 +1,100 @@
+"""Onion decomposition times (``warpgraph.algorithms.kcore.onion_layers``): the CPU's
+sequential pass against the GPU's one-block kernel, on generated graphs.
+
+Each graph is built undirected without self-loops or repeated edges, then timed 5 times after
+one untimed call (median; the GPU synchronized), through ``layers_and_order`` (the function
+the NetworkX backend calls: no check for parallel edges). The GPU's layers and order are
+compared with the CPU's, and on graphs up to 600k vertices the CPU's are checked by
+:func:`verify_onion_layers` (its time is recorded: it is O(n) NumPy work per layer).
+
+Usage::
+
+    python benchmarks/onion.py --graphs urand:17 grid:708 kron:20 urand:22 --out onion.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+
+import warpgraph as wg
+from warpgraph.algorithms.kcore.onion import layers_and_order
+from warpgraph.algorithms.kcore.verify import verify_onion_layers
+
+VERIFY_MAX_VERTICES = 600_000
+
+
+def build(spec: str) -> wg.Graph:
+    """``urand:S`` (2**S vertices, 8 * 2**S uniform edges), ``kron:S`` (Graph500 Kronecker,
+    edge factor 16) or ``grid:R`` (R x R lattice), simple and undirected."""
+    kind, size = spec.split(":")
+    size = int(size)
+    gen = wg.generators
+    if kind == "urand":
+        n = 2**size
+        s, d = gen.uniform_edges(n, 8 * n, seed=1, device="cpu")
+    elif kind == "kron":
+        n = 2**size
+        s, d = gen.kronecker_edges(size, 16, seed=1, device="cpu")
+    elif kind == "grid":
+        n = size * size
+        s, d = gen.grid_2d_edges(size, size, device="cpu")
+    else:
+        raise SystemExit(f"unknown graph {spec!r} (urand:S, kron:S, grid:R)")
+    s, d = np.asarray(s, dtype=np.int64), np.asarray(d, dtype=np.int64)
+    keep = s != d
+    return wg.Graph.from_edges(s[keep], d[keep], num_vertices=n, directed=False, merge="first")
+
+
+def timed(G: wg.Graph, dev: str, repeat: int) -> tuple[float, tuple]:
+    """Median seconds of ``repeat`` calls after an untimed one, and the last result."""
+    sync = (lambda: None) if dev == "cpu" else wg.device.cupy().cuda.Device().synchronize
+    result = layers_and_order(G, dev)
+    sync()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = layers_and_order(G, dev)
+        sync()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
+    ap.add_argument("--devices", nargs="+", default=["cpu", "gpu"], choices=["cpu", "gpu"])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--out", help="JSON file for the results")
+    args = ap.parse_args()
+    out = {}
+    for spec in args.graphs:
+        G = build(spec)
+        row = {"n": G.num_vertices, "arcs": int(G.num_arcs)}
+        results = {}
+        for dev in args.devices:
+            seconds, results[dev] = timed(G if dev == "cpu" else G.to("gpu"), dev, args.repeat)
+            row[f"{dev}_ms"] = 1e3 * seconds
+            row[f"{dev}_layers"] = int(results[dev][0].max()) if G.num_vertices else 0
+        if "cpu" in results and "gpu" in results:
+            cpu, gpu = results["cpu"], results["gpu"]
+            row["gpu_equal_cpu"] = all(
+                np.array_equal(c, g.get()) for c, g in zip(cpu, gpu, strict=True)
+            )
+        if "cpu" in results and G.num_vertices <= VERIFY_MAX_VERTICES:
+            t0 = time.perf_counter()
+            verify_onion_layers(G, *results["cpu"])
+            row["verify_s"] = time.perf_counter() - t0
+        print(spec, row, flush=True)
+        out[spec] = row
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
