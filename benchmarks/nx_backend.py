@@ -257,6 +257,13 @@ CASES: dict[str, tuple[str, Call]] = {
     "average_clustering": ("U", lambda G, s, kw: nx.average_clustering(G, **kw)),
     "core_number": ("U", lambda G, s, kw: nx.core_number(G, **kw)),
     "onion_layers": ("U", lambda G, s, kw: nx.onion_layers(G, **kw)),
+    "closeness_centrality": ("U", lambda G, s, kw: nx.closeness_centrality(G, **kw)),
+    "eccentricity": ("U", lambda G, s, kw: nx.eccentricity(G, **kw)),
+    "diameter": ("U", lambda G, s, kw: nx.diameter(G, **kw)),
+    "average_shortest_path_length": (
+        "U",
+        lambda G, s, kw: nx.average_shortest_path_length(G, **kw),
+    ),
     "k_core": ("U", lambda G, s, kw: nx.k_core(G, **kw)),
     "k_shell": ("U", lambda G, s, kw: nx.k_shell(G, 2, **kw)),
     "k_crust": ("U", lambda G, s, kw: nx.k_crust(G, **kw)),

@@ -218,11 +218,15 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         yield name, (G,), {"depth_limit": 2}
     for weight in ("weight", "w", "absent"):
         yield "negative_edge_cycle", (G,), {"weight": weight}
+    yield "closeness_centrality", (G,), {"wf_improved": False}
+    for name in ("diameter", "radius", "periphery"):  # (declined when undirected)
+        yield name, (G,), {"usebounds": True}
     for name in ("connected_components", "number_connected_components", "is_connected",
                  "strongly_connected_components", "number_strongly_connected_components",
                  "is_strongly_connected", "weakly_connected_components",
                  "number_weakly_connected_components", "is_weakly_connected", "core_number",
-                 "onion_layers",
+                 "onion_layers", "closeness_centrality", "eccentricity", "diameter", "radius",
+                 "periphery", "average_shortest_path_length",
                  "transitivity", "triadic_census", "attracting_components",
                  "number_attracting_components", "is_attracting_component",
                  "is_semiconnected", "is_directed_acyclic_graph"):  # fmt: skip

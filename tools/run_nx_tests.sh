@@ -29,10 +29,13 @@ FILES=(
   "$NX_DIR/algorithms/traversal/tests/test_dfs.py"
   "$NX_DIR/algorithms/link_analysis/tests/test_pagerank.py"
   "$NX_DIR/algorithms/tree/tests/test_recognition.py"
+  "$NX_DIR/algorithms/tests/test_distance_measures.py"
+  "$NX_DIR/algorithms/centrality/tests/test_closeness_centrality.py"
 )
 # Keep only the tests that call a dispatched function (the files also test other functions).
 SELECT="connected or component or shortest_path_length or triangle or transitivity \
-or clustering or cluster or core or onion or shell or crust or corona or truss or triad or census \
+or clustering or cluster or core or onion or eccentricity or diameter or radius or periphery \
+or closeness or average or shell or crust or corona or truss or triad or census \
 or layers or bfs or descendants or ancestors or predecessor or successor or tree or scc or strong \
 or dijkstra_path_length or bellman_ford_path_length or negative or cycle or pagerank \
 or attracting or semiconnected or acyclic or topological or longest or aperiodic \

@@ -42,6 +42,10 @@ _BFS = (
 )
 _DFS = "In exactly NetworkX's (depth-first) order; not with sort_neighbors."
 _GRAPH = "Returns the same NetworkX graph as NetworkX (attributes and adjacency order included)."
+_ALL_PAIRS = (
+    "One BFS per node, 64 at a time (iBFS's bitwise status words; device). Unweighted, every "
+    "node, not given eccentricities; usebounds=True on undirected graphs runs in NetworkX."
+)
 _WEIGHTED = "Exact distances for all-int or all-float weights (others run in NetworkX)."
 
 #: Functions the backend implements, with the notes NetworkX adds to their docstrings.
@@ -110,6 +114,13 @@ FUNCTIONS: dict[str, str] = {
     "onion_layers": "Keys in NetworkX's order (by layer, then by the degree each node had "
     "when its round began, then node order).",
     "triadic_census": "Without ``nodelist`` only.",
+    "closeness_centrality": _ALL_PAIRS + " Incoming distances on digraphs, as NetworkX; "
+    "NetworkX's float operations, so equal values.",
+    "eccentricity": _ALL_PAIRS,
+    "diameter": _ALL_PAIRS,
+    "radius": _ALL_PAIRS,
+    "periphery": _ALL_PAIRS + " Nodes in node order.",
+    "average_shortest_path_length": _ALL_PAIRS + " (method None or 'unweighted').",
     "pagerank": "NetworkX's power iteration and stopping rule (values equal to rounding, or "
     "within ``n * tol`` in L1 where the two stop a step apart). Negative or non-numeric "
     "weights, alpha outside [0, 1] and negative dict entries run in NetworkX.",

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from . import FUNCTIONS, depth_first
+from . import FUNCTIONS, depth_first, distance_measures
 from ._common import networkx_version
 from .attracting import (
     attracting_components,
@@ -56,6 +56,14 @@ from .depth_first import (
     dfs_successors,
     dfs_tree,
 )
+from .distance_measures import (
+    average_shortest_path_length,
+    closeness_centrality,
+    diameter,
+    eccentricity,
+    periphery,
+    radius,
+)
 from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
@@ -92,11 +100,13 @@ __all__ = [
     "ancestors",
     "attracting_components",
     "average_clustering",
+    "average_shortest_path_length",
     "bfs_edges",
     "bfs_layers",
     "bfs_predecessors",
     "bfs_successors",
     "bfs_tree",
+    "closeness_centrality",
     "clustering",
     "connected_components",
     "core_number",
@@ -110,7 +120,9 @@ __all__ = [
     "dfs_preorder_nodes",
     "dfs_successors",
     "dfs_tree",
+    "diameter",
     "dijkstra_predecessor_and_distance",
+    "eccentricity",
     "is_aperiodic",
     "is_arborescence",
     "is_attracting_component",
@@ -138,6 +150,8 @@ __all__ = [
     "number_weakly_connected_components",
     "onion_layers",
     "pagerank",
+    "periphery",
+    "radius",
     "shortest_path",
     "shortest_path_length",
     "single_source_bellman_ford",
@@ -226,6 +240,38 @@ def _check_k_truss(G, k=None) -> bool | str:
     if _is_directed(G):
         return "directed graphs run in NetworkX (which refuses them)"
     return True if _is_number(k) else f"k must be a number, got {type(k).__name__}"
+
+
+def _check_all_pairs(G, **kwargs: Any) -> bool | str:
+    """The all-pairs measures (:mod:`.distance_measures`): unweighted, every node, computed
+    (not given), and no ``usebounds=True`` on an undirected graph (NetworkX's extrema bounding
+    runs a few searches, not one per node)."""
+    for name in ("u", "v", "sp", "e", "distance", "weight"):
+        if kwargs.get(name) is not None:
+            return f"{name}= runs in NetworkX (unweighted measures of every node only)"
+    if kwargs.get("method") not in (None, "unweighted"):
+        return "methods other than 'unweighted' run in NetworkX"
+    if kwargs.get("usebounds") is True and not _is_directed(G):
+        return "usebounds=True runs in NetworkX (its extrema bounding: a few searches)"
+    return True
+
+
+def _check_weight(G, weight="weight", **kwargs: Any) -> bool | str:
+    if callable(weight):
+        return "weight functions are not implemented (an edge attribute name is)"
+    if kwargs.get("cutoff") is not None and not _is_number(kwargs["cutoff"]):
+        return "cutoff must be a number"
+    return True
+
+
+def _check_multi_source(G, sources=None, cutoff=None, weight="weight") -> bool | str:
+    try:
+        one_pass = iter(sources) is sources
+    except TypeError:
+        return True  # (NetworkX's own error follows)
+    if one_pass:  # NetworkX checks each source, then searches from what the iterator has left
+        return "an iterator of sources (NetworkX reads it twice)"
+    return _check_weight(G, weight, cutoff=cutoff)
 
 
 def _check_weight(G, weight="weight", **kwargs: Any) -> bool | str:
@@ -367,6 +413,7 @@ def _check_pagerank(
 
 #: ``can_run`` checks per function name (bound arguments as keywords).
 ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
+    **dict.fromkeys(distance_measures.__all__, _check_all_pairs),
     "clustering": _check_clustering,
     "average_clustering": _check_clustering,
     "triadic_census": _check_triadic_census,

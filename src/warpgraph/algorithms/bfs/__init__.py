@@ -1,5 +1,6 @@
 """Breadth-first search on the CPU (Numba) and the GPU (frontier engine): BFS-4K, Helix and
-Enterprise strategies, direction-optimizing, with Graph500's verifier.
+Enterprise strategies, direction-optimizing, with Graph500's verifier; many searches at once
+(iBFS's bitwise joint traversal) for per-source distance sums, reach and eccentricity.
 
 Examples
 --------
@@ -12,15 +13,18 @@ Examples
 
 from .api import bfs, bfs_explain, clear_plans
 from .config import BfsConfig, Explanation
+from .multi_source import DistanceStats, distance_stats
 from .reference import bfs_reference
 from .verify import verify_bfs
 
 __all__ = [
     "BfsConfig",
+    "DistanceStats",
     "Explanation",
     "bfs",
     "bfs_explain",
     "bfs_reference",
     "clear_plans",
+    "distance_stats",
     "verify_bfs",
 ]

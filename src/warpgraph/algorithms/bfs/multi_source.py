@@ -1,0 +1,249 @@
+"""Many breadth-first searches at once (iBFS): per-source distance sums, reach and eccentricity.
+
+The all-pairs questions of unweighted graphs (closeness, eccentricity, diameter, the average
+shortest path length) need one BFS per source but only three numbers from each: how many
+vertices it reaches, the sum of their distances and the largest distance. Following iBFS (Liu,
+Huang & Hu, SIGMOD 2016: joint traversal with bitwise status), 64 searches run together: every
+vertex holds a 64-bit word per state (visited, frontier, next), bit ``b`` for the group's source
+``b``, so one pass over a frontier vertex's row advances every search that has reached it, and
+searches that share vertices share their memory traffic.
+
+Per level, the words of the newly reached vertices are summed bit by bit into vertical (bit-
+sliced) counters, a carry-save adder over 64-bit planes: adding a word costs about two word
+operations on average, and reading the 64 counts at the level's end costs ``64 * log2(n)``.
+That gives each source's count of vertices at this level, hence the reach, the distance sum
+(level times count) and the eccentricity (the last level with a count).
+
+CPU: the groups split among Numba's threads, each thread with its own three words per vertex and
+two frontier lists (no atomics). GPU (``kernels/ibfs.cu``): ``batch`` groups advance together,
+one launch per level for the expansion (a thread per frontier word, ``atomicOr`` into the next
+words) and one for the update (a warp's 32 words counted bit by bit with ballots).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numba as nb
+import numpy as np
+
+from ...errors import InvalidArgumentError
+from ...gpu.loader import declare
+from ...graph import Graph
+from ..triangles.api import place
+
+__all__ = ["DistanceStats", "distance_stats"]
+
+SOURCE = "ibfs.cu"
+declare(SOURCE, "ibfs_expand<int>", "ibfs_expand<long long>", "ibfs_update")
+
+#: Searches per group: the bits of a word.
+WIDTH = 64
+#: Planes of the vertical counters: counts below 2**PLANES (a level holds at most n vertices).
+PLANES = 48
+#: GPU memory for the batch's words (three per vertex and group), in bytes.
+GPU_BATCH_BYTES = 2 << 30
+
+
+class DistanceStats(NamedTuple):
+    """Per source: ``reached`` (vertices reached, the source included), ``total`` (sum of their
+    distances) and ``eccentricity`` (largest distance to a reached vertex); int64 arrays."""
+
+    reached: Any
+    total: Any
+    eccentricity: Any
+
+
+def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> DistanceStats:
+    """Reach, distance sum and eccentricity of a BFS from each source, 64 searches at a time.
+
+    Parameters
+    ----------
+    G : Graph
+        Directed (searches follow the arcs) or undirected; weights are ignored.
+    sources : array_like of int, optional
+        Source vertices (repeats allowed); default every vertex, in id order.
+    device : {"auto", "cpu", "gpu"}
+        Where to compute; the arrays live there.
+
+    Returns
+    -------
+    DistanceStats
+        ``reached``, ``total`` and ``eccentricity``, one entry per source.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a source outside ``[0, n)`` or of a non-integer dtype.
+
+    Examples
+    --------
+    >>> import warpgraph as wg
+    >>> from warpgraph.algorithms.bfs import distance_stats
+    >>> G = wg.Graph.from_edges([0, 1, 2], [1, 2, 3], num_vertices=5, directed=False)
+    >>> s = distance_stats(G, device="cpu")
+    >>> s.reached.tolist(), s.total.tolist(), s.eccentricity.tolist()
+    ([4, 4, 4, 4, 1], [6, 4, 4, 6, 0], [3, 2, 2, 3, 0])
+    """
+    if not isinstance(G, Graph):
+        raise InvalidArgumentError(
+            f"distance_stats needs a warpgraph.Graph, got {type(G).__name__}"
+        )
+    G, dev = place(G, device)
+    n = G.num_vertices
+    if sources is None:
+        src = np.arange(n, dtype=np.int64)
+    else:
+        src = np.asarray(sources.get() if hasattr(sources, "get") else sources)
+        if src.ndim != 1 or (src.size and src.dtype.kind not in "iu"):
+            raise InvalidArgumentError(
+                f"sources must be a 1-D array of vertex ids, got {src.dtype}"
+            )
+        src = src.astype(np.int64)
+        if src.size and (int(src.min()) < 0 or int(src.max()) >= n):
+            raise InvalidArgumentError(f"sources hold ids outside [0, {n})")
+    if dev == "gpu":
+        return _stats_gpu(G, src)
+    from ...cpu.threads import threads_for
+
+    out = [np.zeros(src.size, dtype=np.int64) for _ in range(3)]
+    with threads_for(n * max(1, src.size // WIDTH)):
+        _stats_cpu(G.indptr, G.indices, src, nb.get_num_threads(), *out)
+    return DistanceStats(*out)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _count_bits(planes, used, width, level, reached, total, ecc, first):  # pragma: no cover
+    """Read the vertical counters (``used`` planes) into the per-source totals of ``width``
+    searches starting at ``first``, for vertices found at ``level``; clear the planes."""
+    for b in range(width):
+        count = 0
+        for i in range(used):
+            count |= int((planes[i] >> np.uint64(b)) & np.uint64(1)) << i
+        if count:
+            reached[first + b] += count
+            total[first + b] += level * count
+            ecc[first + b] = level
+    for i in range(used):
+        planes[i] = 0
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def _stats_cpu(indptr, indices, sources, workers, reached, total, ecc):  # pragma: no cover
+    """Each worker runs groups ``w, w + workers, ...`` of 64 sources with its own words."""
+    n = indptr.shape[0] - 1
+    k = sources.shape[0]
+    groups = (k + WIDTH - 1) // WIDTH
+    for w in nb.prange(workers):
+        seen = np.zeros(n, dtype=np.uint64)
+        front = np.zeros(n, dtype=np.uint64)
+        found = np.zeros(n, dtype=np.uint64)
+        current = np.empty(n, dtype=np.int64)
+        following = np.empty(n, dtype=np.int64)
+        planes = np.zeros(PLANES, dtype=np.uint64)
+        for g in range(w, groups, workers):
+            first = g * WIDTH
+            width = min(WIDTH, k - first)
+            seen[:] = 0
+            nf = 0
+            for b in range(width):
+                s = sources[first + b]
+                bit = np.uint64(1) << np.uint64(b)
+                if front[s] == 0:
+                    current[nf] = s
+                    nf += 1
+                front[s] |= bit
+                seen[s] |= bit
+                reached[first + b] = 1
+            level = 0
+            while nf:
+                level += 1
+                nn = 0
+                for a in range(nf):
+                    v = current[a]
+                    f = front[v]
+                    front[v] = 0
+                    for j in range(indptr[v], indptr[v + 1]):
+                        u = indices[j]
+                        new = f & ~seen[u]
+                        if new:
+                            if found[u] == 0:
+                                following[nn] = u
+                                nn += 1
+                            found[u] |= new
+                used = 0
+                for a in range(nn):
+                    u = following[a]
+                    t = found[u]
+                    found[u] = 0
+                    seen[u] |= t
+                    front[u] = t
+                    i = 0
+                    while t:  # carry-save add of t into the planes
+                        c = planes[i]
+                        planes[i] = c ^ t
+                        t = c & t
+                        i += 1
+                    used = max(used, i)
+                _count_bits(planes, used, width, level, reached, total, ecc, first)
+                current, following = following, current
+                nf = nn
+
+
+def _stats_gpu(G: Graph, src: np.ndarray) -> DistanceStats:
+    from ...device import cupy
+    from ...gpu.launch import launch
+    from ...gpu.loader import get_kernel
+
+    cp = cupy()
+    n, k = G.num_vertices, src.size
+    out = [cp.zeros(k, dtype=cp.int64) for _ in range(3)]
+    if k == 0 or n == 0:
+        return DistanceStats(*out)
+    out[0][:] = 1
+    stride = -(-n // 32) * 32  # (a warp's 32 words belong to one group)
+    groups = -(-k // WIDTH)
+    batch = max(1, min(groups, GPU_BATCH_BYTES // (24 * stride)))
+    ctype = "int" if G.indices.dtype == cp.int32 else "long long"
+    expand = get_kernel(SOURCE, f"ibfs_expand<{ctype}>")
+    update = get_kernel(SOURCE, "ibfs_update")
+    indptr = G.indptr.astype(cp.int64, copy=False)
+    words = cp.empty((3, batch * stride), dtype=cp.uint64)
+    counts = cp.zeros(batch * WIDTH, dtype=cp.uint64)
+    for first_group in range(0, groups, batch):
+        width = min(batch, groups - first_group)
+        first = first_group * WIDTH
+        count = min(k - first, width * WIDTH)
+        seen, front, found = words[:, : width * stride]
+        words[:, : width * stride] = 0
+        where, bits = _source_words(src[first : first + count], stride)
+        front[cp.asarray(where)] = cp.asarray(bits)
+        seen[:] = front
+        sl = slice(first, first + count)
+        level = 0
+        while True:
+            level += 1
+            launch(
+                expand, width * stride, (indptr, G.indices, n, stride, width, front, seen, found)
+            )
+            counts[:] = 0
+            launch(update, width * stride, (width * stride, seen, front, found, stride, counts))
+            c = counts[:count].astype(cp.int64)
+            if not bool(c.any()):
+                break
+            out[0][sl] += c
+            out[1][sl] += level * c
+            out[2][sl] = cp.where(c > 0, level, out[2][sl])
+    return DistanceStats(*out)
+
+
+def _source_words(sources: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (``group * stride + source``) and words of the sources' bits, one entry per
+    position (sources repeated within a group share a word)."""
+    ids = np.arange(sources.size, dtype=np.int64)
+    where = (ids // WIDTH) * stride + sources
+    bits = np.left_shift(np.uint64(1), (ids % WIDTH).astype(np.uint64))
+    order = np.argsort(where, kind="stable")
+    where, bits = where[order], bits[order]
+    starts = np.flatnonzero(np.r_[True, where[1:] != where[:-1]])
+    return where[starts], np.bitwise_or.reduceat(bits, starts)

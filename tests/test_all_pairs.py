@@ -1,0 +1,210 @@
+"""Many searches at once: ``warpgraph.algorithms.bfs.distance_stats`` (iBFS, 64 per word) and
+the NetworkX functions built on it (``nx/distance_measures.py``): ``closeness_centrality``,
+``eccentricity``, ``diameter``, ``radius``, ``periphery``, ``average_shortest_path_length``.
+
+The library is checked against SciPy's unweighted all-pairs distances (an independent oracle)
+on directed and undirected graphs with loops, repeated arcs, isolated vertices, sources given
+(repeated, more than 64, fewer) or all; the NetworkX functions against NetworkX itself
+(``backend="warpgraph"``, so a wrong answer fails: values, types, key order, error type and
+message), with non-integer labels out of order, disconnected and not strongly connected graphs,
+the null and one-node graphs, and the arguments that run in NetworkX (``can_run``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import warpgraph as wg
+from warpgraph.algorithms.bfs import distance_stats
+from warpgraph.errors import InvalidArgumentError
+
+nx = pytest.importorskip("networkx")
+csgraph = pytest.importorskip("scipy.sparse.csgraph")
+sparse = pytest.importorskip("scipy.sparse")
+
+from nx_compare import backend_device  # noqa: E402  (tests/nx_compare.py)
+from nx_labels import random_graph  # noqa: E402  (tests/nx_labels.py)
+
+BACKEND = "warpgraph"
+needs_backend = pytest.mark.skipif(
+    BACKEND not in nx.utils.backends.backends, reason="warpgraph is not a NetworkX backend here"
+)
+FUNCTIONS = (
+    "closeness_centrality",
+    "eccentricity",
+    "diameter",
+    "radius",
+    "periphery",
+    "average_shortest_path_length",
+)
+
+
+def scipy_stats(n: int, src, dst, directed: bool, sources) -> tuple:
+    """Reach, distance sums and eccentricities from SciPy's unweighted all-pairs distances."""
+    A = sparse.csr_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
+    D = csgraph.shortest_path(A, directed=directed, unweighted=True, indices=sources)
+    D = np.atleast_2d(D)
+    finite = np.isfinite(D)
+    reached = finite.sum(axis=1)
+    total = np.where(finite, D, 0).sum(axis=1).astype(np.int64)
+    ecc = np.where(finite, D, 0).max(axis=1, initial=0).astype(np.int64)
+    return reached, total, ecc
+
+
+def _random_arcs(seed: int):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    m = int(rng.integers(0, 4 * n))
+    return n, rng.integers(0, n, m), rng.integers(0, n, m), rng
+
+
+# ------------------------------------------------------------------ the library
+@pytest.mark.parametrize("seed", range(30))
+def test_library_against_scipy(seed):
+    n, src, dst, rng = _random_arcs(seed)
+    directed = bool(seed % 2)
+    G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+    kind = seed % 3
+    sources = (
+        None if kind == 0 else rng.integers(0, n, int(rng.integers(1, 200)))  # repeats, > 64
+    )
+    got = distance_stats(G, sources, device="cpu")
+    want = scipy_stats(n, src, dst, directed, np.arange(n) if sources is None else sources)
+    for g, w in zip(got, want, strict=True):
+        assert np.array_equal(g, w)
+
+
+def test_library_corner_cases():
+    G = wg.Graph.from_edges([0, 1, 1, 2], [1, 1, 2, 0], num_vertices=4, directed=True)
+    s = distance_stats(G, [3, 0, 0, 2], device="cpu")  # an isolated source, repeats
+    assert s.reached.tolist() == [1, 3, 3, 3]
+    assert s.total.tolist() == [0, 3, 3, 3]
+    assert s.eccentricity.tolist() == [0, 2, 2, 2]
+    empty = distance_stats(G, np.array([], dtype=np.int64), device="cpu")
+    assert all(a.size == 0 for a in empty)
+    none = wg.Graph.from_edges([], [], num_vertices=0, directed=False)
+    assert all(a.size == 0 for a in distance_stats(none, device="cpu"))
+
+
+def test_library_bad_input():
+    G = wg.Graph.from_edges([0], [1], num_vertices=2, directed=False)
+    with pytest.raises(InvalidArgumentError, match="outside"):
+        distance_stats(G, [0, 2], device="cpu")
+    with pytest.raises(InvalidArgumentError, match="vertex ids"):
+        distance_stats(G, [0.5], device="cpu")
+    with pytest.raises(InvalidArgumentError, match="Graph"):
+        distance_stats(nx.path_graph(2), device="cpu")
+
+
+# ------------------------------------------------------------------ through NetworkX
+def _outcome(func: str, G, **kwargs):
+    try:
+        value = getattr(nx, func)(G, **kwargs)
+    except Exception as exc:  # (compared with NetworkX's: type and message)
+        return "raised", type(exc), str(exc)
+    if isinstance(value, dict):
+        return "dict", list(value.items()), [type(x) for x in value.values()]
+    return "value", value, type(value)
+
+
+def _same(func: str, G, **kwargs) -> None:
+    ours = _outcome(func, G, backend=BACKEND, **kwargs)
+    assert ours == _outcome(func, G, **kwargs)
+
+
+@needs_backend
+@pytest.mark.parametrize("func", FUNCTIONS)
+@pytest.mark.parametrize("seed", range(16))
+def test_networkx_random(func, seed):
+    directed = bool(seed % 2)
+    kind = ("str", "tuple", "mixed", "int")[seed % 4]
+    G = random_graph(nx, seed, directed=directed, kind=kind, edges_per_node=seed % 5 + 1)
+    _same(func, G)
+
+
+@needs_backend
+@pytest.mark.parametrize("func", FUNCTIONS)
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: nx.empty_graph(0),
+        lambda: nx.empty_graph(1),
+        lambda: nx.empty_graph(2),  # disconnected
+        lambda: nx.path_graph(["c", "a", "b"]),
+        lambda: nx.cycle_graph(70, create_using=nx.DiGraph),  # strongly connected, > 64
+        lambda: nx.DiGraph([(0, 1), (1, 2)]),  # not strongly connected
+        lambda: nx.Graph([(0, 0), (0, 1), (1, 2)]),  # a self-loop
+        lambda: nx.grid_2d_graph(9, 8),  # tuple labels
+        lambda: nx.barbell_graph(20, 30),
+    ],
+    ids=["null", "one", "two-isolated", "path", "dicycle", "dipath", "loop", "grid", "barbell"],
+)
+def test_networkx_shapes(func, make):
+    _same(func, make())
+
+
+@needs_backend
+def test_networkx_closeness_options():
+    G = nx.gnm_random_graph(200, 300, seed=4)  # disconnected: wf_improved matters
+    _same("closeness_centrality", G, wf_improved=False)
+    D = nx.gnm_random_graph(200, 500, seed=5, directed=True)
+    _same("closeness_centrality", D, wf_improved=False)
+    _same("closeness_centrality", D)
+
+
+@needs_backend
+def test_networkx_large_connected():
+    """Several groups of 64 searches, through the compiled conversion."""
+    G = nx.connected_watts_strogatz_graph(3000, 6, 0.1, seed=7)
+    for func in FUNCTIONS:
+        _same(func, G)
+
+
+@needs_backend
+@pytest.mark.parametrize(
+    ("func", "kwargs"),
+    [
+        ("closeness_centrality", {"u": 0}),
+        ("closeness_centrality", {"distance": "weight"}),
+        ("eccentricity", {"v": 0}),
+        ("eccentricity", {"weight": "weight"}),
+        ("diameter", {"usebounds": True}),
+        ("radius", {"e": {0: 1, 1: 1}}),
+        ("periphery", {"usebounds": True}),
+        ("average_shortest_path_length", {"weight": "weight"}),
+        ("average_shortest_path_length", {"method": "dijkstra"}),
+    ],
+)
+def test_networkx_declined_arguments(func, kwargs):
+    """These run in NetworkX: ``can_run`` declines them with a reason."""
+    G = nx.path_graph(4)
+    nx.set_edge_attributes(G, 2, "weight")
+    interface = nx.utils.backends.backends[BACKEND].load()
+    reason = interface.can_run(func, (G,), kwargs)
+    assert isinstance(reason, str) and "NetworkX" in reason
+
+
+@needs_backend
+def test_networkx_usebounds_on_directed_graphs_runs_here():
+    """NetworkX ignores ``usebounds`` on a directed graph; so does the backend."""
+    D = nx.cycle_graph(10, create_using=nx.DiGraph)
+    interface = nx.utils.backends.backends[BACKEND].load()
+    assert interface.can_run("diameter", (D,), {"usebounds": True}) is True
+    _same("diameter", D, usebounds=True)
+
+
+# ------------------------------------------------------------------ GPU
+@pytest.mark.gpu
+def test_gpu_matches_cpu_and_networkx():
+    for seed in range(6):
+        n, src, dst, rng = _random_arcs(seed)
+        G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=bool(seed % 2))
+        sources = None if seed % 3 == 0 else rng.integers(0, n, 150)
+        cpu = distance_stats(G, sources, device="cpu")
+        gpu = distance_stats(G, sources, device="gpu")
+        assert all(np.array_equal(c, g.get()) for c, g in zip(cpu, gpu, strict=True))
+    n = 5000  # several batches' worth of groups on the device, one connected graph
+    big = nx.connected_watts_strogatz_graph(n, 8, 0.2, seed=3)
+    with backend_device(nx, "gpu"):
+        for func in FUNCTIONS:
+            _same(func, big)
