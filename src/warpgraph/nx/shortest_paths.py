@@ -118,18 +118,22 @@ BF_DONE, BF_CYCLE, BF_FULL = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no cover - compiled
-    """NetworkX's ``_inner_bellman_ford`` (SPFA with its negative-cycle heuristic) from one
-    source over dense ids: the same queue, the same predecessor lists and tests, so the same
-    relaxations in the same order (NetworkX's key order and float sums). ``pred_start``: where
-    each node's predecessor list starts in one buffer (its in-degree bounds the list: an arc
-    adds its tail at most once per distance of its head).
+def _nx_bellman_ford(
+    indptr, heads, weights, source, pred_start, heuristic=True
+):  # pragma: no cover - compiled
+    """NetworkX's ``_inner_bellman_ford`` (SPFA with its negative-cycle heuristic when
+    ``heuristic``) from one source over dense ids: the same queue, the same predecessor lists
+    and tests, so the same relaxations in the same order (NetworkX's key order and float sums).
+    ``pred_start``: where each node's predecessor list starts in one buffer (its in-degree
+    bounds the list: an arc adds its tail at most once per distance of its head).
 
-    Returns ``(order, dist, status, pred, pred_len)``: the reached nodes in the order they
-    first got a distance (NetworkX's dict order), their distances, BF_DONE, BF_CYCLE (a
-    negative cycle: NetworkX's ``NetworkXUnbounded``) or BF_FULL (a predecessor list outgrew
-    its bound), and the predecessor lists (node ``v``'s: ``pred_len[v]`` entries of ``pred``
-    from ``pred_start[v]``, in NetworkX's order)."""
+    Returns ``(order, dist, status, pred, pred_len, cycle, extra)``: the reached nodes in the
+    order they first got a distance (NetworkX's dict order), their distances, BF_DONE,
+    BF_CYCLE (a negative cycle: NetworkX's ``NetworkXUnbounded``) or BF_FULL (a predecessor
+    list outgrew its bound), and the predecessor lists (node ``v``'s: ``pred_len[v]`` entries
+    of ``pred`` from ``pred_start[v]``, in NetworkX's order); on BF_CYCLE the node NetworkX
+    returns (``cycle``) and the tail its heuristic appends to that node's list first
+    (``extra``; -1 when the count test found the cycle), else -1 and -1."""
     n = indptr.shape[0] - 1
     dist = np.zeros(n, dtype=weights.dtype)
     seen = np.zeros(n, dtype=np.bool_)
@@ -167,14 +171,15 @@ def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no 
             v = heads[a]
             dist_v = dist_u + weights[a]
             if dist_v < dist[v] if seen[v] else dist_v < np.inf:  # dist.get(v, inf)
-                if recent_a[u] == v or recent_b[u] == v:
-                    return order[:found], dist, BF_CYCLE, pred, pred_len
-                if pred_edge[v] == u:
-                    recent_a[v] = recent_a[u]
-                    recent_b[v] = recent_b[u]
-                else:
-                    recent_a[v] = u
-                    recent_b[v] = v
+                if heuristic:
+                    if recent_a[u] == v or recent_b[u] == v:  # (pred[v].append(u) first)
+                        return order[:found], dist, BF_CYCLE, pred, pred_len, v, u
+                    if pred_edge[v] == u:
+                        recent_a[v] = recent_a[u]
+                        recent_b[v] = recent_b[u]
+                    else:
+                        recent_a[v] = u
+                        recent_b[v] = v
                 if not in_q[v]:
                     tail = head + size
                     queue[tail if tail <= n else tail - n - 1] = v
@@ -182,7 +187,7 @@ def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no 
                     in_q[v] = True
                     count[v] += 1
                     if count[v] == n:
-                        return order[:found], dist, BF_CYCLE, pred, pred_len
+                        return order[:found], dist, BF_CYCLE, pred, pred_len, v, -1
                 if not seen[v]:
                     seen[v] = True
                     order[found] = v
@@ -193,10 +198,12 @@ def _nx_bellman_ford(indptr, heads, weights, source, pred_start):  # pragma: no 
                 pred_edge[v] = u
             elif seen[v] and dist_v == dist[v]:
                 if pred_start[v] + pred_len[v] == pred_start[v + 1]:
-                    return order[:found], dist, BF_FULL, pred, pred_len  # cannot happen
+                    # (ints: never; floats: a tail processed at two distances whose sums
+                    # round alike adds itself twice)
+                    return order[:found], dist, BF_FULL, pred, pred_len, -1, -1
                 pred[pred_start[v] + pred_len[v]] = u
                 pred_len[v] += 1
-    return order[:found], dist, BF_DONE, pred, pred_len
+    return order[:found], dist, BF_DONE, pred, pred_len, -1, -1
 
 
 @njit(cache=True, nogil=True)
@@ -548,14 +555,19 @@ def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight
     return node_dict(G, order, dist[order], first_int=True)  # NetworkX's source distance: int 0
 
 
-def _bellman_ford(G, source: Any, weight: str) -> tuple:
-    """:func:`_nx_bellman_ford` from ``source`` over the weights of edge attribute ``weight``:
-    ``(order, dist, pred, pred_len, pred_start)``, after NetworkX's errors."""
+def _bellman_ford(
+    G, source: Any, weight: str, heuristic: bool = True, *, w: Any = None, cycles: bool = False
+) -> tuple:
+    """:func:`_nx_bellman_ford` from ``source`` over the weights of edge attribute ``weight``
+    (``w``: ``_weights``' answer when already made): ``(order, dist, pred, pred_len,
+    pred_start)``, after NetworkX's errors; with ``cycles``, a negative cycle is not raised
+    and ``(cycle, extra)`` (as :func:`_nx_bellman_ford`'s) follow."""
     import networkx as nx
 
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    w = _weights(G, weight, negative_ok=True, hidden_ok=False)
+    if w is None:
+        w = _weights(G, weight, negative_ok=True, hidden_ok=False)
     values = w.nx_values
     n = len(G)
     if w.kind == "int" and values.size:
@@ -570,13 +582,15 @@ def _bellman_ford(G, source: Any, weight: str) -> tuple:
     indegree = np.bincount(G.nx_order, minlength=n) if G.is_directed() else np.diff(indptr)
     pred_start = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(indegree, out=pred_start[1:])
-    order, dist, status, pred, pred_len = _nx_bellman_ford(
-        indptr, G.nx_order, values, G.find(source), pred_start
+    order, dist, status, pred, pred_len, cycle, extra = _nx_bellman_ford(
+        indptr, G.nx_order, values, G.find(source), pred_start, heuristic
     )
-    if status == BF_CYCLE:
-        raise nx.NetworkXUnbounded("Negative cycle detected.")
     if status == BF_FULL:
         raise not_implemented("a predecessor list outgrew its bound (left to NetworkX)")
+    if cycles:
+        return order, dist, pred, pred_len, pred_start, cycle, extra
+    if status == BF_CYCLE:
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
     return order, dist, pred, pred_len, pred_start
 
 
