@@ -251,6 +251,8 @@ CASES: dict[str, tuple[str, Call]] = {
     "topological_sort": ("D", _to_cycle(nx.topological_sort)),
     "topological_generations": ("D", _to_cycle(nx.topological_generations)),
     "dag_longest_path_length": ("D", _or_cycle(nx.dag_longest_path_length)),
+    "dag_longest_path": ("D", _or_cycle(nx.dag_longest_path)),
+    "condensation": ("D", lambda G, s, kw: nx.condensation(G, **kw)),
     "triangles": ("U", lambda G, s, kw: nx.triangles(G, **kw)),
     "transitivity": ("U", lambda G, s, kw: nx.transitivity(G, **kw)),
     "clustering": ("U", lambda G, s, kw: nx.clustering(G, **kw)),
@@ -299,6 +301,21 @@ CASES: dict[str, tuple[str, Call]] = {
         lambda G, s, kw: nx.single_source_bellman_ford_path_length(G, s, **kw),
     ),
     "negative_edge_cycle": ("U", lambda G, s, kw: nx.negative_edge_cycle(G, **kw)),
+    "bellman_ford_path_length": (  # to the last node
+        "U",
+        lambda G, s, kw: nx.bellman_ford_path_length(G, s, len(G) - 1, **kw),
+    ),
+    "bellman_ford_path": ("U", lambda G, s, kw: nx.bellman_ford_path(G, s, len(G) - 1, **kw)),
+    "bellman_ford_predecessor_and_distance": (
+        "U",
+        lambda G, s, kw: nx.bellman_ford_predecessor_and_distance(G, s, **kw),
+    ),
+    "find_negative_cycle": (  # none here: NetworkX's NetworkXError after the whole search
+        "U",
+        lambda G, s, kw: _or_not_strongly_connected(
+            lambda H, **k: nx.find_negative_cycle(H, s, **k)
+        )(G, s, kw),
+    ),
     "shortest_path_length": (
         "U",
         lambda G, s, kw: nx.shortest_path_length(G, s, weight="weight", **kw),
@@ -326,7 +343,9 @@ CASES: dict[str, tuple[str, Call]] = {
 #: order (its stack of row iterators: a sequential pass whatever the device), Tarjan's
 #: completion order, Dijkstra's heap order and Bellman-Ford's queue order (sequential passes
 #: whatever the device); ``attracting_components`` follows Tarjan's order (the sequential pass
-#: where there are two or more).
+#: where there are two or more); ``condensation`` numbers its nodes in Tarjan's order;
+#: ``dag_longest_path``'s ties (common: equal weights) go to the first in ``G.pred`` order, then
+#: in Kahn's topological order.
 ORDERED = {
     "bfs_layers",
     "bfs_edges",
@@ -354,8 +373,13 @@ ORDERED = {
     "single_source_dijkstra",
     "single_source_bellman_ford_path",
     "dijkstra_predecessor_and_distance",
+    "bellman_ford_path",
+    "bellman_ford_predecessor_and_distance",
+    "find_negative_cycle",
     "topological_sort",
     "topological_generations",
+    "dag_longest_path",
+    "condensation",
 }
 
 

@@ -172,6 +172,13 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                 yield "single_source_dijkstra_path_length", (G, s), {"cutoff": cutoff,
                                                                      "weight": weight}  # fmt: skip
             yield "single_source_bellman_ford_path_length", (G, s), {"weight": weight}
+            for t in (some(), s, "absent"):
+                yield "bellman_ford_path_length", (G, s, t), {"weight": weight}
+                yield "bellman_ford_path", (G, s, t), {"weight": weight}
+            for flag in (False, True):
+                kw = {"weight": weight, "heuristic": flag}
+                yield "bellman_ford_predecessor_and_distance", (G, s), kw
+            yield "find_negative_cycle", (G, s), {"weight": weight}
             for name in ("single_source_bellman_ford_path", "single_source_bellman_ford"):
                 yield name, (G, s), {"weight": weight}
             for end in ("source", "target"):
@@ -210,7 +217,8 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "single_source_bellman_ford_path", "single_source_bellman_ford",
                  "dijkstra_predecessor_and_distance",
                  "single_source_dijkstra_path_length", "descendants", "node_connected_component",
-                 "single_source_bellman_ford_path_length"):  # fmt: skip
+                 "single_source_bellman_ford_path_length",
+                 "bellman_ford_predecessor_and_distance", "find_negative_cycle"):  # fmt: skip
         yield name, (G, s), {}
     for name in DFS_FUNCTIONS:
         yield name, (G, s), {}
@@ -229,7 +237,7 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
                  "periphery", "average_shortest_path_length",
                  "transitivity", "triadic_census", "attracting_components",
                  "number_attracting_components", "is_attracting_component",
-                 "is_semiconnected", "is_directed_acyclic_graph"):  # fmt: skip
+                 "is_semiconnected", "is_directed_acyclic_graph", "condensation"):  # fmt: skip
         yield name, (G,), {}
     for H in (G, *forests(G)):  # (the directed-only two refused by NetworkX when undirected)
         for name in ("is_tree", "is_forest", "is_branching", "is_arborescence"):
@@ -257,6 +265,13 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
             for weight in ("weight", "w", "absent"):
                 yield "dag_longest_path_length", (D,), {"weight": weight}
             yield "dag_longest_path_length", (D,), {"weight": "absent", "default_weight": 0.5}
+            for weight in ("weight", "w", "absent"):
+                yield "dag_longest_path", (D,), {"weight": weight}
+            yield "dag_longest_path", (D,), {"weight": "absent", "default_weight": 0.5}
+            order = list(D)[::-1]  # (a topological order of the DAG; not of the cyclic one)
+            yield "dag_longest_path", (D,), {"weight": "w", "topo_order": order}
+            yield "dag_longest_path", (D,), {"topo_order": tuple(order[: len(order) // 2])}
+            yield "condensation", (D,), {}
     picked = [some() for _ in range(3)]
     for nodes_arg in (None, picked[0], picked, [*picked, "absent"], Fresh(picked)):
         yield "triangles", (G,), {"nodes": nodes_arg}

@@ -38,7 +38,7 @@ or clustering or cluster or core or onion or eccentricity or diameter or radius 
 or closeness or average or shell or crust or corona or truss or triad or census \
 or layers or bfs or descendants or ancestors or predecessor or successor or tree or scc or strong \
 or dijkstra_path_length or bellman_ford_path_length or negative or cycle or pagerank \
-or attracting or semiconnected or acyclic or topological or longest or aperiodic \
+or attracting or semiconnected or acyclic or topological or longest or aperiodic or condensation \
 or dfs or dls or preorder or postorder or shortest_path or single_source or single_target \
 or dijkstra or multi_source or bellman \
 or recognition or forest or branching or arborescence"

@@ -89,6 +89,8 @@ FUNCTIONS: dict[str, str] = {
     "number_attracting_components": "",
     "is_attracting_component": "",
     "is_semiconnected": "",
+    "condensation": "The same DiGraph as NetworkX (node numbering, mapping key order, "
+    "members, arc order); a given scc runs in NetworkX.",
     "is_aperiodic": "From NetworkX 3.6 (earlier versions run in NetworkX).",
     "is_tree": "",
     "is_forest": "",
@@ -101,6 +103,9 @@ FUNCTIONS: dict[str, str] = {
     "gives NetworkX's order and errors from then on.",
     "dag_longest_path_length": "The value and type of NetworkX's (all-int or all-float "
     "weights; others run in NetworkX).",
+    "dag_longest_path": "The path NetworkX finds (its topological order and G.pred order "
+    "for ties; all-int or all-float weights, a topo_order list or tuple; others run in "
+    "NetworkX).",
     "triangles": "",
     "transitivity": "",
     "clustering": "Unweighted, undirected graphs only (others run in NetworkX).",
@@ -144,6 +149,13 @@ if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4
         "single_source_bellman_ford_path": _WEIGHTED + " " + _ORDER + " Zero-weight cycles "
         "among the first predecessors run in NetworkX.",
         "single_source_bellman_ford": _WEIGHTED + " " + _ORDER + " Without a target.",
+        "bellman_ford_path_length": _WEIGHTED + " Int weights: warpgraph's parallel SSSP "
+        "on the device; float weights: NetworkX's SPFA replayed on the CPU.",
+        "bellman_ford_path": _WEIGHTED + " " + _ORDER + " (The first path through "
+        "NetworkX's predecessor lists.)",
+        "bellman_ford_predecessor_and_distance": _WEIGHTED + " " + _ORDER + " (Predecessor "
+        "lists with ties, NetworkX's SPFA replayed with its heuristic flag.)",
+        "find_negative_cycle": _WEIGHTED + " The cycle NetworkX's search finds.",
         "negative_edge_cycle": "",
         "shortest_path_length": "With a source and no target (or, undirected, a target and no "
         "source): the dict of single_source_shortest_path_length, "

@@ -5,8 +5,8 @@ returns what the NetworkX function returns, keyed by the original node labels. T
 :data:`ARGUMENT_CHECKS` (used by ``can_run``) decline the cases where NetworkX means something
 warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
 The functions live by family in :mod:`.traversal`, :mod:`.depth_first`, :mod:`.reachability`,
-:mod:`.components`, :mod:`.attracting`, :mod:`.dag`, :mod:`.trees`, :mod:`.clustering`,
-:mod:`.cores`, :mod:`.shortest_paths` and :mod:`.link_analysis`.
+:mod:`.components`, :mod:`.condensation`, :mod:`.attracting`, :mod:`.dag`, :mod:`.trees`,
+:mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths` and :mod:`.link_analysis`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,12 @@ from .attracting import (
     is_semiconnected,
     number_attracting_components,
 )
+from .bellman_ford import (
+    bellman_ford_path,
+    bellman_ford_path_length,
+    bellman_ford_predecessor_and_distance,
+    find_negative_cycle,
+)
 from .clustering import average_clustering, clustering, transitivity, triadic_census, triangles
 from .components import (
     connected_components,
@@ -40,8 +46,10 @@ from .components import (
     strongly_connected_components,
     weakly_connected_components,
 )
+from .condensation import condensation
 from .cores import core_number, k_core, k_corona, k_crust, k_shell, k_truss, onion_layers
 from .dag import (
+    dag_longest_path,
     dag_longest_path_length,
     is_directed_acyclic_graph,
     topological_generations,
@@ -101,6 +109,9 @@ __all__ = [
     "attracting_components",
     "average_clustering",
     "average_shortest_path_length",
+    "bellman_ford_path",
+    "bellman_ford_path_length",
+    "bellman_ford_predecessor_and_distance",
     "bfs_edges",
     "bfs_layers",
     "bfs_predecessors",
@@ -108,8 +119,10 @@ __all__ = [
     "bfs_tree",
     "closeness_centrality",
     "clustering",
+    "condensation",
     "connected_components",
     "core_number",
+    "dag_longest_path",
     "dag_longest_path_length",
     "descendants",
     "descendants_at_distance",
@@ -123,6 +136,7 @@ __all__ = [
     "diameter",
     "dijkstra_predecessor_and_distance",
     "eccentricity",
+    "find_negative_cycle",
     "is_aperiodic",
     "is_arborescence",
     "is_attracting_component",
@@ -274,22 +288,10 @@ def _check_multi_source(G, sources=None, cutoff=None, weight="weight") -> bool |
     return _check_weight(G, weight, cutoff=cutoff)
 
 
-def _check_weight(G, weight="weight", **kwargs: Any) -> bool | str:
-    if callable(weight):
-        return "weight functions are not implemented (an edge attribute name is)"
-    if kwargs.get("cutoff") is not None and not _is_number(kwargs["cutoff"]):
-        return "cutoff must be a number"
-    return True
-
-
-def _check_multi_source(G, sources=None, cutoff=None, weight="weight") -> bool | str:
-    try:
-        one_pass = iter(sources) is sources
-    except TypeError:
-        return True  # (NetworkX's own error follows)
-    if one_pass:  # NetworkX checks each source, then searches from what the iterator has left
-        return "an iterator of sources (NetworkX reads it twice)"
-    return _check_weight(G, weight, cutoff=cutoff)
+def _check_heuristic(G, heuristic=False, weight="weight", **_: Any) -> bool | str:
+    if not isinstance(heuristic, bool | int):  # (NetworkX tests it only when it relaxes)
+        return f"heuristic not a bool ({type(heuristic).__name__})"
+    return _check_weight(G, weight)
 
 
 def _check_no_target(G, source=None, target=None, cutoff=None, weight="weight", sources=None):
@@ -319,6 +321,18 @@ def _check_longest_path(G, weight="weight", default_weight=1) -> bool | str:
     if weight is None:
         return "weight=None is not implemented (every edge weighs default_weight)"
     return _check_weight(G, weight)
+
+
+def _check_longest_path_nodes(G, weight="weight", default_weight=1, topo_order=None):
+    if topo_order is not None and not isinstance(topo_order, list | tuple):
+        return "a topo_order other than a list or tuple runs in NetworkX (an iterator is read once)"
+    return _check_longest_path(G, weight, default_weight)
+
+
+def _check_condensation(G, scc=None) -> bool | str:
+    if scc is not None:
+        return "a given scc runs in NetworkX (which keeps the objects given)"
+    return _check_directed(G)
 
 
 def _one_end(G, source: Any, target: Any, what: str) -> bool | str:
@@ -454,6 +468,10 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "single_source_bellman_ford": _check_no_target,
     "multi_source_dijkstra": _check_no_target,
     "single_source_bellman_ford_path_length": _check_weight,
+    "bellman_ford_path_length": _check_weight,
+    "bellman_ford_path": _check_weight,
+    "bellman_ford_predecessor_and_distance": _check_heuristic,
+    "find_negative_cycle": _check_weight,
     "negative_edge_cycle": _check_weight,
     "shortest_path_length": _check_shortest_path_length,
     "single_target_shortest_path_length": _check_undirected,
@@ -461,6 +479,8 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "shortest_path": _check_shortest_path,
     "pagerank": _check_pagerank,
     "dag_longest_path_length": _check_longest_path,
+    "dag_longest_path": _check_longest_path_nodes,
+    "condensation": _check_condensation,
     "is_aperiodic": _check_aperiodic,
     "topological_sort": _check_not_a_view,
     "topological_generations": _check_not_a_view,

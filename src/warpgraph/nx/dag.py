@@ -26,6 +26,7 @@ anything is converted, cheapest first:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ __all__ = [
     "CYCLE_PROBE_ROWS",
     "cycle_in_rows",
     "cycle_through",
+    "dag_longest_path",
     "dag_longest_path_length",
     "is_directed_acyclic_graph",
     "topological_generations",
@@ -373,6 +375,20 @@ def _longest_in_order(indptr, heads, weights, n, step):  # pragma: no cover - co
     return longest
 
 
+def _check_path_weights(values: np.ndarray, kind: str, hidden: Any, weight: Any, n: int) -> None:
+    """Raise ``NotImplementedError`` (NetworkX runs the call) unless the weights are all-int
+    or all-float, none ``None``, NaN or infinite, and int sums along a path stay in int64:
+    then the compiled sums and comparisons are NetworkX's exactly."""
+    if kind not in ("int", "float") or hidden is not None:
+        raise not_implemented(f"edge attribute {weight!r} holds values other than all-int or "
+                              "all-float numbers")  # fmt: skip
+    if kind == "float" and not np.isfinite(values).all():
+        raise not_implemented(f"edge attribute {weight!r} is NaN or infinite on some edges")
+    if kind == "int" and largest_magnitude(values) * n >= 2**62:
+        # (a path has fewer than n arcs; NetworkX's ints do not overflow, ours must not)
+        raise not_implemented(f"int weights {weight!r} whose sums could leave int64")
+
+
 def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) -> Any:
     """NetworkX's ``dag_longest_path_length``: the weight of a longest path (edges without
     ``weight`` weigh ``default_weight``), ``0`` for the empty graph. Its value is the largest
@@ -391,14 +407,7 @@ def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) 
         raise _unfeasible()
     G.convert_pending({weight: default_weight})  # (weights read in the conversion's scan)
     values, kind, hidden = G.nx_weights(weight, default_weight)
-    if kind not in ("int", "float") or hidden is not None:
-        raise not_implemented(f"edge attribute {weight!r} holds values other than all-int or "
-                              "all-float numbers")  # fmt: skip
-    if kind == "float" and not np.isfinite(values).all():
-        raise not_implemented(f"edge attribute {weight!r} is NaN or infinite on some edges")
-    if kind == "int" and largest_magnitude(values) * n >= 2**62:
-        # (a path has fewer than n arcs; NetworkX's ints do not overflow, ours must not)
-        raise not_implemented(f"int weights {weight!r} whose sums could leave int64")
+    _check_path_weights(values, kind, hidden, weight, n)
     indptr = host(G.any_order.indptr)
     step = _one_way(indptr, G.nx_order, True)  # (a self-loop, a cycle, goes both ways: 0)
     if step:
@@ -410,3 +419,174 @@ def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) 
     if kind == "int":
         return int(longest)
     return float(longest) if longest > 0 else 0
+
+
+def _pred_rows(G, weight: Any, default: Any) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """``(indptr, tails, (values, kind, hidden))``: each node's predecessors (dense ids) in
+    the order of NetworkX's ``G._pred[v]``, which ``dag_longest_path`` reads (the order arcs
+    into ``v`` were added: not that of the successor rows), with edge attribute ``weight`` of
+    each arc (the data dict ``_pred[v][u]`` is ``_succ[u][v]``'s). Read in place where the dict
+    tables can be (:func:`._cpython.rows_adjacency`, the attribute decoded in the same scan),
+    else by C-level iterators; cached on the converted graph.
+
+    Raises
+    ------
+    NotImplementedError
+        When the NetworkX graph is gone or no longer matches the conversion.
+    """
+    key = ("nx_pred", weight, default)
+    found = G._placed.get(key)
+    if found is not None:
+        return found
+    src = G.source
+    if src is None:
+        raise not_implemented("the NetworkX graph is gone: its predecessor order is unknown")
+    from . import _cpython as raw
+    from ._common import label_hashes
+    from ._from_networkx import _read_weights
+
+    nodes, n, arcs = G.nodes, len(G), G.any_order.num_arcs
+    try:
+        rows = list(map(src._pred.__getitem__, nodes))
+    except (AttributeError, KeyError) as exc:
+        raise not_implemented("the NetworkX graph changed after it was converted") from exc
+    table = None
+    if raw.available():
+        hashes = label_hashes(G)
+        if hashes is None:
+            hashes = np.fromiter(map(hash, nodes), dtype=np.int64, count=n)
+        table = raw.rows_adjacency(hashes, rows, False, (weight, default))
+    if table is not None:
+        indptr, tails = table.indptr, table.ids.astype(np.int64)
+    else:
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, rows), dtype=np.int64, count=n), out=indptr[1:])
+        heads = chain.from_iterable(rows)
+        count = int(indptr[-1])
+        ids = heads if G.identity else map(G.index.__getitem__, heads)
+        tails = np.fromiter(ids, dtype=np.int64, count=count)
+    if int(indptr[-1]) != arcs:
+        raise not_implemented("the NetworkX graph changed after it was converted")
+    with gc_paused():
+        weights = _read_weights(rows, weight, default, arcs, table)
+    found = G._placed[key] = (indptr, tails, weights)
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _longest_path(indptr, tails, weights, order):  # pragma: no cover - compiled
+    """NetworkX's ``dag_longest_path`` loop over dense ids: for each node ``v`` of ``order``
+    the first predecessor (in ``tails``' row order, NetworkX's ``G.pred[v]``) of the largest
+    ``dist[u] + weight``, kept when that is >= 0, else ``v`` starts a path with distance 0;
+    then the first node of ``order`` with the largest distance, and the path to it. Returns
+    the path's ids, or an empty array where NetworkX would meet a node twice or a predecessor
+    not done yet (a ``topo_order`` given that is not one; NetworkX then runs it)."""
+    n = indptr.shape[0] - 1
+    dist = np.zeros(n, dtype=weights.dtype)
+    parent = np.empty(n, dtype=np.int64)
+    done = np.zeros(n, dtype=np.bool_)
+    end = -1
+    for i in range(order.shape[0]):
+        v = order[i]
+        if done[v]:
+            return np.empty(0, dtype=np.int64)
+        lo, hi = indptr[v], indptr[v + 1]
+        best = dist[v]  # (0; set below where a predecessor exists)
+        by = v
+        for a in range(lo, hi):
+            u = tails[a]
+            if not done[u]:
+                return np.empty(0, dtype=np.int64)
+            candidate = dist[u] + weights[a]
+            if a == lo or candidate > best:  # (Python's max: the first of the largest)
+                best = candidate
+                by = u
+        if best >= 0:
+            dist[v] = best
+            parent[v] = by
+        else:
+            parent[v] = v  # (dist[v] stays 0)
+        done[v] = True
+        if end < 0 or dist[v] > dist[end]:
+            end = v
+    if end < 0:
+        return np.empty(0, dtype=np.int64)
+    steps = 1
+    x = end
+    while parent[x] != x:
+        x = parent[x]
+        steps += 1
+    path = np.empty(steps, dtype=np.int64)
+    x = end
+    for j in range(steps - 1, -1, -1):
+        path[j] = x
+        x = parent[x]
+    return path
+
+
+def _given_order(G, topo_order: Any) -> np.ndarray:
+    """The dense ids of a ``topo_order`` given (a list or tuple: ``can_run``); a label that
+    is not a node, or is unhashable, leaves the call to NetworkX (its error, where it meets
+    it)."""
+    index = G.index
+    try:
+        ids = np.fromiter(map(index.get, topo_order, repeat(-1)), dtype=np.int64,
+                          count=len(topo_order))  # fmt: skip
+    except TypeError as exc:
+        raise not_implemented("topo_order holds an unhashable node") from exc
+    if ids.size and ids.min() < 0:
+        raise not_implemented("topo_order holds a node not in G")
+    if list(map(type, topo_order)) != list(map(type, G.label_list(ids))):
+        # (NetworkX's path holds topo_order's own objects where it starts and ends)
+        raise not_implemented("topo_order holds nodes of another type than G's (equal to them)")
+    return ids
+
+
+def dag_longest_path(
+    G, weight: Any = "weight", default_weight: Any = 1, topo_order: Any = None
+) -> list:
+    """NetworkX's ``dag_longest_path``: the nodes of a longest path, exactly the one NetworkX
+    finds. Each node in NetworkX's topological order (:func:`_kahn_generations`; or
+    ``topo_order``, a list or tuple, as given) takes the first of its predecessors in
+    ``G.pred[v]`` order (read from NetworkX's ``_pred``, :func:`_pred_rows`) with the largest
+    distance plus arc weight, unless that is negative; the path ends at the first node of
+    that order with the largest distance (:func:`_longest_path`). ``[]`` for the null graph.
+
+    Weights as :func:`dag_longest_path_length` (all-int or all-float; others, ``weight=None``
+    and iterators as ``topo_order`` run in NetworkX), which gives this path's weight. Without a
+    ``topo_order``, a cycle is NetworkX's ``NetworkXUnfeasible``: found on NetworkX's dicts
+    before anything is converted when it passes through the first node
+    (:func:`cycle_through`), else by the peeling. A ``topo_order`` that is not a topological
+    order of the nodes it lists (a node twice, one not in ``G``, a predecessor missing or
+    later) runs in NetworkX, which raises its error or, for a duplicate, follows its dicts.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> DG = nx.DiGraph([(0, 1, {"cost": 1}), (1, 2, {"cost": 1}), (0, 2, {"cost": 42})])
+    >>> nx.dag_longest_path(DG, backend="warpgraph")
+    [0, 1, 2]
+    >>> nx.dag_longest_path(DG, weight="cost", backend="warpgraph")
+    [0, 2]
+    """
+    n = len(G)
+    if n == 0:
+        return []
+    D = G.pending  # (a deferred conversion: a cycle through the first node ends it unconverted)
+    if topo_order is None and D is not None and _plain(D):
+        if cycle_through(D._succ, D._pred, next(iter(D._succ))):
+            raise _unfeasible()
+    G.convert_pending()  # (the structure only: the weights are read with the predecessors)
+    if topo_order is None:
+        order, _ = _kahn_generations(host(G.any_order.indptr), G.nx_order, n)
+    else:
+        order = _given_order(G, topo_order)
+    indptr, tails, (values, kind, hidden) = _pred_rows(G, weight, default_weight)
+    _check_path_weights(values, kind, hidden, weight, n)
+    if topo_order is None and order.size < n:
+        raise _unfeasible()  # (after the weights: NetworkX reads those before the cycle)
+    path = _longest_path(indptr, tails, values, order)
+    if not path.size:
+        raise not_implemented("topo_order is not a topological order of the nodes it lists")
+    with gc_paused():
+        return G.label_list(path)

@@ -433,6 +433,7 @@ DEFERRED = frozenset(
         "weakly_connected_components",
         "number_weakly_connected_components",
         "dag_longest_path_length",
+        "dag_longest_path",
         "is_tree",
         "is_forest",
         "is_branching",
@@ -441,8 +442,9 @@ DEFERRED = frozenset(
 )
 #: Deferred functions that take edge weights: they read them when they need them, from the
 #: source graph (:meth:`WarpgraphGraph.nx_weights`), after the checks on its dicts.
-#: ``dag_longest_path_length`` raises NetworkX's ``NetworkXUnfeasible`` for a cycle found there.
-DEFERRED_WEIGHTED = frozenset({"dag_longest_path_length"})
+#: ``dag_longest_path_length`` and ``dag_longest_path`` raise NetworkX's ``NetworkXUnfeasible``
+#: for a cycle found there.
+DEFERRED_WEIGHTED = frozenset({"dag_longest_path_length", "dag_longest_path"})
 
 
 #: Whether :func:`._arenas.keep_object_arenas` ran, with :func:`.._alloc.raise_trim_threshold`
