@@ -41,8 +41,10 @@ declare(SOURCE, "ibfs_expand<int>", "ibfs_expand<long long>", "ibfs_update")
 WIDTH = 64
 #: Planes of the vertical counters: counts below 2**PLANES (a level holds at most n vertices).
 PLANES = 48
-#: GPU memory for the batch's words (three per vertex and group), in bytes.
-GPU_BATCH_BYTES = 2 << 30
+#: GPU memory for the batch's words (three per vertex and group), in bytes. With 2 GiB the first
+#: call of a process took ~4 s more on an H200 (urand:16 and :17; later calls 0.13 and 0.64 s):
+#: the allocation, not the searches; a smaller batch costs a few more launches per level.
+GPU_BATCH_BYTES = 256 << 20
 
 
 class DistanceStats(NamedTuple):

@@ -16,7 +16,7 @@ __global__ void ibfs_expand(const long long* __restrict__ indptr, const V* __res
                             long long n, long long stride, long long width,
                             const unsigned long long* __restrict__ front,
                             const unsigned long long* __restrict__ seen,
-                            unsigned long long* found) {
+                            unsigned long long* found) {  // (found: read and written: no __restrict__)
     const long long total = width * stride;
     for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
         const unsigned long long f = front[i];
@@ -25,7 +25,9 @@ __global__ void ibfs_expand(const long long* __restrict__ indptr, const V* __res
         const long long base = g * stride;
         for (long long j = indptr[v]; j < indptr[v + 1]; ++j) {
             const long long u = base + (long long)indices[j];
-            const unsigned long long add = f & ~seen[u];
+            // (a plain read first: where other frontier vertices already set these bits, no
+            // atomic; a stale read only costs an atomic that changes nothing)
+            const unsigned long long add = f & ~seen[u] & ~found[u];
             if (add) atomicOr(found + u, add);
         }
     }
