@@ -147,6 +147,13 @@ DFS_FUNCTIONS = ("dfs_edges", "dfs_tree", "dfs_predecessors", "dfs_successors",
                  "dfs_preorder_nodes", "dfs_postorder_nodes", "dfs_labeled_edges")  # fmt: skip
 
 
+#: The all-pairs measures run one NetworkX search per node: on the fuzz's large graphs (5,000
+#: and 20,000 nodes) a single call would take minutes, so they are fuzzed on small graphs.
+ALL_PAIRS = ("closeness_centrality", "eccentricity", "diameter", "radius", "periphery",
+             "average_shortest_path_length")  # fmt: skip
+ALL_PAIRS_MAX_NODES = 100
+
+
 def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, dict]]:
     """``(function name, args, kwargs)`` for every dispatched function on ``G``."""
     nodes = list(G)
@@ -226,15 +233,17 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         yield name, (G,), {"depth_limit": 2}
     for weight in ("weight", "w", "absent"):
         yield "negative_edge_cycle", (G,), {"weight": weight}
-    yield "closeness_centrality", (G,), {"wf_improved": False}
-    for name in ("diameter", "radius", "periphery"):  # (declined when undirected)
-        yield name, (G,), {"usebounds": True}
+    if len(G) <= ALL_PAIRS_MAX_NODES:  # (one NetworkX search per node: small graphs only)
+        for name in ALL_PAIRS:
+            yield name, (G,), {}
+        yield "closeness_centrality", (G,), {"wf_improved": False}
+        for name in ("diameter", "radius", "periphery"):  # (declined when undirected)
+            yield name, (G,), {"usebounds": True}
     for name in ("connected_components", "number_connected_components", "is_connected",
                  "strongly_connected_components", "number_strongly_connected_components",
                  "is_strongly_connected", "weakly_connected_components",
                  "number_weakly_connected_components", "is_weakly_connected", "core_number",
-                 "onion_layers", "closeness_centrality", "eccentricity", "diameter", "radius",
-                 "periphery", "average_shortest_path_length",
+                 "onion_layers",
                  "transitivity", "triadic_census", "attracting_components",
                  "number_attracting_components", "is_attracting_component",
                  "is_semiconnected", "is_directed_acyclic_graph", "condensation"):  # fmt: skip
