@@ -20,6 +20,7 @@ import statistics
 import time
 
 import numpy as np
+from nx_backend import edges_for  # (the benchmark graphs' specs, shared)
 
 import warpgraph as wg
 from warpgraph.algorithms.kcore.onion import layers_and_order
@@ -29,25 +30,10 @@ VERIFY_MAX_VERTICES = 600_000
 
 
 def build(spec: str) -> wg.Graph:
-    """``urand:S`` (2**S vertices, 8 * 2**S uniform edges), ``kron:S`` (Graph500 Kronecker,
-    edge factor 16) or ``grid:R`` (R x R lattice), simple and undirected."""
-    kind, size = spec.split(":")
-    size = int(size)
-    gen = wg.generators
-    if kind == "urand":
-        n = 2**size
-        s, d = gen.uniform_edges(n, 8 * n, seed=1, device="cpu")
-    elif kind == "kron":
-        n = 2**size
-        s, d = gen.kronecker_edges(size, 16, seed=1, device="cpu")
-    elif kind == "grid":
-        n = size * size
-        s, d = gen.grid_2d_edges(size, size, device="cpu")
-    else:
-        raise SystemExit(f"unknown graph {spec!r} (urand:S, kron:S, grid:R)")
-    s, d = np.asarray(s, dtype=np.int64), np.asarray(d, dtype=np.int64)
-    keep = s != d
-    return wg.Graph.from_edges(s[keep], d[keep], num_vertices=n, directed=False, merge="first")
+    """The simple undirected graph of a spec of ``nx_backend.py`` (``urand:S``, ``kron:S``,
+    ``grid:R``, ...): its edges without self-loops, repeated edges merged."""
+    n, s, d = edges_for(spec)
+    return wg.Graph.from_edges(s, d, num_vertices=n, directed=False, merge="first")
 
 
 def timed(G: wg.Graph, dev: str, repeat: int) -> tuple[float, tuple]:
