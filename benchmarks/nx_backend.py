@@ -152,6 +152,16 @@ def _list(f):
     return lambda G, s, kw: list(f(G, s, **kw))
 
 
+def _from_source(f) -> Call:
+    """``f(G, source, **kw)``: a case of a function called from the benchmark's source."""
+    return lambda G, s, kw: f(G, s, **kw)
+
+
+def _whole(f) -> Call:
+    """``f(G, **kw)``: a case of a function of the whole graph."""
+    return lambda G, s, kw: f(G, **kw)
+
+
 def _listed(result: Any) -> Any:
     """A dict as it is; NetworkX 3.4's iterator of pairs as a list (so both are consumed)."""
     return result if isinstance(result, dict) else list(result)
@@ -200,107 +210,83 @@ def _or_not_strongly_connected(call: Callable[..., Any]) -> Call:
 CASES: dict[str, tuple[str, Call]] = {
     "bfs_layers": ("U", _list(nx.bfs_layers)),
     "bfs_edges": ("U", _list(nx.bfs_edges)),
-    "bfs_tree": ("U", lambda G, s, kw: nx.bfs_tree(G, s, **kw)),
+    "bfs_tree": ("U", _from_source(nx.bfs_tree)),
     "bfs_predecessors": ("U", _list(nx.bfs_predecessors)),
     "bfs_successors": ("U", _list(nx.bfs_successors)),
     "dfs_edges": ("U", _list(nx.dfs_edges)),
-    "dfs_tree": ("U", lambda G, s, kw: nx.dfs_tree(G, s, **kw)),
-    "dfs_predecessors": ("U", lambda G, s, kw: nx.dfs_predecessors(G, s, **kw)),
-    "dfs_successors": ("U", lambda G, s, kw: nx.dfs_successors(G, s, **kw)),
+    "dfs_tree": ("U", _from_source(nx.dfs_tree)),
+    "dfs_predecessors": ("U", _from_source(nx.dfs_predecessors)),
+    "dfs_successors": ("U", _from_source(nx.dfs_successors)),
     "dfs_preorder_nodes": ("U", _list(nx.dfs_preorder_nodes)),
     "dfs_postorder_nodes": ("U", _list(nx.dfs_postorder_nodes)),
     "dfs_labeled_edges": ("U", _list(nx.dfs_labeled_edges)),
     "descendants_at_distance": ("U", lambda G, s, kw: nx.descendants_at_distance(G, s, 3, **kw)),
     "single_source_shortest_path_length": (
         "U",
-        lambda G, s, kw: nx.single_source_shortest_path_length(G, s, **kw),
+        _from_source(nx.single_source_shortest_path_length),
     ),
-    "descendants": ("D", lambda G, s, kw: nx.descendants(G, s, **kw)),
-    "ancestors": ("D", lambda G, s, kw: nx.ancestors(G, s, **kw)),
+    "descendants": ("D", _from_source(nx.descendants)),
+    "ancestors": ("D", _from_source(nx.ancestors)),
     "connected_components": ("U", lambda G, s, kw: list(nx.connected_components(G, **kw))),
-    "number_connected_components": ("U", lambda G, s, kw: nx.number_connected_components(G, **kw)),
-    "is_connected": ("U", lambda G, s, kw: nx.is_connected(G, **kw)),
-    "node_connected_component": ("U", lambda G, s, kw: nx.node_connected_component(G, s, **kw)),
+    "number_connected_components": ("U", _whole(nx.number_connected_components)),
+    "is_connected": ("U", _whole(nx.is_connected)),
+    "node_connected_component": ("U", _from_source(nx.node_connected_component)),
     "weakly_connected_components": (
         "D",
         lambda G, s, kw: list(nx.weakly_connected_components(G, **kw)),
     ),
-    "number_weakly_connected_components": (
-        "D",
-        lambda G, s, kw: nx.number_weakly_connected_components(G, **kw),
-    ),
-    "is_weakly_connected": ("D", lambda G, s, kw: nx.is_weakly_connected(G, **kw)),
+    "number_weakly_connected_components": ("D", _whole(nx.number_weakly_connected_components)),
+    "is_weakly_connected": ("D", _whole(nx.is_weakly_connected)),
     "strongly_connected_components": (
         "D",
         lambda G, s, kw: list(nx.strongly_connected_components(G, **kw)),
     ),
-    "number_strongly_connected_components": (
-        "D",
-        lambda G, s, kw: nx.number_strongly_connected_components(G, **kw),
-    ),
-    "is_strongly_connected": ("D", lambda G, s, kw: nx.is_strongly_connected(G, **kw)),
+    "number_strongly_connected_components": ("D", _whole(nx.number_strongly_connected_components)),
+    "is_strongly_connected": ("D", _whole(nx.is_strongly_connected)),
     "attracting_components": ("D", lambda G, s, kw: list(nx.attracting_components(G, **kw))),
-    "number_attracting_components": (
-        "D",
-        lambda G, s, kw: nx.number_attracting_components(G, **kw),
-    ),
-    "is_attracting_component": ("D", lambda G, s, kw: nx.is_attracting_component(G, **kw)),
-    "is_semiconnected": ("D", lambda G, s, kw: nx.is_semiconnected(G, **kw)),
+    "number_attracting_components": ("D", _whole(nx.number_attracting_components)),
+    "is_attracting_component": ("D", _whole(nx.is_attracting_component)),
+    "is_semiconnected": ("D", _whole(nx.is_semiconnected)),
     "is_aperiodic": ("D", _or_not_strongly_connected(nx.is_aperiodic)),
-    "is_directed_acyclic_graph": ("D", lambda G, s, kw: nx.is_directed_acyclic_graph(G, **kw)),
+    "is_directed_acyclic_graph": ("D", _whole(nx.is_directed_acyclic_graph)),
     "topological_sort": ("D", _to_cycle(nx.topological_sort)),
     "topological_generations": ("D", _to_cycle(nx.topological_generations)),
     "dag_longest_path_length": ("D", _or_cycle(nx.dag_longest_path_length)),
     "dag_longest_path": ("D", _or_cycle(nx.dag_longest_path)),
-    "condensation": ("D", lambda G, s, kw: nx.condensation(G, **kw)),
-    "triangles": ("U", lambda G, s, kw: nx.triangles(G, **kw)),
-    "transitivity": ("U", lambda G, s, kw: nx.transitivity(G, **kw)),
-    "clustering": ("U", lambda G, s, kw: nx.clustering(G, **kw)),
-    "average_clustering": ("U", lambda G, s, kw: nx.average_clustering(G, **kw)),
-    "core_number": ("U", lambda G, s, kw: nx.core_number(G, **kw)),
-    "onion_layers": ("U", lambda G, s, kw: nx.onion_layers(G, **kw)),
-    "closeness_centrality": ("U", lambda G, s, kw: nx.closeness_centrality(G, **kw)),
-    "eccentricity": ("U", lambda G, s, kw: nx.eccentricity(G, **kw)),
-    "diameter": ("U", lambda G, s, kw: nx.diameter(G, **kw)),
-    "average_shortest_path_length": (
-        "U",
-        lambda G, s, kw: nx.average_shortest_path_length(G, **kw),
-    ),
-    "k_core": ("U", lambda G, s, kw: nx.k_core(G, **kw)),
+    "condensation": ("D", _whole(nx.condensation)),
+    "triangles": ("U", _whole(nx.triangles)),
+    "transitivity": ("U", _whole(nx.transitivity)),
+    "clustering": ("U", _whole(nx.clustering)),
+    "average_clustering": ("U", _whole(nx.average_clustering)),
+    "core_number": ("U", _whole(nx.core_number)),
+    "onion_layers": ("U", _whole(nx.onion_layers)),
+    "closeness_centrality": ("U", _whole(nx.closeness_centrality)),
+    "eccentricity": ("U", _whole(nx.eccentricity)),
+    "diameter": ("U", _whole(nx.diameter)),
+    "average_shortest_path_length": ("U", _whole(nx.average_shortest_path_length)),
+    "k_core": ("U", _whole(nx.k_core)),
     "k_shell": ("U", lambda G, s, kw: nx.k_shell(G, 2, **kw)),
-    "k_crust": ("U", lambda G, s, kw: nx.k_crust(G, **kw)),
+    "k_crust": ("U", _whole(nx.k_crust)),
     "k_corona": ("U", lambda G, s, kw: nx.k_corona(G, 2, **kw)),
     "k_truss": ("U", lambda G, s, kw: nx.k_truss(G, 4, **kw)),
-    "triadic_census": ("D", lambda G, s, kw: nx.triadic_census(G, **kw)),
+    "triadic_census": ("D", _whole(nx.triadic_census)),
     "single_source_dijkstra_path_length": (
         "U",
-        lambda G, s, kw: nx.single_source_dijkstra_path_length(G, s, **kw),
+        _from_source(nx.single_source_dijkstra_path_length),
     ),
     "multi_source_dijkstra_path_length": (  # the source and the first node
         "U",
         lambda G, s, kw: nx.multi_source_dijkstra_path_length(G, [s, next(iter(G))], **kw),
     ),
-    "single_source_dijkstra_path": (
-        "U",
-        lambda G, s, kw: nx.single_source_dijkstra_path(G, s, **kw),
-    ),
-    "single_source_dijkstra": (
-        "U",
-        lambda G, s, kw: nx.single_source_dijkstra(G, s, **kw),
-    ),
-    "dijkstra_predecessor_and_distance": (
-        "U",
-        lambda G, s, kw: nx.dijkstra_predecessor_and_distance(G, s, **kw),
-    ),
-    "single_source_bellman_ford_path": (
-        "U",
-        lambda G, s, kw: nx.single_source_bellman_ford_path(G, s, **kw),
-    ),
+    "single_source_dijkstra_path": ("U", _from_source(nx.single_source_dijkstra_path)),
+    "single_source_dijkstra": ("U", _from_source(nx.single_source_dijkstra)),
+    "dijkstra_predecessor_and_distance": ("U", _from_source(nx.dijkstra_predecessor_and_distance)),
+    "single_source_bellman_ford_path": ("U", _from_source(nx.single_source_bellman_ford_path)),
     "single_source_bellman_ford_path_length": (
         "U",
-        lambda G, s, kw: nx.single_source_bellman_ford_path_length(G, s, **kw),
+        _from_source(nx.single_source_bellman_ford_path_length),
     ),
-    "negative_edge_cycle": ("U", lambda G, s, kw: nx.negative_edge_cycle(G, **kw)),
+    "negative_edge_cycle": ("U", _whole(nx.negative_edge_cycle)),
     "bellman_ford_path_length": (  # to the last node
         "U",
         lambda G, s, kw: nx.bellman_ford_path_length(G, s, len(G) - 1, **kw),
@@ -308,7 +294,7 @@ CASES: dict[str, tuple[str, Call]] = {
     "bellman_ford_path": ("U", lambda G, s, kw: nx.bellman_ford_path(G, s, len(G) - 1, **kw)),
     "bellman_ford_predecessor_and_distance": (
         "U",
-        lambda G, s, kw: nx.bellman_ford_predecessor_and_distance(G, s, **kw),
+        _from_source(nx.bellman_ford_predecessor_and_distance),
     ),
     "find_negative_cycle": (  # none here: NetworkX's NetworkXError after the whole search
         "U",
@@ -320,23 +306,17 @@ CASES: dict[str, tuple[str, Call]] = {
         "U",
         lambda G, s, kw: nx.shortest_path_length(G, s, weight="weight", **kw),
     ),
-    "single_source_shortest_path": (
-        "U",
-        lambda G, s, kw: nx.single_source_shortest_path(G, s, **kw),
-    ),
-    "single_target_shortest_path": (
-        "U",
-        lambda G, s, kw: nx.single_target_shortest_path(G, s, **kw),
-    ),
+    "single_source_shortest_path": ("U", _from_source(nx.single_source_shortest_path)),
+    "single_target_shortest_path": ("U", _from_source(nx.single_target_shortest_path)),
     "single_target_shortest_path_length": (
         "U",
         lambda G, s, kw: _listed(nx.single_target_shortest_path_length(G, s, **kw)),
     ),
-    "pagerank": ("D", lambda G, s, kw: nx.pagerank(G, **kw)),
-    "is_tree": ("U", lambda G, s, kw: nx.is_tree(G, **kw)),
-    "is_forest": ("U", lambda G, s, kw: nx.is_forest(G, **kw)),
-    "is_branching": ("D", lambda G, s, kw: nx.is_branching(G, **kw)),
-    "is_arborescence": ("D", lambda G, s, kw: nx.is_arborescence(G, **kw)),
+    "pagerank": ("D", _whole(nx.pagerank)),
+    "is_tree": ("U", _whole(nx.is_tree)),
+    "is_forest": ("U", _whole(nx.is_forest)),
+    "is_branching": ("D", _whole(nx.is_branching)),
+    "is_arborescence": ("D", _whole(nx.is_arborescence)),
 }
 #: Functions NetworkX orders strictly: BFS discovery order (on the GPU the wide layers are
 #: expanded there, the narrow ones by the sequential pass; the BFS paths too), depth-first
