@@ -211,7 +211,7 @@ def _stats_gpu(G: Graph, src: np.ndarray) -> DistanceStats:
     update = get_kernel(SOURCE, "ibfs_update")
     indptr = G.indptr.astype(cp.int64, copy=False)
     words = cp.empty((3, batch * stride), dtype=cp.uint64)
-    counts = cp.zeros(batch * WIDTH, dtype=cp.uint64)
+    last_level = cp.zeros(1, dtype=cp.int64)
     for first_group in range(0, groups, batch):
         width = min(batch, groups - first_group)
         first = first_group * WIDTH
@@ -221,21 +221,22 @@ def _stats_gpu(G: Graph, src: np.ndarray) -> DistanceStats:
         where, bits = _source_words(src[first : first + count], stride)
         front[cp.asarray(where)] = cp.asarray(bits)
         seen[:] = front
-        sl = slice(first, first + count)
+        results = [a[first:] for a in out]  # (the kernel adds at each search's batch index)
         level = 0
         while True:
             level += 1
             launch(
                 expand, width * stride, (indptr, G.indices, n, stride, width, front, seen, found)
             )
-            counts[:] = 0
-            launch(update, width * stride, (width * stride, seen, front, found, stride, counts))
-            c = counts[:count].astype(cp.int64)
-            if not bool(c.any()):
+            launch(
+                update,
+                width * stride,
+                (width * stride, seen, front, found, stride, level, *results, last_level),
+            )
+            # (one word read per level; the update kernel wrote the level when any search
+            # reached a new vertex)
+            if int(last_level.get()[0]) != level:
                 break
-            out[0][sl] += c
-            out[1][sl] += level * c
-            out[2][sl] = cp.where(c > 0, level, out[2][sl])
     return DistanceStats(*out)
 
 

@@ -8,7 +8,9 @@
 //   (front) mark every neighbour they have not seen in its next word (atomicOr).
 // ibfs_update: a thread per word: the next word becomes the frontier, joins the seen word and is
 //   cleared; the warp counts its 32 new words bit by bit (64 ballots) and adds each search's count
-//   of newly reached vertices to counts[g * 64 + b].
+//   of newly reached vertices into its results (reached, distance sum, eccentricity = this level)
+//   at g * 64 + b, and writes the level into *last_level when it found anything: the host reads
+//   that one word per level and runs no reduction of its own.
 #include "common.cuh"
 
 template <typename V>
@@ -34,8 +36,9 @@ __global__ void ibfs_expand(const long long* __restrict__ indptr, const V* __res
 }
 
 __global__ void ibfs_update(long long total, unsigned long long* seen, unsigned long long* front,
-                            unsigned long long* found, long long stride,
-                            unsigned long long* counts) {
+                            unsigned long long* found, long long stride, long long level,
+                            long long* reached, long long* distance_sum, long long* eccentricity,
+                            long long* last_level) {
     const int lane = wg::lane_id();
     for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
         const long long i = base + lane;  // (total is a multiple of 32: every lane is in range)
@@ -50,9 +53,20 @@ __global__ void ibfs_update(long long total, unsigned long long* seen, unsigned 
             if (b == lane) low = __popc(m);
             if (b == lane + 32) high = __popc(m);
         }
-        unsigned long long* group = counts + (base / stride) * 64;
-        if (low) atomicAdd(group + lane, low);
-        if (high) atomicAdd(group + lane + 32, high);
+        const long long group = (base / stride) * 64;
+        // (bits past the batch's last search are never set, so their slots are never touched;
+        // every writer of an eccentricity stores the same level)
+        if (low) {
+            atomicAdd((unsigned long long*)(reached + group + lane), low);
+            atomicAdd((unsigned long long*)(distance_sum + group + lane), low * level);
+            eccentricity[group + lane] = level;
+        }
+        if (high) {
+            atomicAdd((unsigned long long*)(reached + group + lane + 32), high);
+            atomicAdd((unsigned long long*)(distance_sum + group + lane + 32), high * level);
+            eccentricity[group + lane + 32] = level;
+        }
+        if (lane == 0) *last_level = level;
     }
 }
 
