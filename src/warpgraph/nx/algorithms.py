@@ -6,7 +6,8 @@ returns what the NetworkX function returns, keyed by the original node labels. T
 warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
 The functions live by family in :mod:`.traversal`, :mod:`.depth_first`, :mod:`.reachability`,
 :mod:`.components`, :mod:`.condensation`, :mod:`.attracting`, :mod:`.dag`, :mod:`.trees`,
-:mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths` and :mod:`.link_analysis`.
+:mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths`, :mod:`.link_analysis` and
+:mod:`.betweenness`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .bellman_ford import (
     bellman_ford_predecessor_and_distance,
     find_negative_cycle,
 )
+from .betweenness import betweenness_centrality
 from .clustering import average_clustering, clustering, transitivity, triadic_census, triangles
 from .components import (
     connected_components,
@@ -112,6 +114,7 @@ __all__ = [
     "bellman_ford_path",
     "bellman_ford_path_length",
     "bellman_ford_predecessor_and_distance",
+    "betweenness_centrality",
     "bfs_edges",
     "bfs_layers",
     "bfs_predecessors",
@@ -399,6 +402,13 @@ def _check_node_values(values: Any, name: str) -> bool | str:
     return True
 
 
+def _check_betweenness(G, weight=None, **kwargs: Any) -> bool | str:
+    """Unweighted betweenness: weighted (Dijkstra's searches) runs in NetworkX."""
+    if weight is not None:
+        return "weighted betweenness (Dijkstra's searches) runs in NetworkX"
+    return True
+
+
 def _check_pagerank(
     G,
     alpha=0.85,
@@ -478,6 +488,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "single_target_shortest_path": _check_undirected,
     "shortest_path": _check_shortest_path,
     "pagerank": _check_pagerank,
+    "betweenness_centrality": _check_betweenness,
     "dag_longest_path_length": _check_longest_path,
     "dag_longest_path": _check_longest_path_nodes,
     "condensation": _check_condensation,

@@ -32,7 +32,7 @@ from ...gpu.loader import declare
 from ...graph import Graph
 from ..triangles.api import place
 
-__all__ = ["DistanceStats", "distance_stats"]
+__all__ = ["DistanceStats", "distance_stats", "source_ids"]
 
 SOURCE = "ibfs.cu"
 declare(SOURCE, "ibfs_expand<int>", "ibfs_expand<long long>", "ibfs_update")
@@ -93,17 +93,7 @@ def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> Di
         )
     G, dev = place(G, device)
     n = G.num_vertices
-    if sources is None:
-        src = np.arange(n, dtype=np.int64)
-    else:
-        src = np.asarray(sources.get() if hasattr(sources, "get") else sources)
-        if src.ndim != 1 or (src.size and src.dtype.kind not in "iu"):
-            raise InvalidArgumentError(
-                f"sources must be a 1-D array of vertex ids, got {src.dtype}"
-            )
-        src = src.astype(np.int64)
-        if src.size and (int(src.min()) < 0 or int(src.max()) >= n):
-            raise InvalidArgumentError(f"sources hold ids outside [0, {n})")
+    src = source_ids(sources, n)
     if dev == "gpu":
         return _stats_gpu(G, src)
     from ...cpu.threads import threads_for
@@ -112,6 +102,26 @@ def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> Di
     with threads_for(n * max(1, src.size // WIDTH)):
         _stats_cpu(G.indptr, G.indices, src, nb.get_num_threads(), *out)
     return DistanceStats(*out)
+
+
+def source_ids(sources: Any, n: int) -> np.ndarray:
+    """``sources`` (host or device array_like of vertex ids; None: every vertex) as an int64
+    host array, checked to lie in ``[0, n)``.
+
+    Examples
+    --------
+    >>> source_ids([2, 0], 3).tolist(), source_ids(None, 2).tolist()
+    ([2, 0], [0, 1])
+    """
+    if sources is None:
+        return np.arange(n, dtype=np.int64)
+    src = np.asarray(sources.get() if hasattr(sources, "get") else sources)
+    if src.ndim != 1 or (src.size and src.dtype.kind not in "iu"):
+        raise InvalidArgumentError(f"sources must be a 1-D array of vertex ids, got {src.dtype}")
+    src = src.astype(np.int64)
+    if src.size and (int(src.min()) < 0 or int(src.max()) >= n):
+        raise InvalidArgumentError(f"sources hold ids outside [0, {n})")
+    return src
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
