@@ -31,6 +31,7 @@ FILES=(
   "$NX_DIR/algorithms/tree/tests/test_recognition.py"
   "$NX_DIR/algorithms/tests/test_distance_measures.py"
   "$NX_DIR/algorithms/centrality/tests/test_closeness_centrality.py"
+  "$NX_DIR/algorithms/centrality/tests/test_betweenness_centrality.py"
 )
 # Keep only the tests that call a dispatched function (the files also test other functions).
 SELECT="connected or component or shortest_path_length or triangle or transitivity \
@@ -41,7 +42,7 @@ or dijkstra_path_length or bellman_ford_path_length or negative or cycle or page
 or attracting or semiconnected or acyclic or topological or longest or aperiodic or condensation \
 or dfs or dls or preorder or postorder or shortest_path or single_source or single_target \
 or dijkstra or multi_source or bellman \
-or recognition or forest or branching or arborescence"
+or recognition or forest or branching or arborescence or betweenness"
 
 # A pytest plugin that counts the calls reaching the backend (written to a temporary folder).
 PLUGIN_DIR=$(mktemp -d)
