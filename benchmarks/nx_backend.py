@@ -10,7 +10,8 @@ unchanged graph; median of ``--repeat`` runs), on each ``--devices`` entry (set 
 ``nx.config.backends.warpgraph.device``). Times include turning the result into NetworkX's
 Python objects (dicts, sets, graphs) and consuming generators. Each warpgraph result is compared
 with NetworkX's (equal values; dicts and graphs compared as NetworkX's types compare; the
-floats of ``pagerank`` within ``n * tol``, see :data:`APPROXIMATE`). Numba
+floats of ``pagerank`` within ``n * tol``, ``betweenness_centrality``'s to rounding, see
+:data:`APPROXIMATE`). Numba
 compilation and GPU module loading are excluded by one warm-up pass on a smaller graph and one
 untimed call per function on each measured graph (its conversion cleared again before the cold
 call; ``--no-warm-each`` skips it).
@@ -207,6 +208,9 @@ def _or_not_strongly_connected(call: Callable[..., Any]) -> Call:
     return run
 
 
+#: Sources of the ``betweenness_centrality`` case (NetworkX: ~1 s per search at 1M edges).
+BETWEENNESS_SAMPLE = 32
+
 CASES: dict[str, tuple[str, Call]] = {
     "bfs_layers": ("U", _list(nx.bfs_layers)),
     "bfs_edges": ("U", _list(nx.bfs_edges)),
@@ -313,6 +317,10 @@ CASES: dict[str, tuple[str, Call]] = {
         lambda G, s, kw: _listed(nx.single_target_shortest_path_length(G, s, **kw)),
     ),
     "pagerank": ("D", _whole(nx.pagerank)),
+    "betweenness_centrality": (  # (a seeded sample: NetworkX's one search per node is hours)
+        "U",
+        lambda G, s, kw: nx.betweenness_centrality(G, k=BETWEENNESS_SAMPLE, seed=1, **kw),
+    ),
     "is_tree": ("U", _whole(nx.is_tree)),
     "is_forest": ("U", _whole(nx.is_forest)),
     "is_branching": ("D", _whole(nx.is_branching)),
@@ -367,7 +375,7 @@ ORDERED = {
 #: call (NetworkX's default). warpgraph follows the same steps and stopping rule, so the values
 #: agree to rounding, or within the L1 change of one step (``< n * tol``) where a change within
 #: rounding of ``n * tol`` makes one of the two stop a step later.
-APPROXIMATE = {"pagerank": 1.0e-6}
+APPROXIMATE = {"pagerank": 1.0e-6, "betweenness_centrality": 1.0e-15}
 
 
 def same(ours: Any, theirs: Any, name: str | None = None) -> bool:

@@ -54,6 +54,7 @@ _LAZY = {
     "component_sizes": "warpgraph.algorithms.components",
     "largest_component": "warpgraph.algorithms.components",
     "pagerank": "warpgraph.algorithms.pagerank",
+    "betweenness_centrality": "warpgraph.algorithms.betweenness",
 }
 _SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms", "csgraph")
 

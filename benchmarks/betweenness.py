@@ -1,0 +1,85 @@
+"""Betweenness centrality times (``warpgraph.algorithms.betweenness``): Brandes' searches from
+``--sources`` sampled vertices on the CPU (a search per Numba worker) and the GPU (a search
+per thread block), on generated graphs.
+
+Each graph is built undirected without self-loops or repeated edges; the same sample of
+sources (seeded) is timed ``--repeat`` times after one untimed call (median; the GPU
+synchronized) through ``dependency_sums`` (the function the NetworkX backend calls). Reported:
+milliseconds, searches per second, and arcs per second (``sources * arcs / seconds``, each
+search touching every arc about three times). The GPU's values are compared with the CPU's
+(to rounding: the dependencies are added in another order) and the CPU's checked by
+:func:`verify_betweenness` (the total, and 2 vertices recomputed from the definition, on graphs
+up to ``--verify-max-vertices``).
+
+Usage::
+
+    python benchmarks/betweenness.py --graphs urand:17 grid:708 kron:18 --sources 1024 \\
+        --out betweenness.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+from onion import build  # (the benchmark graphs, undirected and simple)
+
+import warpgraph as wg
+from warpgraph.algorithms.betweenness.api import dependency_sums
+from warpgraph.algorithms.betweenness.verify import verify_betweenness
+
+
+def timed(G: wg.Graph, sources: np.ndarray, dev: str, repeat: int) -> tuple[float, object]:
+    """Median seconds of ``repeat`` calls after an untimed one, and the last result."""
+    sync = (lambda: None) if dev == "cpu" else wg.device.cupy().cuda.Device().synchronize
+    result = dependency_sums(G, sources, False, dev)
+    sync()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = dependency_sums(G, sources, False, dev)
+        sync()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
+    ap.add_argument("--devices", nargs="+", default=["cpu", "gpu"], choices=["cpu", "gpu"])
+    ap.add_argument("--sources", type=int, default=256)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--verify-max-vertices", type=int, default=200_000)
+    ap.add_argument("--out", help="JSON file for the results")
+    args = ap.parse_args()
+    out = {}
+    for spec in args.graphs:
+        G = build(spec)
+        n = G.num_vertices
+        sources = np.random.default_rng(1).choice(n, min(n, args.sources), replace=False)
+        row = {"n": n, "arcs": int(G.num_arcs), "sources": int(sources.size)}
+        results = {}
+        for dev in args.devices:
+            seconds, results[dev] = timed(G.to(dev), sources, dev, args.repeat)
+            row[f"{dev}_ms"] = 1e3 * seconds
+            row[f"{dev}_searches_per_s"] = sources.size / seconds
+            row[f"{dev}_arcs_per_s"] = sources.size * G.num_arcs / seconds
+        if "cpu" in results and "gpu" in results:
+            cpu, gpu = results["cpu"], results["gpu"].get()
+            row["gpu_vs_cpu_max_rel"] = float(np.max(np.abs(gpu - cpu) / np.maximum(cpu, 1.0)))
+        if "cpu" in results and n <= args.verify_max_vertices:
+            t0 = time.perf_counter()
+            verify_betweenness(G, results["cpu"], sources, samples=2)
+            row["verify_s"] = time.perf_counter() - t0
+        print(spec, row, flush=True)
+        out[spec] = row
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
