@@ -12,8 +12,11 @@ import pytest
 
 import warpgraph as wg
 from warpgraph.algorithms.betweenness import betweenness_centrality
-from warpgraph.algorithms.betweenness.api import partial_sums
-from warpgraph.algorithms.betweenness.reference import reference_betweenness
+from warpgraph.algorithms.betweenness.api import arc_dependency_sums, partial_sums
+from warpgraph.algorithms.betweenness.reference import (
+    reference_arc_betweenness,
+    reference_betweenness,
+)
 from warpgraph.algorithms.betweenness.verify import verify_betweenness
 from warpgraph.errors import InvalidArgumentError, VerificationError
 
@@ -63,6 +66,31 @@ def test_random_graphs_match_the_oracle(seed, directed):
             got = betweenness_centrality(G, sources, endpoints=endpoints, device="cpu")
             assert np.allclose(got, _oracle(G, sources, endpoints), rtol=1e-12, atol=1e-12)
             verify_betweenness(G, got, sources, endpoints=endpoints, samples=6)
+
+
+def _arc_oracle(G: wg.Graph, sources) -> np.ndarray:
+    """The reference's arc shares in ``G``'s CSR order (``G`` without parallel arcs)."""
+    indptr, indices = np.asarray(G.indptr), np.asarray(G.indices)
+    shares = reference_arc_betweenness(indptr, indices, sources)
+    tails = np.repeat(np.arange(G.num_vertices), np.diff(indptr))
+    return np.array([shares[int(v), int(w)] for v, w in zip(tails, indices, strict=True)])
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("seed", range(20))
+def test_arc_shares_match_the_oracle(seed, directed):
+    G = _random_graph(seed, directed)
+    G = G.merge_duplicates() if G.num_arcs else G
+    for sources in (np.arange(G.num_vertices), np.array([0, 0, G.num_vertices - 1])):
+        got = arc_dependency_sums(G, sources, "cpu")
+        assert np.allclose(got, _arc_oracle(G, sources), rtol=1e-12, atol=1e-12)
+        # a vertex's out-arcs carry its dependencies, its own search's included
+        node = betweenness_centrality(G, sources, device="cpu")
+        tails = np.repeat(np.arange(G.num_vertices), np.diff(np.asarray(G.indptr)))
+        out = np.bincount(tails, weights=got, minlength=G.num_vertices)
+        others = np.setdiff1d(np.arange(G.num_vertices), sources)
+        assert np.allclose(out[others], node[others], rtol=1e-12, atol=1e-12)
+        assert (out >= node - 1e-9).all()
 
 
 @pytest.mark.parametrize("name", ["path", "star", "cycle", "lattice", "clique"])
@@ -167,3 +195,12 @@ def test_gpu_matches_cpu():
     verify_betweenness(G, gpu, sources, samples=3)
     assert np.allclose(gpu.get(), betweenness_centrality(G, sources, device="cpu"), rtol=1e-10)
     assert np.array_equal(gpu.get(), betweenness_centrality(G, sources, device="gpu").get())
+    H = G.merge_duplicates()
+    arcs_gpu = arc_dependency_sums(H.to("gpu"), sources, "gpu").get()
+    assert np.allclose(arcs_gpu, arc_dependency_sums(H, sources, "cpu"), rtol=1e-10)
+    for seed in range(4):
+        G = _random_graph(seed, bool(seed % 2))
+        G = G.merge_duplicates() if G.num_arcs else G
+        src = np.arange(G.num_vertices)
+        got = arc_dependency_sums(G.to("gpu"), src, "gpu").get()
+        assert np.allclose(got, _arc_oracle(G, src), rtol=1e-12, atol=1e-12)

@@ -129,6 +129,9 @@ FUNCTIONS: dict[str, str] = {
     "betweenness_centrality": "Unweighted (weighted runs in NetworkX): Brandes' searches on "
     "the device, from the same sample of ``k`` sources as NetworkX's (the same call on the "
     "same random state), NetworkX's rescaling; values equal to rounding.",
+    "edge_betweenness_centrality": "Unweighted (weighted runs in NetworkX): each arc's share "
+    "of the same searches, an undirected edge's two arcs added; edges in ``G.edges()`` order; "
+    "the installed NetworkX's rescaling; values equal to rounding.",
     "pagerank": "NetworkX's power iteration and stopping rule (values equal to rounding, or "
     "within ``n * tol`` in L1 where the two stop a step apart). Negative or non-numeric "
     "weights, alpha outside [0, 1] and negative dict entries run in NetworkX.",

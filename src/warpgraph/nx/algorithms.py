@@ -34,7 +34,7 @@ from .bellman_ford import (
     bellman_ford_predecessor_and_distance,
     find_negative_cycle,
 )
-from .betweenness import betweenness_centrality
+from .betweenness import betweenness_centrality, edge_betweenness_centrality
 from .clustering import average_clustering, clustering, transitivity, triadic_census, triangles
 from .components import (
     connected_components,
@@ -139,6 +139,7 @@ __all__ = [
     "diameter",
     "dijkstra_predecessor_and_distance",
     "eccentricity",
+    "edge_betweenness_centrality",
     "find_negative_cycle",
     "is_aperiodic",
     "is_arborescence",
@@ -489,6 +490,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "shortest_path": _check_shortest_path,
     "pagerank": _check_pagerank,
     "betweenness_centrality": _check_betweenness,
+    "edge_betweenness_centrality": _check_betweenness,
     "dag_longest_path_length": _check_longest_path,
     "dag_longest_path": _check_longest_path_nodes,
     "condensation": _check_condensation,

@@ -16,24 +16,30 @@ MOST_PARTIALS = 32
 PARTIAL_BYTES = 1 << 30
 
 
-def betweenness_cpu(G: Graph, sources: np.ndarray, endpoints: bool) -> np.ndarray:
-    """Raw betweenness (see :func:`.api.betweenness_centrality`) on the CPU."""
+def betweenness_cpu(
+    G: Graph, sources: np.ndarray, endpoints: bool, arcs: bool = False
+) -> np.ndarray:
+    """Raw betweenness (see :func:`.api.betweenness_centrality`) on the CPU; with ``arcs``,
+    each arc's share instead (:func:`.api.arc_dependency_sums`)."""
     from ...cpu.threads import threads_for
 
-    n, k = G.num_vertices, sources.size
+    n, m, k = G.num_vertices, int(G.num_arcs), sources.size
     if n == 0 or k == 0:
-        return empty_result(n)
-    count = partial_sums(k, MOST_PARTIALS, PARTIAL_BYTES // (8 * n))
+        return empty_result(m if arcs else n)
+    row = n + (m if arcs else 0)
+    count = partial_sums(k, MOST_PARTIALS, PARTIAL_BYTES // (8 * row))
     partials = np.zeros((count, n), dtype=np.float64)
-    with threads_for(k * max(1, G.num_arcs)):
-        _searches(G.indptr, G.indices, sources, endpoints, partials)
-    return partials.sum(axis=0)
+    arc_partials = np.zeros((count, m if arcs else 0), dtype=np.float64)
+    with threads_for(k * max(1, m)):
+        _searches(G.indptr, G.indices, sources, endpoints, partials, arc_partials)
+    return (arc_partials if arcs else partials).sum(axis=0)
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
-def _searches(indptr, indices, sources, endpoints, partials):  # pragma: no cover - compiled
+def _searches(indptr, indices, sources, endpoints, partials, arc_partials):  # pragma: no cover
     """Partial sum ``p`` gathers sources ``p, p + P, ...``; one worker runs a partial's
-    searches in turn (the sums' order is fixed by ``P`` alone)."""
+    searches in turn (the sums' order is fixed by ``P`` alone). ``arc_partials`` of width 0:
+    no arc shares."""
     n = indptr.shape[0] - 1
     k = sources.shape[0]
     count = partials.shape[0]
@@ -43,6 +49,8 @@ def _searches(indptr, indices, sources, endpoints, partials):  # pragma: no cove
         delta = np.zeros(n, dtype=np.float64)
         order = np.empty(n, dtype=np.int64)
         acc = partials[p]
+        arc_acc = arc_partials[p]
+        per_arc = arc_acc.shape[0] > 0
         for i in range(p, k, count):
             s = sources[i]
             dist[s] = 0
@@ -70,7 +78,10 @@ def _searches(indptr, indices, sources, endpoints, partials):  # pragma: no cove
                 for j in range(indptr[v], indptr[v + 1]):
                     u = indices[j]
                     if dist[u] == d:
-                        total += sv * ((1.0 + delta[u]) / sigma[u])
+                        share = sv * ((1.0 + delta[u]) / sigma[u])
+                        total += share
+                        if per_arc:
+                            arc_acc[j] += share
                 delta[v] = total
                 if v != s:
                     acc[v] += total + 1.0 if endpoints else total

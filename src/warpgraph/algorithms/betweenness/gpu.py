@@ -27,20 +27,22 @@ SCRATCH_BYTES = 6 << 30
 ROW_BYTES = 44
 
 
-def betweenness_gpu(G: Graph, sources: np.ndarray, endpoints: bool) -> Any:
-    """Raw betweenness (see :func:`.api.betweenness_centrality`) on the GPU."""
+def betweenness_gpu(G: Graph, sources: np.ndarray, endpoints: bool, arcs: bool = False) -> Any:
+    """Raw betweenness (see :func:`.api.betweenness_centrality`) on the GPU; with ``arcs``,
+    each arc's share instead (:func:`.api.arc_dependency_sums`)."""
     from ...device import cupy
     from ...gpu.launch import launch, sm_count
     from ...gpu.loader import get_kernel
 
     cp = cupy()
-    n, k = G.num_vertices, sources.size
+    n, m, k = G.num_vertices, int(G.num_arcs), sources.size
     if n == 0 or k == 0:
-        return empty_result(n, cp)
+        return empty_result(m if arcs else n, cp)
     id_dtype = G.indices.dtype
     rindptr, rindices, _ = G.reverse_csr()
     rindices = rindices.astype(id_dtype, copy=False)
-    blocks = partial_sums(k, BLOCKS_PER_SM * sm_count(), SCRATCH_BYTES // (ROW_BYTES * n))
+    row_bytes = ROW_BYTES * n + (8 * m if arcs else 0)
+    blocks = partial_sums(k, BLOCKS_PER_SM * sm_count(), SCRATCH_BYTES // row_bytes)
     ctype = "int" if id_dtype == cp.int32 else "long long"
     kernel = get_kernel(SOURCE, f"brandes<{ctype}>")
     args = (
@@ -58,6 +60,8 @@ def betweenness_gpu(G: Graph, sources: np.ndarray, endpoints: bool) -> Any:
         cp.empty(blocks * n, dtype=id_dtype),  # order
         cp.empty(blocks * (n + 1), dtype=cp.int64),  # levels
         partials := cp.zeros((blocks, n), dtype=cp.float64),
+        arc_partials := cp.zeros((blocks, m) if arcs else 1, dtype=cp.float64),
+        m if arcs else 0,  # (the arc partial sums' stride; 0: none)
     )
     launch(kernel, blocks * BLOCK, args, block=BLOCK, grid=blocks)
-    return partials.sum(axis=0)
+    return (arc_partials if arcs else partials).sum(axis=0)

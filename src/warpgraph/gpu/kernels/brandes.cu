@@ -19,7 +19,9 @@
 //      sources[k], endpoints (NetworkX's endpoints=True).
 // Scratch per block (row b of each, n entries; levels n + 1): dist (-1 on entry, left so),
 //      sigma and delta (0 on entry, left so), order, levels.
-// Out: partial[b][v] += the dependencies of block b's searches.
+// Out: partial[b][v] += the dependencies of block b's searches; where arc_stride is not 0 (edge
+//      betweenness), also arc_partial[b * arc_stride + j] += the share of arc j, (v, w) with w
+//      one level farther: sigma[v] * (1 + delta[w]) / sigma[w].
 #include "common.cuh"
 
 template <typename V>
@@ -27,7 +29,8 @@ __global__ void brandes(const long long* __restrict__ indptr, const V* __restric
                         const long long* __restrict__ rindptr, const V* __restrict__ rindices,
                         long long n, const long long* __restrict__ sources, long long k,
                         int endpoints, int* dist_all, double* sigma_all, double* delta_all,
-                        V* order_all, long long* levels_all, double* partial_all) {
+                        V* order_all, long long* levels_all, double* partial_all,
+                        double* arc_partial_all, long long arc_stride) {
     __shared__ unsigned long long tail;
     const long long b = blockIdx.x;
     int* dist = dist_all + b * n;
@@ -36,6 +39,7 @@ __global__ void brandes(const long long* __restrict__ indptr, const V* __restric
     V* order = order_all + b * n;
     long long* levels = levels_all + b * (n + 1);
     double* partial = partial_all + b * n;
+    double* arc_partial = arc_partial_all + b * arc_stride;
     for (long long i = b; i < k; i += gridDim.x) {
         const long long s = sources[i];
         if (threadIdx.x == 0) {
@@ -84,7 +88,10 @@ __global__ void brandes(const long long* __restrict__ indptr, const V* __restric
                 double total = 0.0;
                 for (long long j = indptr[v]; j < indptr[v + 1]; ++j) {
                     const long long u = (long long)indices[j];
-                    if (dist[u] == level + 1) total += sv * ((1.0 + delta[u]) / sigma[u]);
+                    if (dist[u] != level + 1) continue;
+                    const double share = sv * ((1.0 + delta[u]) / sigma[u]);
+                    total += share;
+                    if (arc_stride) arc_partial[j] += share;
                 }
                 delta[v] = total;
                 if (v != s) partial[v] += endpoints ? total + 1.0 : total;
@@ -105,9 +112,9 @@ __global__ void brandes(const long long* __restrict__ indptr, const V* __restric
 #ifdef WARPGRAPH_NVCC_CHECK
 template __global__ void brandes<int>(const long long*, const int*, const long long*, const int*,
                                       long long, const long long*, long long, int, int*, double*,
-                                      double*, int*, long long*, double*);
+                                      double*, int*, long long*, double*, double*, long long);
 template __global__ void brandes<long long>(const long long*, const long long*, const long long*,
                                             const long long*, long long, const long long*,
                                             long long, int, int*, double*, double*, long long*,
-                                            long long*, double*);
+                                            long long*, double*, double*, long long);
 #endif
