@@ -28,6 +28,7 @@ import numpy as np
 from onion import build  # (the benchmark graphs, undirected and simple)
 
 import warpgraph as wg
+from warpgraph.algorithms.betweenness import gpu as gpu_module
 from warpgraph.algorithms.betweenness.api import dependency_sums
 from warpgraph.algorithms.betweenness.verify import verify_betweenness
 
@@ -53,6 +54,7 @@ def main() -> None:
     ap.add_argument("--sources", type=int, default=256)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--verify-max-vertices", type=int, default=200_000)
+    ap.add_argument("--blocks-per-sm", type=int, nargs="+", default=None, help="GPU: time each")
     ap.add_argument("--out", help="JSON file for the results")
     args = ap.parse_args()
     out = {}
@@ -63,10 +65,14 @@ def main() -> None:
         row = {"n": n, "arcs": int(G.num_arcs), "sources": int(sources.size)}
         results = {}
         for dev in args.devices:
-            seconds, results[dev] = timed(G.to(dev), sources, dev, args.repeat)
-            row[f"{dev}_ms"] = 1e3 * seconds
-            row[f"{dev}_searches_per_s"] = sources.size / seconds
-            row[f"{dev}_arcs_per_s"] = sources.size * G.num_arcs / seconds
+            for per_sm in (args.blocks_per_sm or [None]) if dev == "gpu" else [None]:
+                key = dev if per_sm is None else f"{dev}_{per_sm}_per_sm"
+                if per_sm is not None:
+                    gpu_module.BLOCKS_PER_SM = per_sm
+                seconds, results[dev] = timed(G.to(dev), sources, dev, args.repeat)
+                row[f"{key}_ms"] = 1e3 * seconds
+                row[f"{key}_searches_per_s"] = sources.size / seconds
+                row[f"{key}_arcs_per_s"] = sources.size * G.num_arcs / seconds
         if "cpu" in results and "gpu" in results:
             cpu, gpu = results["cpu"], results["gpu"].get()
             row["gpu_vs_cpu_max_rel"] = float(np.max(np.abs(gpu - cpu) / np.maximum(cpu, 1.0)))

@@ -187,6 +187,21 @@ def test_gpu_matches_cpu():
     for name in ("lattice", "clique", "star"):
         G = _named(name)
         assert np.allclose(betweenness_centrality(G, device="gpu").get(), _oracle(G))
+    rng = np.random.default_rng(4)  # hubs of 40-300 arcs (rows walked by a warp), both ways
+    n = 400
+    hubs = np.repeat(np.array([0, 1, 2, 3]), [300, 120, 40, 33])
+    src = np.r_[hubs, rng.integers(0, n, 600)]
+    dst = np.r_[rng.integers(4, n, hubs.size), rng.integers(0, n, 600)]
+    for directed in (False, True):
+        G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed).merge_duplicates()
+        for endpoints in (False, True):
+            got = betweenness_centrality(G, endpoints=endpoints, device="gpu").get()
+            assert np.allclose(got, _oracle(G, None, endpoints), rtol=1e-12, atol=1e-12)
+        got = arc_dependency_sums(G.to("gpu"), np.arange(n), "gpu").get()
+        assert np.allclose(got, _arc_oracle(G, np.arange(n)), rtol=1e-12, atol=1e-12)
+        rev = wg.Graph.from_edges(dst, src, num_vertices=n, directed=directed).merge_duplicates()
+        got = betweenness_centrality(rev, device="gpu").get()  # (long in-rows: sigma by warps)
+        assert np.allclose(got, _oracle(rev), rtol=1e-12, atol=1e-12)
     rng = np.random.default_rng(9)  # more sources than blocks: each block runs several
     n = 20000
     G = wg.Graph.from_edges(rng.integers(0, n, 80000), rng.integers(0, n, 80000), num_vertices=n)

@@ -18,10 +18,11 @@ declare(SOURCE, "brandes<int>", "brandes<long long>")
 
 #: Threads per block (a search's level is spread over them).
 BLOCK = 256
-#: Blocks per SM: two searches share an SM, so one's barriers overlap the other's loads.
+#: Blocks per SM: several searches share an SM, so one's barriers and loads overlap the
+#: others' (benchmarks/betweenness.py --blocks-per-sm compares).
 BLOCKS_PER_SM = 2
-#: The blocks' scratch stays within this ...
-SCRATCH_BYTES = 6 << 30
+#: The blocks' scratch stays within this and a quarter of the free device memory ...
+SCRATCH_BYTES = 24 << 30
 #: ... at this many bytes per vertex and block (dist 4, sigma 8, delta 8, order 4 or 8,
 #: levels 8, partial sum 8).
 ROW_BYTES = 44
@@ -42,7 +43,8 @@ def betweenness_gpu(G: Graph, sources: np.ndarray, endpoints: bool, arcs: bool =
     rindptr, rindices, _ = G.reverse_csr()
     rindices = rindices.astype(id_dtype, copy=False)
     row_bytes = ROW_BYTES * n + (8 * m if arcs else 0)
-    blocks = partial_sums(k, BLOCKS_PER_SM * sm_count(), SCRATCH_BYTES // row_bytes)
+    budget = min(SCRATCH_BYTES, cp.cuda.runtime.memGetInfo()[0] // 4)
+    blocks = partial_sums(k, BLOCKS_PER_SM * sm_count(), budget // row_bytes)
     ctype = "int" if id_dtype == cp.int32 else "long long"
     kernel = get_kernel(SOURCE, f"brandes<{ctype}>")
     args = (
