@@ -21,8 +21,8 @@ BLOCK = 256
 #: Blocks per SM: several searches share an SM, so one's barriers and loads overlap the
 #: others' (benchmarks/betweenness.py --blocks-per-sm compares).
 BLOCKS_PER_SM = 2
-#: The blocks' scratch stays within this and a quarter of the free device memory ...
-SCRATCH_BYTES = 24 << 30
+#: The blocks' scratch stays within this ...
+SCRATCH_BYTES = 6 << 30
 #: ... at this many bytes per vertex and block (dist 4, sigma 8, delta 8, order 4 or 8,
 #: levels 8, partial sum 8).
 ROW_BYTES = 44
@@ -43,8 +43,7 @@ def betweenness_gpu(G: Graph, sources: np.ndarray, endpoints: bool, arcs: bool =
     rindptr, rindices, _ = G.reverse_csr()
     rindices = rindices.astype(id_dtype, copy=False)
     row_bytes = ROW_BYTES * n + (8 * m if arcs else 0)
-    budget = min(SCRATCH_BYTES, cp.cuda.runtime.memGetInfo()[0] // 4)
-    blocks = partial_sums(k, BLOCKS_PER_SM * sm_count(), budget // row_bytes)
+    blocks = partial_sums(k, BLOCKS_PER_SM * sm_count(), SCRATCH_BYTES // row_bytes)
     ctype = "int" if id_dtype == cp.int32 else "long long"
     kernel = get_kernel(SOURCE, f"brandes<{ctype}>")
     args = (

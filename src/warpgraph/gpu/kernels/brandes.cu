@@ -4,19 +4,16 @@
 // n-entry slices of every scratch array; its dependencies go into its own partial sum (row b of
 // `partial`), added up on the host side in row order, so the result does not depend on timing.
 // Per search:
-//   1. forward, a level at a time: the level's vertices (the block's queue `order`) claim their
-//      unseen out-neighbours with atomicCAS on dist and append them; then each new vertex pulls
-//      its path count sigma from its in-neighbours one level up (no atomics on sigma: each sum
-//      has a fixed order);
+//   1. forward, a level at a time: the threads take the level's vertices from the block's queue
+//      (`order`), claim unseen out-neighbours with atomicCAS on dist and append them; then each
+//      new vertex pulls its path count sigma from its in-neighbours one level up (no atomics on
+//      sigma: the sums' order is the in-rows' order);
 //   2. backward, farthest level first: each vertex pulls its dependency over its out-arcs to the
 //      next level, delta[v] = sum sigma[v] * (1 + delta[w]) / sigma[w], and adds it into the
-//      block's partial sum (and, for edge betweenness, each arc's share into the arc's);
+//      block's partial sum;
 //   3. the vertices it touched are cleared for the next search.
-// In each step a row of at most LONG_ROW arcs is walked by one thread, a longer one by a warp
-// (lanes stride over its arcs and add up with shuffles): a power-law hub would otherwise hold
-// the whole block at the level's barrier. Levels are __syncthreads apart: a level's work fits
-// one block on lattices (thousands of levels of a few hundred vertices), where a launch per
-// level would cost more than the level.
+// Levels are __syncthreads apart: a level's work fits one block on lattices (thousands of levels
+// of a few hundred vertices), where a launch per level would cost more than the level.
 //
 // In:  indptr/indices (out-arcs), rindptr/rindices (in-arcs; the same arrays when undirected),
 //      sources[k], endpoints (NetworkX's endpoints=True).
@@ -25,53 +22,7 @@
 // Out: partial[b][v] += the dependencies of block b's searches; where arc_stride is not 0 (edge
 //      betweenness), also arc_partial[b * arc_stride + j] += the share of arc j, (v, w) with w
 //      one level farther: sigma[v] * (1 + delta[w]) / sigma[w].
-// Launch with a block size that is a multiple of 32.
 #include "common.cuh"
-
-// Rows longer than this are walked by a warp; shorter ones by one thread.
-constexpr long long LONG_ROW = 32;
-
-// Claim the unseen heads of arcs [first, last) for level `next` and queue them.
-template <typename V>
-__device__ __forceinline__ void claim(const V* __restrict__ indices, long long first,
-                                      long long last, long long step, int next, int* dist,
-                                      V* order, unsigned long long* tail) {
-    for (long long j = first; j < last; j += step) {
-        const long long u = (long long)indices[j];
-        if (dist[u] < 0 && atomicCAS(dist + u, -1, next) == -1) order[atomicAdd(tail, 1ull)] = (V)u;
-    }
-}
-
-// Paths into u: the sum of sigma over its in-neighbours at level `depth`, arcs [first, last).
-template <typename V>
-__device__ __forceinline__ double paths_in(const V* __restrict__ rindices, long long first,
-                                           long long last, long long step, int depth,
-                                           const int* dist, const double* sigma) {
-    double count = 0.0;
-    for (long long j = first; j < last; j += step) {
-        const long long v = (long long)rindices[j];
-        if (dist[v] == depth) count += sigma[v];
-    }
-    return count;
-}
-
-// v's dependency over its arcs [first, last) to level `next` (and each arc's share).
-template <typename V>
-__device__ __forceinline__ double dependency(const V* __restrict__ indices, long long first,
-                                             long long last, long long step, int next,
-                                             double sv, const int* dist, const double* sigma,
-                                             const double* delta, double* arc_partial,
-                                             bool arcs) {
-    double total = 0.0;
-    for (long long j = first; j < last; j += step) {
-        const long long u = (long long)indices[j];
-        if (dist[u] != next) continue;
-        const double share = sv * ((1.0 + delta[u]) / sigma[u]);
-        total += share;
-        if (arcs) arc_partial[j] += share;
-    }
-    return total;
-}
 
 template <typename V>
 __global__ void brandes(const long long* __restrict__ indptr, const V* __restrict__ indices,
@@ -89,9 +40,6 @@ __global__ void brandes(const long long* __restrict__ indptr, const V* __restric
     long long* levels = levels_all + b * (n + 1);
     double* partial = partial_all + b * n;
     double* arc_partial = arc_partial_all + b * arc_stride;
-    const bool arcs = arc_stride != 0;
-    const int lane = wg::lane_id();
-    const long long warp = threadIdx.x / wg::WARP_SIZE, warps = blockDim.x / wg::WARP_SIZE;
     for (long long i = b; i < k; i += gridDim.x) {
         const long long s = sources[i];
         if (threadIdx.x == 0) {
@@ -105,31 +53,24 @@ __global__ void brandes(const long long* __restrict__ indptr, const V* __restric
         long long lo = 0, hi = 1;
         int depth = 0;  // (the level of order[lo, hi))
         while (lo < hi) {
-            for (long long a = lo + threadIdx.x; a < hi; a += blockDim.x) {  // short rows
+            for (long long a = lo + threadIdx.x; a < hi; a += blockDim.x) {
                 const long long v = (long long)order[a];
-                if (indptr[v + 1] - indptr[v] <= LONG_ROW)
-                    claim(indices, indptr[v], indptr[v + 1], 1, depth + 1, dist, order, &tail);
-            }
-            for (long long a = lo + warp; a < hi; a += warps) {  // long rows, a warp each
-                const long long v = (long long)order[a];
-                if (indptr[v + 1] - indptr[v] > LONG_ROW)
-                    claim(indices, indptr[v] + lane, indptr[v + 1], wg::WARP_SIZE, depth + 1,
-                          dist, order, &tail);
+                for (long long j = indptr[v]; j < indptr[v + 1]; ++j) {
+                    const long long u = (long long)indices[j];
+                    if (dist[u] < 0 && atomicCAS(dist + u, -1, depth + 1) == -1)
+                        order[atomicAdd(&tail, 1ull)] = (V)u;
+                }
             }
             __syncthreads();
             const long long next = (long long)tail;
             for (long long a = hi + threadIdx.x; a < next; a += blockDim.x) {
                 const long long u = (long long)order[a];
-                if (rindptr[u + 1] - rindptr[u] <= LONG_ROW)
-                    sigma[u] = paths_in(rindices, rindptr[u], rindptr[u + 1], 1, depth, dist,
-                                        sigma);
-            }
-            for (long long a = hi + warp; a < next; a += warps) {
-                const long long u = (long long)order[a];
-                if (rindptr[u + 1] - rindptr[u] <= LONG_ROW) continue;
-                const double count = wg::warp_sum(paths_in(
-                    rindices, rindptr[u] + lane, rindptr[u + 1], wg::WARP_SIZE, depth, dist, sigma));
-                if (lane == 0) sigma[u] = count;
+                double count = 0.0;
+                for (long long j = rindptr[u]; j < rindptr[u + 1]; ++j) {
+                    const long long v = (long long)rindices[j];
+                    if (dist[v] == depth) count += sigma[v];
+                }
+                sigma[u] = count;
             }
             ++depth;
             if (threadIdx.x == 0) levels[depth] = hi;
@@ -143,22 +84,17 @@ __global__ void brandes(const long long* __restrict__ indptr, const V* __restric
             const long long first = levels[level], last = levels[level + 1];
             for (long long a = first + threadIdx.x; a < last; a += blockDim.x) {
                 const long long v = (long long)order[a];
-                if (indptr[v + 1] - indptr[v] > LONG_ROW) continue;
-                const double total = dependency(indices, indptr[v], indptr[v + 1], 1, level + 1,
-                                                sigma[v], dist, sigma, delta, arc_partial, arcs);
+                const double sv = sigma[v];
+                double total = 0.0;
+                for (long long j = indptr[v]; j < indptr[v + 1]; ++j) {
+                    const long long u = (long long)indices[j];
+                    if (dist[u] != level + 1) continue;
+                    const double share = sv * ((1.0 + delta[u]) / sigma[u]);
+                    total += share;
+                    if (arc_stride) arc_partial[j] += share;
+                }
                 delta[v] = total;
                 if (v != s) partial[v] += endpoints ? total + 1.0 : total;
-            }
-            for (long long a = first + warp; a < last; a += warps) {
-                const long long v = (long long)order[a];
-                if (indptr[v + 1] - indptr[v] <= LONG_ROW) continue;
-                const double total = wg::warp_sum(
-                    dependency(indices, indptr[v] + lane, indptr[v + 1], wg::WARP_SIZE, level + 1,
-                               sigma[v], dist, sigma, delta, arc_partial, arcs));
-                if (lane == 0) {
-                    delta[v] = total;
-                    if (v != s) partial[v] += endpoints ? total + 1.0 : total;
-                }
             }
             __syncthreads();
         }
