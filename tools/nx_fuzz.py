@@ -9,16 +9,17 @@ NaN, infinite or ``None``; graph views (subgraphs, reversed, undirected views), 
 and user subclasses; and the same graph again after NetworkX's own methods changed it (a stale
 cached conversion would show).
 Arguments cover sources that are missing, cutoffs and depth limits of several kinds, ``k``
-values, node lists, core-number dicts and PageRank's dicts (personalization, start, dangling).
+values, node lists, core-number dicts, PageRank's dicts (personalization, start, dangling) and
+those of eigenvector and Katz centrality (``nstart``, ``beta``).
 
 A call agrees when both raise exceptions of the same class, or both answer equal results of
 the same types, in the same order: dict keys, list and generator items, graph nodes, edges,
-adjacency order and attributes. Sets compare as sets; PageRank's dicts compare by key order
-and within ``n * tol`` in L1 (:data:`APPROXIMATE`). Calls the backend declines
-(``can_run``, or ``NotImplementedError`` from its function, both of which send automatic
-dispatch to NetworkX) are counted apart, by reason. One known difference is counted apart too:
-NetworkX's ``negative_edge_cycle`` adds a node to the graph, so it refuses frozen graphs and
-views, which warpgraph answers (compared with NetworkX on an unfrozen copy).
+adjacency order and attributes. Sets compare as sets; PageRank's dicts (and eigenvector and
+Katz centrality's) compare by key order and within ``n * tol`` in L1 (:data:`APPROXIMATE`).
+Calls the backend declines (``can_run``, or ``NotImplementedError`` from its function, both of
+which send automatic dispatch to NetworkX) are counted apart, by reason. One known difference
+is counted apart too: NetworkX's ``negative_edge_cycle`` adds a node to the graph, so it refuses
+frozen graphs and views, which warpgraph answers (compared with NetworkX on an unfrozen copy).
 
 Usage: ``python tools/nx_fuzz.py [--seed S] [--rounds R] [--device cpu|gpu] [--seconds T]
 [--auto]`` (``--seconds``: stop after the round that passes it; ``--auto``: warpgraph first in
@@ -150,8 +151,11 @@ DFS_FUNCTIONS = ("dfs_edges", "dfs_tree", "dfs_predecessors", "dfs_successors",
 #: The all-pairs measures run one NetworkX search per node: on the fuzz's large graphs (5,000
 #: and 20,000 nodes) a single call would take minutes, so they are fuzzed on small graphs.
 ALL_PAIRS = ("closeness_centrality", "eccentricity", "diameter", "radius", "periphery",
-             "average_shortest_path_length")  # fmt: skip
+             "average_shortest_path_length", "center", "barycenter", "wiener_index")  # fmt: skip
 ALL_PAIRS_MAX_NODES = 100
+#: NetworkX's eigenvector and Katz centrality are Python loops over every arc per step (and
+#: Katz may run 1,000 steps): fuzzed on graphs of at most this many nodes.
+POWER_MAX_NODES = 300
 
 
 def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, dict]]:
@@ -241,7 +245,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
             options = {"normalized": normalized, "endpoints": endpoints}
             yield "betweenness_centrality", (G,), options
             yield "betweenness_centrality", (G,), {"k": min(len(G), 5), "seed": 7, **options}
-        for name in ("diameter", "radius", "periphery"):  # (declined when undirected)
+        for options in ({}, {"normalized": False, "k": min(len(G), 5), "seed": 3}):
+            yield "edge_betweenness_centrality", (G,), options
+        for name in ("diameter", "radius", "periphery", "center"):  # (declined: undirected)
             yield name, (G,), {"usebounds": True}
     for name in ("connected_components", "number_connected_components", "is_connected",
                  "strongly_connected_components", "number_strongly_connected_components",
@@ -255,6 +261,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
     for H in (G, *forests(G)):  # (the directed-only two refused by NetworkX when undirected)
         for name in ("is_tree", "is_forest", "is_branching", "is_arborescence"):
             yield name, (H,), {}
+        if H is not G and len(H) <= ALL_PAIRS_MAX_NODES:  # (trees: these three's own paths)
+            for name in ("center", "barycenter", "wiener_index"):
+                yield name, (H,), {}
     if G.is_directed():  # a DAG of G's arcs (each from a later to an earlier node), ± one arc
         rank = {v: i for i, v in enumerate(G)}
         dag = nx.DiGraph()
@@ -314,6 +323,31 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
     for name in ("personalization", "nstart", "dangling"):
         yield "pagerank", (G,), {name: {picked[0]: 2, picked[1]: 1}}
         yield "pagerank", (G,), {name: {"absent": 1}}
+    if len(G) <= POWER_MAX_NODES:
+        yield from power_calls(G, nodes, picked)
+
+
+def power_calls(G: nx.Graph, nodes: list, picked: list) -> Iterator[tuple[str, tuple, dict]]:
+    """``eigenvector_centrality`` and ``katz_centrality``: weights, ``nstart`` keyed in another
+    order or missing nodes, ``beta`` dicts full or partial, diverging Katz, no convergence."""
+    for weight in ("weight", "w", "absent", None):
+        yield "eigenvector_centrality", (G,), {"weight": weight}
+        # (100 steps: at most NetworkX's per call on a diverging graph, not its default 1,000)
+        yield "katz_centrality", (G,), {"weight": weight, "alpha": 0.02, "max_iter": 100}
+    yield "eigenvector_centrality", (G,), {"tol": 1e-10, "max_iter": 500}
+    yield "eigenvector_centrality", (G,), {"max_iter": 1}
+    reordered = {v: 1 + i % 3 for i, v in enumerate(reversed(nodes))}
+    yield "eigenvector_centrality", (G,), {"nstart": reordered, "weight": "w"}
+    yield "eigenvector_centrality", (G,), {"nstart": {picked[0]: 2, picked[1]: 1}}
+    yield "eigenvector_centrality", (G,), {"nstart": dict.fromkeys(nodes, 0)}
+    unnormalized = {"alpha": 0.05, "normalized": False, "tol": 1e-10, "max_iter": 100}
+    yield "katz_centrality", (G,), unnormalized
+    yield "katz_centrality", (G,), {"alpha": 0.5, "max_iter": 50}  # (diverges on most)
+    yield "katz_centrality", (G,), {"max_iter": 1, "weight": "w"}
+    beta = {"beta": reordered, "nstart": reordered, "alpha": 0.02, "max_iter": 100}
+    yield "katz_centrality", (G,), beta
+    yield "katz_centrality", (G,), {"beta": {picked[0]: 1}, "alpha": 0.02}  # (raises at once)
+    yield "katz_centrality", (G,), {"beta": -0.5, "alpha": -0.01, "weight": "w", "max_iter": 100}
 
 
 def forests(G: nx.Graph) -> list[nx.Graph]:
@@ -428,7 +462,13 @@ def _values_close(want: Any, got: Any, args: tuple, kwargs: dict) -> bool:
 
 
 #: Functions whose float results may differ by rounding: name -> the comparison.
-APPROXIMATE = {"pagerank": _ranks_close, "betweenness_centrality": _values_close}
+APPROXIMATE = {
+    "pagerank": _ranks_close,
+    "betweenness_centrality": _values_close,
+    "edge_betweenness_centrality": _values_close,
+}
+#: Eigenvector and Katz centrality stop by PageRank's rule: their dicts are compared the same way.
+APPROXIMATE |= dict.fromkeys(("eigenvector_centrality", "katz_centrality"), _ranks_close)
 
 
 class Tally:

@@ -54,6 +54,8 @@ _LAZY = {
     "component_sizes": "warpgraph.algorithms.components",
     "largest_component": "warpgraph.algorithms.components",
     "pagerank": "warpgraph.algorithms.pagerank",
+    "eigenvector_centrality": "warpgraph.algorithms.centrality",
+    "katz_centrality": "warpgraph.algorithms.centrality",
     "betweenness_centrality": "warpgraph.algorithms.betweenness",
 }
 _SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms", "csgraph")

@@ -126,6 +126,12 @@ FUNCTIONS: dict[str, str] = {
     "radius": _ALL_PAIRS,
     "periphery": _ALL_PAIRS + " Nodes in node order.",
     "average_shortest_path_length": _ALL_PAIRS + " (method None or 'unweighted').",
+    "center": _ALL_PAIRS + " Nodes in node order; undirected trees in linear time (three "
+    "searches), as NetworkX's tree path.",
+    "barycenter": _ALL_PAIRS + " Not with attr or sp. Nodes in node order (undirected trees: "
+    "in linear time, in tree.centroid's order from NetworkX 3.6, as NetworkX).",
+    "wiener_index": _ALL_PAIRS + " NetworkX's value and type (int on digraphs, float "
+    "otherwise, inf when not connected); undirected trees in linear time.",
     "betweenness_centrality": "Unweighted (weighted runs in NetworkX): Brandes' searches on "
     "the device, from the same sample of ``k`` sources as NetworkX's (the same call on the "
     "same random state), NetworkX's rescaling; values equal to rounding.",
@@ -135,6 +141,16 @@ FUNCTIONS: dict[str, str] = {
     "pagerank": "NetworkX's power iteration and stopping rule (values equal to rounding, or "
     "within ``n * tol`` in L1 where the two stop a step apart). Negative or non-numeric "
     "weights, alpha outside [0, 1] and negative dict entries run in NetworkX.",
+    "eigenvector_centrality": "On the CPU (the GPU path awaits its first GPU run). "
+    "NetworkX's power iteration with A^T + I and stopping rule "
+    "(values equal to rounding, or within ``n * tol`` in L1 where the two stop a step apart). "
+    "Negative, NaN or non-numeric weights and nstart entries, and an nstart not keyed by "
+    "exactly the nodes, run in NetworkX.",
+    "katz_centrality": "On the CPU (the GPU path awaits its first GPU run). "
+    "NetworkX's iteration and stopping rule (values equal to rounding, or "
+    "within ``n * tol`` in L1 where the two stop a step apart). NaN or non-numeric weights "
+    "and dict values, NumPy alpha other than float64, and an nstart not keyed by exactly the "
+    "nodes run in NetworkX.",
 }
 if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4) is present
     FUNCTIONS |= {

@@ -6,8 +6,8 @@ returns what the NetworkX function returns, keyed by the original node labels. T
 warpgraph does not compute; NetworkX then runs them itself (or says the backend cannot).
 The functions live by family in :mod:`.traversal`, :mod:`.depth_first`, :mod:`.reachability`,
 :mod:`.components`, :mod:`.condensation`, :mod:`.attracting`, :mod:`.dag`, :mod:`.trees`,
-:mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths`, :mod:`.link_analysis` and
-:mod:`.betweenness`.
+:mod:`.clustering`, :mod:`.cores`, :mod:`.shortest_paths`, :mod:`.link_analysis`,
+:mod:`.eigenvector` and :mod:`.betweenness`.
 """
 
 from __future__ import annotations
@@ -68,12 +68,16 @@ from .depth_first import (
 )
 from .distance_measures import (
     average_shortest_path_length,
+    barycenter,
+    center,
     closeness_centrality,
     diameter,
     eccentricity,
     periphery,
     radius,
+    wiener_index,
 )
+from .eigenvector import eigenvector_centrality, katz_centrality
 from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
@@ -111,6 +115,7 @@ __all__ = [
     "attracting_components",
     "average_clustering",
     "average_shortest_path_length",
+    "barycenter",
     "bellman_ford_path",
     "bellman_ford_path_length",
     "bellman_ford_predecessor_and_distance",
@@ -120,6 +125,7 @@ __all__ = [
     "bfs_predecessors",
     "bfs_successors",
     "bfs_tree",
+    "center",
     "closeness_centrality",
     "clustering",
     "condensation",
@@ -140,6 +146,7 @@ __all__ = [
     "dijkstra_predecessor_and_distance",
     "eccentricity",
     "edge_betweenness_centrality",
+    "eigenvector_centrality",
     "find_negative_cycle",
     "is_aperiodic",
     "is_arborescence",
@@ -157,6 +164,7 @@ __all__ = [
     "k_crust",
     "k_shell",
     "k_truss",
+    "katz_centrality",
     "multi_source_dijkstra",
     "multi_source_dijkstra_path",
     "multi_source_dijkstra_path_length",
@@ -189,6 +197,7 @@ __all__ = [
     "triadic_census",
     "triangles",
     "weakly_connected_components",
+    "wiener_index",
 ]
 
 
@@ -262,11 +271,14 @@ def _check_k_truss(G, k=None) -> bool | str:
 
 def _check_all_pairs(G, **kwargs: Any) -> bool | str:
     """The all-pairs measures (:mod:`.distance_measures`): unweighted, every node, computed
-    (not given), and no ``usebounds=True`` on an undirected graph (NetworkX's extrema bounding
-    runs a few searches, not one per node)."""
+    (not given), no ``attr`` (``barycenter`` writes it to the graph), and no
+    ``usebounds=True`` on an undirected graph (NetworkX's extrema bounding runs a few
+    searches, not one per node)."""
     for name in ("u", "v", "sp", "e", "distance", "weight"):
         if kwargs.get(name) is not None:
             return f"{name}= runs in NetworkX (unweighted measures of every node only)"
+    if kwargs.get("attr") is not None:  # (barycenter's: it writes node attributes)
+        return "attr= runs in NetworkX (it writes each node's distance sum to the graph)"
     if kwargs.get("method") not in (None, "unweighted"):
         return "methods other than 'unweighted' run in NetworkX"
     if kwargs.get("usebounds") is True and not _is_directed(G):
@@ -436,6 +448,84 @@ def _check_pagerank(
     return True
 
 
+def _check_plain_values(values: Any, name: str, non_negative: bool) -> bool | str:
+    """An ``eigenvector_centrality`` / ``katz_centrality`` dict argument computed with as
+    NetworkX does: a mapping of finite ``int`` or ``float`` values (NumPy numbers would make
+    NetworkX's arithmetic theirs: float32 for ``np.float32``), non-negative if asked."""
+    if values is None:
+        return True
+    if not isinstance(values, Mapping):
+        return f"{name} is not a mapping ({type(values).__name__})"
+    if not set(map(type, values.values())) <= {int, float, bool}:
+        return f"{name} holds values other than int or float"
+    try:
+        a = np.fromiter(values.values(), dtype=np.float64, count=len(values))
+    except OverflowError:
+        return f"{name} holds an int too large for a float"
+    if not np.isfinite(a).all():
+        return f"{name} holds a NaN or infinite value"
+    if non_negative and (a < 0).any():
+        return f"{name} holds a negative value (NetworkX's iterates may then be negative)"
+    return True
+
+
+def _check_power_options(max_iter: Any, tol: Any, weight: Any) -> bool | str:
+    if callable(weight):
+        return "weight functions are not implemented (an edge attribute name is)"
+    if weight is not None and not isinstance(weight, str):
+        return f"weight is not None or a str ({weight!r})"
+    if not _is_plain_number(tol) or not tol >= 0:
+        return f"tol negative, NaN or not a number ({tol!r})"
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int | np.integer) or max_iter < 0:
+        return f"max_iter not a non-negative integer ({max_iter!r})"
+    return True
+
+
+def _check_eigenvector(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None) -> bool | str:
+    found = _check_power_options(max_iter, tol, weight)
+    return found if found is not True else _check_plain_values(nstart, "nstart", True)
+
+
+def _check_katz(
+    G,
+    alpha=0.1,
+    beta=1.0,
+    max_iter=1000,
+    tol=1.0e-6,
+    nstart=None,
+    normalized=True,
+    weight=None,
+) -> bool | str:
+    found = _check_power_options(max_iter, tol, weight)
+    if found is not True:
+        return found
+    # (Python numbers: NetworkX's arithmetic is then float64's; np.float32 would make it
+    # float32's, np.integer ints')
+    if type(alpha) not in (int, float, np.float64) or not _finite(alpha):
+        return f"alpha not a finite int or float ({alpha!r})"
+    if not isinstance(normalized, bool | int | np.bool_ | np.integer):
+        return f"normalized not a bool ({normalized!r})"
+    if isinstance(beta, Mapping):
+        found = _check_plain_values(beta, "beta", False)
+        if found is not True:
+            return found
+        if not normalized and type(alpha) is int and {int, bool} & set(map(type, beta.values())):
+            return "int alpha and int beta values without normalizing (NetworkX's values: ints)"
+    elif not isinstance(beta, int | float | np.integer | np.floating):
+        return f"beta not a number or a dict ({type(beta).__name__})"
+    elif not _finite(beta):
+        return f"beta NaN, infinite or too large ({beta!r})"
+    return _check_plain_values(nstart, "nstart", False)
+
+
+def _finite(x: Any) -> bool:
+    """A number finite as a float (an int past float64's range is not)."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
+
+
 #: ``can_run`` checks per function name (bound arguments as keywords).
 ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     **dict.fromkeys(distance_measures.__all__, _check_all_pairs),
@@ -489,6 +579,8 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "single_target_shortest_path": _check_undirected,
     "shortest_path": _check_shortest_path,
     "pagerank": _check_pagerank,
+    "eigenvector_centrality": _check_eigenvector,
+    "katz_centrality": _check_katz,
     "betweenness_centrality": _check_betweenness,
     "edge_betweenness_centrality": _check_betweenness,
     "dag_longest_path_length": _check_longest_path,

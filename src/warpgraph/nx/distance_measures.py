@@ -1,5 +1,6 @@
 """All-pairs measures of unweighted graphs: ``closeness_centrality``, ``eccentricity``,
-``diameter``, ``radius``, ``periphery`` and ``average_shortest_path_length``.
+``diameter``, ``radius``, ``periphery``, ``center``, ``barycenter``, ``wiener_index`` and
+``average_shortest_path_length``.
 
 NetworkX runs one breadth-first search per node in Python and keeps three numbers of each: how
 many nodes it reached, the sum of their distances, the largest distance. Here those come from
@@ -8,8 +9,14 @@ traversal) on the backend's device; the results are then NetworkX's exactly: int
 closeness built with NetworkX's float operations in its order (``(r - 1.0) / total``, times
 ``(r - 1.0) / (n - 1)``). Errors come where NetworkX raises them, checked before the searches
 (a disconnected graph is found in linear time). What these functions do with a weight, a node
-subset or given eccentricities runs in NetworkX (``can_run``), as do ``usebounds=True`` on
-undirected graphs (NetworkX's extrema bounding: a few searches, not all of them).
+subset, given eccentricities or distances, or ``attr`` runs in NetworkX (``can_run``), as do
+``usebounds=True`` on undirected graphs (NetworkX's extrema bounding: a few searches, not all
+of them).
+
+Undirected trees take linear time, as NetworkX's own tree paths do (``center`` from NetworkX
+3.5, ``barycenter`` from 3.6): eccentricities from three searches (a tree's eccentricity of
+``v`` is ``max(d(a, v), d(b, v))`` for the ends ``a``, ``b`` of a longest path), and the
+barycenter (the tree's centroid) and the Wiener index from the subtree sizes of one search.
 """
 
 from __future__ import annotations
@@ -17,17 +24,21 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from ..algorithms.bfs.multi_source import distance_stats
-from ._common import backend_device, gc_paused, host, node_dict
+from ._common import backend_device, gc_paused, host, networkx_version, node_dict
 
 __all__ = [
     "average_shortest_path_length",
+    "barycenter",
+    "center",
     "closeness_centrality",
     "diameter",
     "eccentricity",
     "periphery",
     "radius",
+    "wiener_index",
 ]
 
 
@@ -108,6 +119,159 @@ def periphery(G, e: Any = None, usebounds: bool = False, weight: Any = None) -> 
     if not ecc.size:
         return [max({}.values())]  # (NetworkX's ValueError: max() of no eccentricities)
     return G.label_list(np.flatnonzero(ecc == ecc.max()))
+
+
+def _is_tree(G) -> bool:
+    """NetworkX's ``is_tree`` (its ``NetworkXPointlessConcept`` for the null graph)."""
+    from .trees import is_tree
+
+    return is_tree(G)
+
+
+def _tree_levels(G, source: int) -> np.ndarray:
+    """Hop distances from dense id ``source`` (on the host): on a tree (fewer arcs than
+    :data:`.components.SHALLOW_DEGREE` a node) the sequential compiled pass, linear however
+    deep the tree."""
+    from .components import bfs_levels
+
+    return bfs_levels(G, G.any_order, "any_order", source)
+
+
+def _tree_eccentricities(G) -> np.ndarray:
+    """Every node's eccentricity in the non-empty undirected tree ``G``, from three searches:
+    ``a`` farthest from node 0 ends a longest path, ``b`` farthest from ``a`` is its other
+    end, and a node's farthest node is one of the two (so ``ecc = max(d(a, .), d(b, .))``)."""
+    a = int(np.argmax(_tree_levels(G, 0)))
+    from_a = _tree_levels(G, a)
+    b = int(np.argmax(from_a))
+    return np.maximum(from_a, _tree_levels(G, b))
+
+
+@njit(cache=True)
+def _subtree_sizes(order, parents, n):  # pragma: no cover - compiled
+    """Nodes under each node (itself included) of the search tree of ``order`` (discovery
+    order, ``parents[j]`` the dense id of ``order[j]``'s parent, -1 for the root)."""
+    sizes = np.ones(n, dtype=np.int64)
+    for j in range(order.shape[0] - 1, 0, -1):  # children before their parents
+        sizes[parents[j]] += sizes[order[j]]
+    return sizes
+
+
+def _tree_search(G) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(order, parents, sizes)`` of a search of the non-empty tree ``G`` from node 0: the
+    nodes in discovery order, each one's parent (aligned with ``order``) and the subtree
+    sizes by dense id."""
+    from .traversal import search_rows
+
+    rows = G.any_order
+    root = np.zeros(1, dtype=np.int64)
+    order, parents, _ = search_rows(G, host(rows.indptr), host(rows.indices), "any_order", root)
+    return order, parents, _subtree_sizes(order, parents, len(G))
+
+
+def _tree_barycenter(G) -> list:
+    """The centroid of the non-empty undirected tree ``G``: the nodes whose removal leaves no
+    part of more than ``n / 2`` nodes, which are the nodes of least distance sum (one, or
+    two joined by an edge). NetworkX 3.6 answers trees with ``tree.centroid``, which walks
+    from the first node towards the heavier side: of two, the one nearer the first node (the
+    other's parent in the search from node 0: the larger subtree) comes first; earlier
+    versions list them in node order, as their general rule does."""
+    n = len(G)
+    order, parents, sizes = _tree_search(G)
+    largest = n - sizes  # the part on the parent's side (none for the root)
+    np.maximum.at(largest, parents[1:], sizes[order[1:]])  # and each child's part
+    ids = np.flatnonzero(2 * largest <= n)
+    if ids.size == 2 and networkx_version() >= (3, 6):
+        ids = ids[np.argsort(-sizes[ids], kind="stable")]
+    return G.label_list(ids)
+
+
+def _edge_path_sum(sizes: np.ndarray, n: int) -> int:
+    """``sum(s * (n - s))`` over the subtree sizes ``s`` of a tree of ``n`` nodes: the edge
+    above a subtree of ``s`` nodes lies on ``s * (n - s)`` of the paths (the root's term is
+    0), so this is the tree's Wiener index. Summed exactly in two 31-bit halves: each term
+    fits in int64, their sum may not (a path of 4.2M nodes: ~1.2e19).
+
+    Examples
+    --------
+    >>> _edge_path_sum(np.array([3, 2, 1]), 3)  # the path 0 - 1 - 2: 1 + 1 + 2
+    4
+    """
+    terms = sizes * (n - sizes)
+    low = int((terms & ((1 << 31) - 1)).sum())
+    return (int((terms >> 31).sum()) << 31) + low
+
+
+def _tree_wiener(G) -> int:
+    """Twice the Wiener index of the non-empty undirected tree ``G``: NetworkX's sum over
+    ordered pairs (:func:`_edge_path_sum` of the subtree sizes of one search)."""
+    return 2 * _edge_path_sum(_tree_search(G)[2], len(G))
+
+
+def _graph_str(G) -> str:
+    """``str()`` of the NetworkX graph ``G`` was converted from (NetworkX's messages name it),
+    or, where that graph is gone, NetworkX's form of it without a name."""
+    source = G.source
+    if source is not None:
+        return str(source)
+    kind = "DiGraph" if G.is_directed() else "Graph"
+    return f"{kind} with {len(G)} nodes and {G.any_order.num_edges} edges"
+
+
+def center(G, e: Any = None, usebounds: bool = False, weight: Any = None) -> list:
+    """The nodes of smallest eccentricity, in node order. An undirected tree takes three
+    searches (:func:`_tree_eccentricities`; NetworkX from 3.5 answers it with ``tree.center``,
+    the same nodes in node order, so from 3.5 the null graph raises ``is_tree``'s error);
+    NetworkX's ``ValueError`` for the null graph otherwise."""
+    if not G.is_directed() and (len(G) or networkx_version() >= (3, 5)) and _is_tree(G):
+        ecc = _tree_eccentricities(G)
+    else:
+        ecc = _eccentricities(G)
+    if not ecc.size:
+        return [min({}.values())]  # (NetworkX's ValueError: min() of no eccentricities)
+    return G.label_list(np.flatnonzero(ecc == ecc.min()))
+
+
+def barycenter(G, weight: Any = None, attr: Any = None, sp: Any = None) -> list:
+    """The nodes of smallest distance sum (outgoing distances on a digraph), in node order;
+    ``[]`` for the null graph. An undirected tree takes one search
+    (:func:`_tree_barycenter`; from NetworkX 3.6 in ``tree.centroid``'s order, and the null
+    graph raises ``is_tree``'s error). A graph not (strongly) connected raises NetworkX's
+    ``NetworkXNoPath``, which names the NetworkX graph."""
+    import networkx as nx
+
+    from .components import is_connected, is_strongly_connected
+
+    n = len(G)
+    directed = G.is_directed()
+    if not directed and (n or networkx_version() >= (3, 6)) and _is_tree(G):
+        return _tree_barycenter(G)
+    if n == 0:
+        return []
+    if not (is_strongly_connected(G) if directed else is_connected(G)):
+        raise nx.NetworkXNoPath(
+            f"Input graph {_graph_str(G)} is disconnected, so every induced subgraph "
+            "has infinite barycentricity."
+        )
+    total = _stats(G)[1]
+    return G.label_list(np.flatnonzero(total == total.min()))
+
+
+def wiener_index(G, weight: Any = None):
+    """The sum of the distances over ordered pairs: an ``int`` on a digraph, half of it (a
+    ``float``) on an undirected graph, as NetworkX; ``float("inf")`` for a graph not
+    (strongly) connected, NetworkX's ``NetworkXPointlessConcept`` for the null graph. An
+    undirected tree takes one search (:func:`_tree_wiener`)."""
+    from .components import is_connected, is_strongly_connected
+
+    directed = G.is_directed()
+    if not (is_strongly_connected(G) if directed else is_connected(G)):
+        return float("inf")
+    if not directed and _is_tree(G):
+        total = _tree_wiener(G)
+    else:
+        total = int(_stats(G)[1].sum())
+    return total if directed else total / 2
 
 
 def average_shortest_path_length(G, weight: Any = None, method: Any = None):
