@@ -35,7 +35,7 @@ import numpy as np
 
 from ..errors import ConvergenceError, InvalidArgumentError
 from ._common import gc_paused, host, node_dict, not_implemented
-from .link_analysis import _symmetric
+from .link_analysis import weighted_graph
 
 __all__ = ["eigenvector_centrality", "katz_centrality"]
 
@@ -54,18 +54,7 @@ def _graph_and_weights(G, weight: Any, dev: str):
         # (1 on every arc, or the attribute missing everywhere: NetworkX's products by 1 are
         # the values themselves; no row sort, no weights to copy)
         return G.on(dev, any_order=True), False
-    w = G.weighted(weight)
-    if w.kind not in ("int", "float", "mixed"):
-        raise not_implemented(f"edge attribute {weight!r} holds values other than int or float")
-    if w.hidden:
-        raise not_implemented(f"edge attribute {weight!r} is None on some edges")
-    graph = w.graph
-    if graph.num_arcs and not G.is_directed() and not _symmetric(G, graph):
-        raise not_implemented(
-            f"edge attribute {weight!r} differs between the two arcs of an edge "
-            "(an undirected view of a DiGraph)"
-        )
-    return G.on(dev, graph), True
+    return weighted_graph(G, weight, dev)
 
 
 def _keyed_by_nodes(G, values: Any, name: str) -> tuple[np.ndarray, np.ndarray | None]:

@@ -58,14 +58,22 @@ def _graph_and_weights(G, weight: Any, dev: str):
         # (one positive weight on every arc, or the attribute missing everywhere: each row
         # divided by its sum, the same P as counting arcs; no row sort, no weights to copy)
         return G.on(dev, any_order=True), False
+    # (negative, NaN and infinite weights, and out-weights past float64, are refused by the
+    # core, on the device, as InvalidArgumentError: see pagerank below)
+    return weighted_graph(G, weight, dev)
+
+
+def weighted_graph(G, weight: str, dev: str):
+    """``(G's graph with the weights of edge attribute ``weight``, on ``dev``, True)``;
+    ``NotImplementedError`` for weights that are not all ``int``/``float``, ``None`` on some
+    edge, or differ between the two arcs of an undirected view's edge (NetworkX reads each
+    arc's own dict)."""
     w = G.weighted(weight)
     if w.kind not in ("int", "float", "mixed"):
         raise not_implemented(f"edge attribute {weight!r} holds values other than int or float")
     if w.hidden:
         raise not_implemented(f"edge attribute {weight!r} is None on some edges")
     graph = w.graph  # (its weights follow its own rows: the sorted ones)
-    # (negative, NaN and infinite weights, and out-weights past float64, are refused by the
-    # core, on the device, as InvalidArgumentError: see pagerank below)
     if graph.num_arcs and not G.is_directed() and not _symmetric(G, graph):
         raise not_implemented(
             f"edge attribute {weight!r} differs between the two arcs of an edge "

@@ -10,6 +10,32 @@ import numpy as np
 __all__ = ["reference_arc_betweenness", "reference_betweenness"]
 
 
+def _rows(indptr: np.ndarray, indices: np.ndarray) -> list[list[int]]:
+    """Each vertex's distinct out-neighbours (parallel arcs once)."""
+    n = len(indptr) - 1
+    return [sorted(set(int(u) for u in indices[indptr[v] : indptr[v + 1]])) for v in range(n)]
+
+
+def _search(rows: list[list[int]], s: int) -> tuple[list[int], list[list[int]], list[float]]:
+    """The breadth-first search from ``s``: the vertices in the order reached, each vertex's
+    predecessors on shortest paths, and the shortest-path counts."""
+    n = len(rows)
+    dist, sigma, preds = {s: 0}, [0.0] * n, [[] for _ in range(n)]
+    sigma[s] = 1.0
+    stack, queue = [], deque([s])
+    while queue:
+        v = queue.popleft()
+        stack.append(v)
+        for w in rows[v]:
+            if w not in dist:
+                dist[w] = dist[v] + 1
+                queue.append(w)
+            if dist[w] == dist[v] + 1:
+                sigma[w] += sigma[v]
+                preds[w].append(v)
+    return stack, preds, sigma
+
+
 def reference_betweenness(
     indptr: np.ndarray, indices: np.ndarray, sources=None, endpoints: bool = False
 ) -> np.ndarray:
@@ -22,22 +48,10 @@ def reference_betweenness(
     [0.0, 2.0, 0.0]
     """
     n = len(indptr) - 1
-    rows = [sorted(set(int(u) for u in indices[indptr[v] : indptr[v + 1]])) for v in range(n)]
+    rows = _rows(indptr, indices)
     bc = np.zeros(n)
     for s in range(n) if sources is None else (int(x) for x in sources):
-        dist, sigma, preds = {s: 0}, [0.0] * n, [[] for _ in range(n)]
-        sigma[s] = 1.0
-        stack, queue = [], deque([s])
-        while queue:
-            v = queue.popleft()
-            stack.append(v)
-            for w in rows[v]:
-                if w not in dist:
-                    dist[w] = dist[v] + 1
-                    queue.append(w)
-                if dist[w] == dist[v] + 1:
-                    sigma[w] += sigma[v]
-                    preds[w].append(v)
+        stack, preds, sigma = _search(rows, s)
         delta = [0.0] * n
         if endpoints:
             bc[s] += len(stack) - 1
@@ -61,22 +75,10 @@ def reference_arc_betweenness(indptr: np.ndarray, indices: np.ndarray, sources=N
     {(0, 1): 2.0, (1, 2): 2.0}
     """
     n = len(indptr) - 1
-    rows = [sorted(set(int(u) for u in indices[indptr[v] : indptr[v + 1]])) for v in range(n)]
+    rows = _rows(indptr, indices)
     shares = {(v, w): 0.0 for v in range(n) for w in rows[v]}
     for s in range(n) if sources is None else (int(x) for x in sources):
-        dist, sigma, preds = {s: 0}, [0.0] * n, [[] for _ in range(n)]
-        sigma[s] = 1.0
-        stack, queue = [], deque([s])
-        while queue:
-            v = queue.popleft()
-            stack.append(v)
-            for w in rows[v]:
-                if w not in dist:
-                    dist[w] = dist[v] + 1
-                    queue.append(w)
-                if dist[w] == dist[v] + 1:
-                    sigma[w] += sigma[v]
-                    preds[w].append(v)
+        stack, preds, sigma = _search(rows, s)
         delta = [0.0] * n
         while stack:
             w = stack.pop()
