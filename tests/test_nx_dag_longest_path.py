@@ -211,6 +211,27 @@ def test_cycles(monkeypatch):
     assert outcome(nx.dag_longest_path, loop, backend=BACKEND)[1] is nx.NetworkXUnfeasible
 
 
+@pytest.mark.parametrize("func", [nx.dag_longest_path, nx.dag_longest_path_length])
+def test_cycle_after_weights_networkx_adds(func):
+    """A cycle through the first node: NetworkX peels the nodes without arcs in first and adds
+    the weights of the arcs into what it peels, so a ``None`` there is its ``TypeError``, not
+    ``NetworkXUnfeasible``; the backend then leaves the call to NetworkX (declines), and
+    raises ``NetworkXUnfeasible`` itself only where NetworkX does (fuzz, session 49)."""
+    for tail_weight, nx_error in ((None, TypeError), (5, nx.NetworkXUnfeasible)):
+        G = nx.DiGraph([(0, 1), (1, 0)])  # the cycle through the first node
+        G.add_edge(2, 3, w=tail_weight)  # 2 has no arc in: NetworkX peels it, then 3
+        G.add_edge(3, 0, w=1)
+        assert outcome(func, G, "w")[1] is nx_error
+        W = backend_interface.convert_from_nx(G, edge_attrs={"w": 1}, name=func.__name__)
+        expected = NotImplementedError if nx_error is TypeError else nx_error
+        with pytest.raises(expected):
+            getattr(backend_interface, func.__name__)(W, "w", 1)
+    entered = nx.DiGraph([(0, 1), (1, 0), (2, 0), (0, 2)])  # no node without an arc in
+    entered.add_edge(1, 2, w=None)
+    assert outcome(func, entered, "w")[1] is nx.NetworkXUnfeasible
+    assert outcome(func, entered, "w", backend=BACKEND)[1] is nx.NetworkXUnfeasible
+
+
 def test_small_and_bad_input():
     assert nx.dag_longest_path(nx.DiGraph(), backend=BACKEND) == []
     one = nx.DiGraph()

@@ -19,6 +19,7 @@ from ._dict_layout import _TAGGED, _i64, _i64_at, _lengths, _long, _table, _u8_a
 
 __all__ = [
     "EMPTY_PREFIX",
+    "empty_value_keys",
     "has_empty_value",
     "has_isolated_node",
     "int_range_keys",
@@ -223,6 +224,54 @@ def has_empty_value(
     if (out == -2).any():
         return None
     return bool((out >= 0).any())
+
+
+@nb.njit(cache=True, parallel=True)
+def _empty_keys_chunks(entries, size, kind, count, chunk, dict_type, out):  # pragma: no cover
+    """The key addresses of the entries whose value is an empty plain dict, per ``chunk``
+    entries: row ``c`` of ``out`` gets chunk ``c``'s, then -1; -2 in its first slot where a
+    value is not a plain combined dict, -3 where the chunk has more than the row holds."""
+    at_key = 8 if size == 24 else 0
+    for c in prange(out.shape[0]):
+        e, hi, k = c * chunk, min(count, (c + 1) * chunk), 0
+        while e < hi:
+            r = _first_empty(entries, size, kind, e, hi, dict_type)
+            if r < 0:
+                if r == -2:
+                    out[c, 0] = -2
+                break
+            if k == out.shape[1]:
+                out[c, 0] = -3
+                break
+            out[c, k] = _i64(entries + size * r + at_key)
+            k += 1
+            e = r + 1
+
+
+def empty_value_keys(d: dict, most: int = 64) -> list | None:
+    """The keys of the plain dict ``d`` (a graph's rows) whose value is an empty plain dict, in
+    ``d``'s order, read in place in parallel; None when it cannot be read so (as
+    :func:`has_empty_value`) or more than ``most`` per 1,024 entries are empty.
+
+    Examples
+    --------
+    >>> rows = {v: {} if v % 2500 == 7 else {v + 1: {}} for v in range(10000)}
+    >>> empty_value_keys(rows) in ([7, 2507, 5007, 7507], None)  # None: no raw reader here
+    True
+    """
+    found = _plain_table(d)
+    if found is None:
+        return None
+    entries, size, kind, count = found
+    chunk = 1024
+    out = np.full(((count + chunk - 1) // chunk, most), -1, dtype=np.int64)
+    with nb.parallel_chunksize(1):
+        _empty_keys_chunks(entries, size, kind, count, chunk, id(dict), out)
+    if (out[:, 0] < -1).any():
+        return None
+    from ._results import _objects_at
+
+    return list(_objects_at(out[out >= 0]))
 
 
 @nb.njit(cache=True, parallel=True)

@@ -162,6 +162,46 @@ def _every_node_entered(D) -> bool:
     return probes.has_empty_value(D._pred) is False
 
 
+def _peel_adds_numbers(D, weight: Any, default: Any) -> bool:
+    """Whether every weight NetworkX's ``dag_longest_path`` adds before its topological sort
+    finds a cycle is a plain ``int``, ``float`` or ``bool`` (so it raises
+    ``NetworkXUnfeasible``, not a ``TypeError`` from ``dist + None``): Kahn's peel from the nodes
+    without arcs in, as NetworkX's, reading the arcs into each node it peels. False also where
+    that cannot be told cheaply (the rows not readable in place, or many nodes without arcs
+    in): the caller then converts the graph, whose checks decide."""
+    from . import _dict_probes as probes
+
+    frontier = probes.empty_value_keys(D._pred)
+    if frontier is None:
+        return False
+    succ, pred, left = D._succ, D._pred, {}
+    while frontier:
+        peeled = []
+        for u in frontier:
+            for w in succ[u]:
+                r = left.get(w)
+                r = (len(pred[w]) if r is None else r) - 1
+                left[w] = r
+                if r == 0:
+                    peeled.append(w)
+        for w in peeled:
+            for data in pred[w].values():
+                if type(data.get(weight, default)) not in (int, float, bool):
+                    return False
+        frontier = peeled
+    return True
+
+
+def _raise_if_cycle_first(D, weight: Any, default: Any) -> None:
+    """NetworkX's ``NetworkXUnfeasible`` for a cycle through the first node, found on its dicts
+    before anything is converted, where NetworkX raises it too: when its peel adds only
+    numbers (:func:`_peel_adds_numbers`; no node without an arc in: no peel at all)."""
+    if cycle_through(D._succ, D._pred, next(iter(D._succ))) and _peel_adds_numbers(
+        D, weight, default
+    ):
+        raise _unfeasible()
+
+
 def is_directed_acyclic_graph(G) -> bool:
     """Whether ``G`` is a directed graph without a cycle (a self-loop is one), as NetworkX's
     ``is_directed_acyclic_graph``: False for an undirected graph, True for the null graph. The
@@ -398,13 +438,14 @@ def dag_longest_path_length(G, weight: Any = "weight", default_weight: Any = 1) 
     are not all-int or all-float, ``None``, NaN or infinite, or ints whose sums could leave
     int64, run in NetworkX; so does ``weight=None`` (``can_run``). The conversion is deferred:
     a cycle through the first node, found on NetworkX's dicts (:func:`cycle_through`), raises
-    NetworkX's ``NetworkXUnfeasible`` before anything is converted."""
+    NetworkX's ``NetworkXUnfeasible`` before anything is converted where NetworkX's peel adds
+    only numbers before finding it (:func:`_raise_if_cycle_first`)."""
     n = len(G)
     if n == 0:
         return 0
     D = G.pending  # (a deferred conversion: a cycle through the first node ends it unconverted)
-    if D is not None and _plain(D) and cycle_through(D._succ, D._pred, next(iter(D._succ))):
-        raise _unfeasible()
+    if D is not None and _plain(D):
+        _raise_if_cycle_first(D, weight, default_weight)
     G.convert_pending({weight: default_weight})  # (weights read in the conversion's scan)
     values, kind, hidden = G.nx_weights(weight, default_weight)
     _check_path_weights(values, kind, hidden, weight, n)
@@ -555,10 +596,11 @@ def dag_longest_path(
     Weights as :func:`dag_longest_path_length` (all-int or all-float; others, ``weight=None``
     and iterators as ``topo_order`` run in NetworkX), which gives this path's weight. Without a
     ``topo_order``, a cycle is NetworkX's ``NetworkXUnfeasible``: found on NetworkX's dicts
-    before anything is converted when it passes through the first node
-    (:func:`cycle_through`), else by the peeling. A ``topo_order`` that is not a topological
-    order of the nodes it lists (a node twice, one not in ``G``, a predecessor missing or
-    later) runs in NetworkX, which raises its error or, for a duplicate, follows its dicts.
+    before anything is converted when it passes through the first node and NetworkX's peel
+    adds only numbers before finding it (:func:`_raise_if_cycle_first`), else by the peeling.
+    A ``topo_order`` that is not a topological order of the nodes it lists (a node twice, one
+    not in ``G``, a predecessor missing or later) runs in NetworkX, which raises its error or,
+    for a duplicate, follows its dicts.
 
     Examples
     --------
@@ -574,8 +616,7 @@ def dag_longest_path(
         return []
     D = G.pending  # (a deferred conversion: a cycle through the first node ends it unconverted)
     if topo_order is None and D is not None and _plain(D):
-        if cycle_through(D._succ, D._pred, next(iter(D._succ))):
-            raise _unfeasible()
+        _raise_if_cycle_first(D, weight, default_weight)
     G.convert_pending()  # (the structure only: the weights are read with the predecessors)
     if topo_order is None:
         order, _ = _kahn_generations(host(G.any_order.indptr), G.nx_order, n)
