@@ -21,30 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
+from functools import partial
 
 import numpy as np
-from onion import build  # (the benchmark graphs, undirected and simple)
+from onion import build, median_time  # (the benchmark graphs; the timing loop)
 
-import warpgraph as wg
 from warpgraph.algorithms.betweenness import gpu as gpu_module
 from warpgraph.algorithms.betweenness.api import dependency_sums
 from warpgraph.algorithms.betweenness.verify import verify_betweenness
-
-
-def timed(G: wg.Graph, sources: np.ndarray, dev: str, repeat: int) -> tuple[float, object]:
-    """Median seconds of ``repeat`` calls after an untimed one, and the last result."""
-    sync = (lambda: None) if dev == "cpu" else wg.device.cupy().cuda.Device().synchronize
-    result = dependency_sums(G, sources, False, dev)
-    sync()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = dependency_sums(G, sources, False, dev)
-        sync()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
 
 
 def main() -> None:
@@ -69,7 +54,9 @@ def main() -> None:
                 key = dev if per_sm is None else f"{dev}_{per_sm}_per_sm"
                 if per_sm is not None:
                     gpu_module.BLOCKS_PER_SM = per_sm
-                seconds, results[dev] = timed(G.to(dev), sources, dev, args.repeat)
+                seconds, results[dev] = median_time(
+                    partial(dependency_sums, G.to(dev), sources, False, dev), dev, args.repeat
+                )
                 row[f"{key}_ms"] = 1e3 * seconds
                 row[f"{key}_searches_per_s"] = sources.size / seconds
                 row[f"{key}_arcs_per_s"] = sources.size * G.num_arcs / seconds

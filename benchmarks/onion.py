@@ -36,18 +36,24 @@ def build(spec: str) -> wg.Graph:
     return wg.Graph.from_edges(s, d, num_vertices=n, directed=False, merge="first")
 
 
-def timed(G: wg.Graph, dev: str, repeat: int) -> tuple[float, tuple]:
-    """Median seconds of ``repeat`` calls after an untimed one, and the last result."""
+def median_time(call, dev: str, repeat: int) -> tuple[float, object]:
+    """Median seconds of ``repeat`` calls of ``call()`` after an untimed one (the GPU
+    synchronized after each), and the last result."""
     sync = (lambda: None) if dev == "cpu" else wg.device.cupy().cuda.Device().synchronize
-    result = layers_and_order(G, dev)
+    result = call()
     sync()
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        result = layers_and_order(G, dev)
+        result = call()
         sync()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), result
+
+
+def timed(G: wg.Graph, dev: str, repeat: int) -> tuple[float, tuple]:
+    """:func:`median_time` of ``layers_and_order(G, dev)``."""
+    return median_time(lambda: layers_and_order(G, dev), dev, repeat)
 
 
 def main() -> None:

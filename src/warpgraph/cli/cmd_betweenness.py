@@ -13,9 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import add_common, load, report, save, summarize, timed
-from .cmd_pagerank import top_vertices
-from .ui import console, print_table
+from ._common import add_common, load, save, summarize, timed
+from .cmd_pagerank import report_ranked, top_vertices
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -189,23 +188,13 @@ def run(args: argparse.Namespace) -> int:
         "highest": f"{_vertex(int(top[0]), labels)}: {b[top[0]]:.6g}" if top.size else "-",
     }
     summary = summarize(args, G, dev, results, seconds)
-    shown = top[: args.top or 0]
-    if args.json:
-        if args.top is not None:
-            summary["top"] = [
-                {"vertex": int(v), "betweenness": float(b[v])}
-                | ({} if labels is None else {"label": str(labels[v])})
-                for v in shown
-            ]
-        return report(args, "", summary)
-    report(args, f"Betweenness on {dev}: {args.file}", summary)
-    if args.top:
-        columns = ["#", "vertex", *(["name"] if labels is not None else []), "betweenness"]
-        rows = [
-            (i + 1, int(v), *([str(labels[v])] if labels is not None else []), f"{b[v]:.6g}")
-            for i, v in enumerate(shown)
-        ]
-        print_table(f"{len(rows)} vertices of highest betweenness", columns, rows)
-    if args.verify:
-        console.print("verified: verify_betweenness accepts the raw sums")
-    return 0
+    return report_ranked(
+        args,
+        summary,
+        f"Betweenness on {dev}: {args.file}",
+        b,
+        top[: args.top or 0],
+        labels,
+        ("betweenness", "betweenness", "vertices of highest betweenness"),
+        "verified: verify_betweenness accepts the raw sums",
+    )

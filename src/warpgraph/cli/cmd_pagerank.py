@@ -94,6 +94,42 @@ def top_vertices(ranks: Any, k: int) -> Any:
     return candidates[order[:k]].astype(np.int64)
 
 
+def report_ranked(
+    args: argparse.Namespace,
+    summary: dict,
+    title: str,
+    values: Any,
+    shown: Any,
+    labels: list | None,
+    names: tuple[str, str, str],
+    verified: str,
+) -> int:
+    """Print a per-vertex command's ``summary`` and its ``shown`` highest vertices (or, with
+    ``--json``, emit the summary with ``top`` added when ``--top`` was given); ``names`` are the
+    value's JSON key, its table column and the table's title after the count. Returns the
+    exit status."""
+    key, column, what = names
+    if args.json:
+        if args.top is not None:
+            summary["top"] = [
+                {"vertex": int(v), key: float(values[v])}
+                | ({} if labels is None else {"label": str(labels[v])})
+                for v in shown
+            ]
+        return report(args, "", summary)
+    report(args, title, summary)
+    if args.top:
+        columns = ["#", "vertex", *(["name"] if labels is not None else []), column]
+        rows = [
+            (i + 1, int(v), *([str(labels[v])] if labels is not None else []), f"{values[v]:.6g}")
+            for i, v in enumerate(shown)
+        ]
+        print_table(f"{len(rows)} {what}", columns, rows)
+    if args.verify:
+        console.print(verified)
+    return 0
+
+
 def _vertex(v: int, labels: list | None) -> str:
     return f"vertex {v}" if labels is None else f"vertex {v} ({labels[v]})"
 
@@ -145,23 +181,13 @@ def run(args: argparse.Namespace) -> int:
         "highest rank": f"{_vertex(int(top[0]), labels)}: {r[top[0]]:.6g}" if top.size else "-",
     }
     summary = summarize(args, G, dev, results, seconds)
-    shown = top[: args.top or 0]
-    if args.json:
-        if args.top is not None:
-            summary["top"] = [
-                {"vertex": int(v), "rank": float(r[v])}
-                | ({} if labels is None else {"label": str(labels[v])})
-                for v in shown
-            ]
-        return report(args, "", summary)
-    report(args, f"PageRank on {dev}: {args.file}", summary)
-    if args.top:
-        columns = ["#", "vertex", *(["name"] if labels is not None else []), "PageRank"]
-        rows = [
-            (i + 1, int(v), *([str(labels[v])] if labels is not None else []), f"{r[v]:.6g}")
-            for i, v in enumerate(shown)
-        ]
-        print_table(f"{len(rows)} highest-ranked vertices", columns, rows)
-    if args.verify:
-        console.print("verified: verify_pagerank accepts the ranks")
-    return 0
+    return report_ranked(
+        args,
+        summary,
+        f"PageRank on {dev}: {args.file}",
+        r,
+        top[: args.top or 0],
+        labels,
+        ("rank", "PageRank", "highest-ranked vertices"),
+        "verified: verify_pagerank accepts the ranks",
+    )
