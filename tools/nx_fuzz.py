@@ -241,6 +241,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         for name in ALL_PAIRS:
             yield name, (G,), {}
         yield "closeness_centrality", (G,), {"wf_improved": False}
+        half = nodes[: len(nodes) // 2]
+        for options in ({}, {"sources": half}, {"nbunch": half[:3]}, {"nbunch": sources}):
+            yield "harmonic_centrality", (G,), options
         for normalized, endpoints in ((True, False), (False, True)):
             options = {"normalized": normalized, "endpoints": endpoints}
             yield "betweenness_centrality", (G,), options

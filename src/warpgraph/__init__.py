@@ -56,6 +56,7 @@ _LAZY = {
     "pagerank": "warpgraph.algorithms.pagerank",
     "eigenvector_centrality": "warpgraph.algorithms.centrality",
     "katz_centrality": "warpgraph.algorithms.centrality",
+    "harmonic_centrality": "warpgraph.algorithms.centrality",
     "betweenness_centrality": "warpgraph.algorithms.betweenness",
 }
 _SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms", "csgraph")

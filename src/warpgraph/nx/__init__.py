@@ -138,6 +138,9 @@ FUNCTIONS: dict[str, str] = {
     "edge_betweenness_centrality": "Unweighted (weighted runs in NetworkX): each arc's share "
     "of the same searches, an undirected edge's two arcs added; edges in ``G.edges()`` order; "
     "the installed NetworkX's rescaling; values equal to rounding.",
+    "harmonic_centrality": "Unweighted (distance= runs in NetworkX), not with fewer nbunch "
+    "nodes than sources: one BFS per reported node, 64 at a time, each value added in the "
+    "order NetworkX adds it (its sources set's), so equal bits; keys in the nbunch set's order.",
     "pagerank": "NetworkX's power iteration and stopping rule (values equal to rounding, or "
     "within ``n * tol`` in L1 where the two stop a step apart). Negative or non-numeric "
     "weights, alpha outside [0, 1] and negative dict entries run in NetworkX.",

@@ -78,6 +78,7 @@ from .distance_measures import (
     wiener_index,
 )
 from .eigenvector import eigenvector_centrality, katz_centrality
+from .harmonic import harmonic_centrality
 from .link_analysis import pagerank
 from .reachability import ancestors, descendants
 from .shortest_paths import (
@@ -148,6 +149,7 @@ __all__ = [
     "edge_betweenness_centrality",
     "eigenvector_centrality",
     "find_negative_cycle",
+    "harmonic_centrality",
     "is_aperiodic",
     "is_arborescence",
     "is_attracting_component",
@@ -422,6 +424,23 @@ def _check_betweenness(G, weight=None, **kwargs: Any) -> bool | str:
     return True
 
 
+def _one_pass(x: Any) -> bool:
+    """Whether ``x`` is an iterator (read once: NetworkX could not read it again)."""
+    try:
+        return iter(x) is x
+    except TypeError:
+        return False
+
+
+def _check_harmonic(G, nbunch=None, distance=None, sources=None) -> bool | str:
+    """Unweighted, with ``nbunch`` and ``sources`` readable twice (:mod:`.harmonic`)."""
+    if distance is not None:
+        return "distance= (Dijkstra's searches) runs in NetworkX"
+    if _one_pass(nbunch) or _one_pass(sources):
+        return "iterators as nbunch or sources run in NetworkX (they are read once)"
+    return True
+
+
 def _check_pagerank(
     G,
     alpha=0.85,
@@ -582,6 +601,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "eigenvector_centrality": _check_eigenvector,
     "katz_centrality": _check_katz,
     "betweenness_centrality": _check_betweenness,
+    "harmonic_centrality": _check_harmonic,
     "edge_betweenness_centrality": _check_betweenness,
     "dag_longest_path_length": _check_longest_path,
     "dag_longest_path": _check_longest_path_nodes,

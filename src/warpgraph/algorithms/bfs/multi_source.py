@@ -32,7 +32,15 @@ from ...gpu.loader import declare
 from ...graph import Graph
 from ..triangles.api import place
 
-__all__ = ["DistanceStats", "distance_stats", "source_ids"]
+__all__ = [
+    "DistanceStats",
+    "distance_stats",
+    "expand_level",
+    "search_words",
+    "seed_group",
+    "settle",
+    "source_ids",
+]
 
 SOURCE = "ibfs.cu"
 declare(SOURCE, "ibfs_expand<int>", "ibfs_expand<long long>", "ibfs_update")
@@ -125,6 +133,66 @@ def source_ids(sources: Any, n: int) -> np.ndarray:
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
+def seed_group(sources, first, width, seen, front, current):  # pragma: no cover - compiled
+    """Start the group of ``width`` searches from ``sources[first:]``: bit ``b`` of its word
+    set in ``front`` and ``seen`` (all zero before) at the ``b``-th source; the distinct
+    sources listed in ``current``. Returns how many were listed."""
+    nf = 0
+    for b in range(width):
+        s = sources[first + b]
+        bit = np.uint64(1) << np.uint64(b)
+        if front[s] == 0:
+            current[nf] = s
+            nf += 1
+        front[s] |= bit
+        seen[s] |= bit
+    return nf
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def expand_level(indptr, indices, current, nf, front, seen, found, following):  # pragma: no cover
+    """One level of the group's searches: each of the ``nf`` frontier vertices in ``current``
+    passes its ``front`` bits (then cleared) along its arcs, into the ``found`` word of each
+    head those searches have not seen. The heads given their first bits are listed in
+    ``following``; returns how many. (The caller moves ``found`` into ``seen`` and ``front``.)"""
+    nn = 0
+    for a in range(nf):
+        v = current[a]
+        f = front[v]
+        front[v] = 0
+        for j in range(indptr[v], indptr[v + 1]):
+            u = indices[j]
+            new = f & ~seen[u]
+            if new:
+                if found[u] == 0:
+                    following[nn] = u
+                    nn += 1
+                found[u] |= new
+    return nn
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def settle(u, seen, front, found):  # pragma: no cover - compiled
+    """Move the bits ``expand_level`` found at ``u`` into ``seen`` and the next ``front``
+    (``found`` cleared); returns them."""
+    t = found[u]
+    found[u] = 0
+    seen[u] |= t
+    front[u] = t
+    return t
+
+
+@nb.njit(cache=True, nogil=True)
+def search_words(n):  # pragma: no cover - compiled
+    """A group's working arrays for ``n`` vertices: the ``seen``, ``front`` and ``found`` words
+    (zero) and two frontier lists (``current``, ``following``)."""
+    seen = np.zeros(n, dtype=np.uint64)
+    front = np.zeros(n, dtype=np.uint64)
+    found = np.zeros(n, dtype=np.uint64)
+    return seen, front, found, np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def _count_bits(planes, used, width, level, reached, total, ecc, first):  # pragma: no cover
     """Read the vertical counters (``used`` planes) into the per-source totals of ``width``
     searches starting at ``first``, for vertices found at ``level``; clear the planes."""
@@ -147,49 +215,21 @@ def _stats_cpu(indptr, indices, sources, workers, reached, total, ecc):  # pragm
     k = sources.shape[0]
     groups = (k + WIDTH - 1) // WIDTH
     for w in nb.prange(workers):
-        seen = np.zeros(n, dtype=np.uint64)
-        front = np.zeros(n, dtype=np.uint64)
-        found = np.zeros(n, dtype=np.uint64)
-        current = np.empty(n, dtype=np.int64)
-        following = np.empty(n, dtype=np.int64)
+        seen, front, found, current, following = search_words(n)
         planes = np.zeros(PLANES, dtype=np.uint64)
         for g in range(w, groups, workers):
             first = g * WIDTH
             width = min(WIDTH, k - first)
             seen[:] = 0
-            nf = 0
-            for b in range(width):
-                s = sources[first + b]
-                bit = np.uint64(1) << np.uint64(b)
-                if front[s] == 0:
-                    current[nf] = s
-                    nf += 1
-                front[s] |= bit
-                seen[s] |= bit
-                reached[first + b] = 1
+            nf = seed_group(sources, first, width, seen, front, current)
+            reached[first : first + width] = 1
             level = 0
             while nf:
                 level += 1
-                nn = 0
-                for a in range(nf):
-                    v = current[a]
-                    f = front[v]
-                    front[v] = 0
-                    for j in range(indptr[v], indptr[v + 1]):
-                        u = indices[j]
-                        new = f & ~seen[u]
-                        if new:
-                            if found[u] == 0:
-                                following[nn] = u
-                                nn += 1
-                            found[u] |= new
+                nn = expand_level(indptr, indices, current, nf, front, seen, found, following)
                 used = 0
                 for a in range(nn):
-                    u = following[a]
-                    t = found[u]
-                    found[u] = 0
-                    seen[u] |= t
-                    front[u] = t
+                    t = settle(following[a], seen, front, found)
                     i = 0
                     while t:  # carry-save add of t into the planes
                         c = planes[i]

@@ -1,0 +1,96 @@
+"""NetworkX's ``harmonic_centrality``, its values bit for bit.
+
+NetworkX makes two sets, ``nbunch`` (the nodes it reports) and ``sources``, then runs one search
+per source, in the sources set's iteration order, adding ``1 / d(v, u)`` into each reported
+node ``u`` the search reaches (``u != v``). So each value is a sequential float sum whose order
+is the set's, which is CPython's hash-table layout: here the same two sets are made by the same
+calls on the same sequences of nodes (``set`` of the graph's nodes, or of what NetworkX's
+``nbunch_iter`` yields), and their iteration order is handed to
+:func:`warpgraph.algorithms.centrality.harmonic_centrality`, which adds every node's terms in
+exactly that order (searches from the reported nodes, 64 at a time, along reversed arcs on a
+digraph). The dict lists the ``nbunch`` set's nodes in its order, as NetworkX's; a node no
+source reaches keeps NetworkX's ``int`` 0.
+
+With fewer reported nodes than sources NetworkX swaps the two roles, searching from each
+reported node along reversed arcs; NetworkX 3.6 adds its terms in the search's discovery order
+(nearest source first: ``order="distance"`` here); 3.4 and 3.5 in the order of a set made per
+search, which runs in NetworkX (``NotImplementedError``, before any search).
+
+Run in NetworkX: a ``distance`` (Dijkstra's searches; ``can_run``), one-pass iterators as
+``nbunch`` or ``sources`` (``can_run``: they could not be read twice), and the swapped roles
+before NetworkX 3.6 (above).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..algorithms.centrality.harmonic import harmonic_centrality as _harmonic_sums
+from ._common import gc_paused, networkx_version, not_implemented
+
+__all__ = ["harmonic_centrality"]
+
+
+def _nbunch_iter(W, nbunch: Any) -> Iterator:
+    """NetworkX's ``G.nbunch_iter(nbunch)``: the source graph's own where it is still there,
+    else the same steps on the converted graph (every node for None, the one node
+    ``nbunch``, or the members of the container that are nodes, with the installed
+    version's ``NetworkXError`` for a non-iterable or an unhashable member)."""
+    source = W.source
+    if source is not None:
+        return source.nbunch_iter(nbunch)
+    if nbunch is None:
+        return iter(W.nodes)
+    if nbunch in W:
+        return iter([nbunch])
+    return _members(W, nbunch)
+
+
+def _members(W, nbunch: Any) -> Iterator:
+    import networkx as nx
+
+    member = None
+    try:
+        for member in nbunch:
+            if W.find(member) >= 0:
+                yield member
+    except TypeError as err:  # (NetworkX's translations of the TypeErrors, by message)
+        exc, message = err, str(err.args[0]) if err.args else ""
+        if "iter" in message:
+            exc = nx.NetworkXError("nbunch is not a node or a sequence of nodes.")
+        if "object is not iterable" in message and networkx_version() >= (3, 5):
+            exc = nx.NetworkXError(f"Node {nbunch} is not in the graph.")
+        if "hashable" in message:
+            exc = nx.NetworkXError(f"Node {member} in sequence nbunch is not a valid node.")
+        raise exc from None
+
+
+def _ids(W, labels: list) -> np.ndarray:
+    """Dense ids of node labels known to be in the graph."""
+    index = W.index
+    return np.fromiter(map(index.__getitem__, labels), dtype=np.int64, count=len(labels))
+
+
+@gc_paused()
+def harmonic_centrality(G, nbunch: Any = None, distance: Any = None, sources: Any = None) -> dict:
+    """``{node: float}`` for the nodes of ``nbunch`` (default all) in its set's order: each
+    value the sum of ``1 / d(v, u)`` over ``sources`` (default all), added in the sources
+    set's order as NetworkX adds it (module docstring)."""
+    reported = set(_nbunch_iter(G, nbunch))
+    froms = set(_nbunch_iter(G, sources))
+    order = "given"
+    if len(reported) < len(froms):  # (NetworkX swaps the two roles: searches from `reported`)
+        if networkx_version() < (3, 6):
+            raise not_implemented(
+                "fewer nodes than sources: NetworkX before 3.6 adds each value in the order "
+                "of a set it builds per search"
+            )
+        order = "distance"  # (3.6: each search's discovery order, nearest first)
+    targets = list(reported)
+    values = _harmonic_sums(
+        G.any_order, _ids(G, list(froms)), _ids(G, targets), order=order
+    ).tolist()
+    return dict(zip(targets, [x if x else 0 for x in values], strict=True))
