@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from ._common import add_common, load, save, summarize, timed
-from .cmd_pagerank import report_ranked, top_vertices
+from .cmd_pagerank import add_top, check_top, report_ranked, top_vertices
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,14 +38,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "independent tests (a SciPy search per source: slow on large graphs).",
     )
     add_common(p)
-    p.add_argument(
-        "--sources",
-        type=int,
-        metavar="K",
-        help="search from K distinct vertices drawn uniformly (NumPy's default_rng(--seed)), "
+    add_sample(
+        p,
+        "search from K distinct vertices drawn uniformly (NumPy's default_rng(--seed)), "
         "an estimate; default: every vertex, the exact values",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the --sources sample (default 1)")
     p.add_argument(
         "--endpoints",
         action="store_true",
@@ -64,25 +61,31 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="with --scale networkx: divide by (n-1)(n-2), by n(n-1) with --endpoints "
         "(NetworkX's normalized=True; a sample is multiplied by n/K first)",
     )
-    p.add_argument(
-        "--top",
-        type=int,
-        nargs="?",
-        const=10,
-        metavar="K",
-        help="list the K vertices of highest betweenness (default 10)",
-    )
+    add_top(p, "list the K vertices of highest betweenness (default 10)")
     p.set_defaults(func=run)
+
+
+def add_sample(p: argparse.ArgumentParser, help: str) -> None:
+    """``--sources K`` (a seeded sample of distinct vertices) and its ``--seed``."""
+    p.add_argument("--sources", type=int, metavar="K", help=help)
+    p.add_argument("--seed", type=int, default=1, help="seed of the --sources sample (default 1)")
+
+
+def check_sample_and_top(args: argparse.Namespace) -> None:
+    """Refuse a sample size below 1 or a negative ``--top`` before the graph is read (the
+    sample size is checked against the graph by :func:`sample_sources`)."""
+    from warpgraph.errors import InvalidArgumentError
+
+    if args.sources is not None and args.sources < 1:
+        raise InvalidArgumentError(f"--sources must be a positive integer, got {args.sources}")
+    check_top(args)
 
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse out-of-range options before the graph is read (the sample size again after)."""
     from warpgraph.errors import InvalidArgumentError
 
-    if args.sources is not None and args.sources < 1:
-        raise InvalidArgumentError(f"--sources must be a positive integer, got {args.sources}")
-    if args.top is not None and args.top < 0:
-        raise InvalidArgumentError(f"--top must be a non-negative integer, got {args.top}")
+    check_sample_and_top(args)
     if args.normalized and args.scale == "raw":
         raise InvalidArgumentError("--normalized applies to --scale networkx, not to raw sums")
 

@@ -49,15 +49,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="how ranks and contributions are stored (default float64; float32 halves the bytes "
         "a step gathers, at float32's precision; sums stay float64)",
     )
-    p.add_argument(
-        "--top",
-        type=int,
-        nargs="?",
-        const=10,
-        metavar="K",
-        help="list the K highest-ranked vertices (default 10)",
-    )
+    add_top(p, "list the K highest-ranked vertices (default 10)")
     p.set_defaults(func=run)
+
+
+def add_top(p: argparse.ArgumentParser, help: str) -> None:
+    """``--top [K]`` of the per-vertex commands (K defaults to 10 when the flag is alone)."""
+    p.add_argument("--top", type=int, nargs="?", const=10, metavar="K", help=help)
+
+
+def check_top(args: argparse.Namespace) -> None:
+    """Refuse a negative ``--top`` before the graph is read."""
+    from warpgraph.errors import InvalidArgumentError
+
+    if args.top is not None and args.top < 0:
+        raise InvalidArgumentError(f"--top must be a non-negative integer, got {args.top}")
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -72,8 +78,7 @@ def _check(args: argparse.Namespace) -> None:
         raise InvalidArgumentError(
             f"--max-iter must be a non-negative integer, got {args.max_iter}"
         )
-    if args.top is not None and args.top < 0:
-        raise InvalidArgumentError(f"--top must be a non-negative integer, got {args.top}")
+    check_top(args)
 
 
 def top_vertices(ranks: Any, k: int) -> Any:
