@@ -360,6 +360,7 @@ CASES: dict[str, tuple[str, Call]] = {
         lambda G, s, kw: nx.edge_betweenness_centrality(G, k=BETWEENNESS_SAMPLE, seed=1, **kw),
     ),
     "harmonic_centrality": ("U", _harmonic_from_sample),
+    "global_efficiency": ("U", _whole(nx.global_efficiency)),  # (all pairs: NetworkX ~hours)
     "is_tree": ("U", _whole(nx.is_tree)),
     "is_forest": ("U", _whole(nx.is_forest)),
     "is_branching": ("D", _whole(nx.is_branching)),

@@ -36,6 +36,7 @@ FILES=(
   "$NX_DIR/algorithms/tests/test_wiener.py"
   "$NX_DIR/algorithms/centrality/tests/test_betweenness_centrality.py"
   "$NX_DIR/algorithms/centrality/tests/test_harmonic_centrality.py"
+  "$NX_DIR/algorithms/tests/test_efficiency.py"
 )
 # Keep only the tests that call a dispatched function (the files also test other functions).
 # (The eigenvector and Katz files are selected whole, by their names: their tests of the NumPy /
@@ -51,7 +52,7 @@ or dfs or dls or preorder or postorder or shortest_path or single_source or sing
 or dijkstra or multi_source or bellman \
 or eigenvector or katz \
 or center or barycenter or wiener \
-or recognition or forest or branching or arborescence or betweenness or harmonic"
+or recognition or forest or branching or arborescence or betweenness or harmonic or efficiency"
 
 # A pytest plugin that counts the calls reaching the backend (written to a temporary folder).
 PLUGIN_DIR=$(mktemp -d)

@@ -57,6 +57,7 @@ _LAZY = {
     "eigenvector_centrality": "warpgraph.algorithms.centrality",
     "katz_centrality": "warpgraph.algorithms.centrality",
     "harmonic_centrality": "warpgraph.algorithms.centrality",
+    "global_efficiency": "warpgraph.algorithms.bfs",
     "betweenness_centrality": "warpgraph.algorithms.betweenness",
 }
 _SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms", "csgraph")

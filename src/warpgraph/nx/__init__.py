@@ -138,6 +138,9 @@ FUNCTIONS: dict[str, str] = {
     "edge_betweenness_centrality": "Unweighted (weighted runs in NetworkX): each arc's share "
     "of the same searches, an undirected edge's two arcs added; edges in ``G.edges()`` order; "
     "the installed NetworkX's rescaling; values equal to rounding.",
+    "global_efficiency": "One BFS per node, 64 at a time (iBFS), each counting the nodes at "
+    "each distance; the sum added in NetworkX's order (sources in node order, nearest "
+    "targets first), so NetworkX's float bit for bit.",
     "harmonic_centrality": "Unweighted (distance= runs in NetworkX), not with fewer nbunch "
     "nodes than sources: one BFS per reported node, 64 at a time, each value added in the "
     "order NetworkX adds it (its sources set's), so equal bits; keys in the nbunch set's order.",

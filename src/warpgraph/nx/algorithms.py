@@ -77,6 +77,7 @@ from .distance_measures import (
     radius,
     wiener_index,
 )
+from .efficiency import global_efficiency
 from .eigenvector import eigenvector_centrality, katz_centrality
 from .harmonic import harmonic_centrality
 from .link_analysis import pagerank
@@ -149,6 +150,7 @@ __all__ = [
     "edge_betweenness_centrality",
     "eigenvector_centrality",
     "find_negative_cycle",
+    "global_efficiency",
     "harmonic_centrality",
     "is_aperiodic",
     "is_arborescence",
@@ -602,6 +604,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "katz_centrality": _check_katz,
     "betweenness_centrality": _check_betweenness,
     "harmonic_centrality": _check_harmonic,
+    "global_efficiency": _check_undirected,
     "edge_betweenness_centrality": _check_betweenness,
     "dag_longest_path_length": _check_longest_path,
     "dag_longest_path": _check_longest_path_nodes,

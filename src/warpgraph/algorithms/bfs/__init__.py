@@ -1,6 +1,7 @@
 """Breadth-first search on the CPU (Numba) and the GPU (frontier engine): BFS-4K, Helix and
 Enterprise strategies, direction-optimizing, with Graph500's verifier; many searches at once
-(iBFS's bitwise joint traversal) for per-source distance sums, reach and eccentricity.
+(iBFS's bitwise joint traversal) for per-source distance sums, reach and eccentricity, and the
+global efficiency.
 
 Examples
 --------
@@ -13,6 +14,7 @@ Examples
 
 from .api import bfs, bfs_explain, clear_plans
 from .config import BfsConfig, Explanation
+from .efficiency import global_efficiency
 from .multi_source import DistanceStats, distance_stats
 from .reference import bfs_reference
 from .verify import verify_bfs
@@ -26,5 +28,6 @@ __all__ = [
     "bfs_reference",
     "clear_plans",
     "distance_stats",
+    "global_efficiency",
     "verify_bfs",
 ]

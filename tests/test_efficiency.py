@@ -1,0 +1,92 @@
+"""Global efficiency (``warpgraph.algorithms.bfs.efficiency``) against an independent oracle:
+SciPy's breadth-first distances summed by a plain Python loop in NetworkX's order (sources in
+id order, targets nearest first), so equal bit for bit; ``add_repeated`` against the loop it
+replaces, on sums where ties and binade crossings happen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sps
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse.csgraph import shortest_path
+
+import warpgraph as wg
+from warpgraph.algorithms.bfs.efficiency import (
+    add_repeated,
+    efficiency_sum,
+    global_efficiency,
+)
+from warpgraph.errors import InvalidArgumentError
+
+
+def oracle_sum(n, src, dst, directed):
+    A = sps.coo_array((np.ones(len(src)), (src, dst)), shape=(n, n)).tocsr()
+    D = shortest_path(A, directed=directed, unweighted=True)
+    total = 0.0
+    for s in range(n):
+        for d in sorted(int(x) for x in D[s] if 0 < x < np.inf):
+            total += 1 / d
+    return total
+
+
+def sequential(x, c, k):
+    for _ in range(k):
+        x += c
+    return x
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([0.0, 0.3, 7.0, 1023.9, 2.0**20 - 0.5, 2.0**33 - 1 / 64, 1e12 + 0.1]),
+    st.integers(1, 5000),
+    st.integers(1, 3000),
+)
+def test_add_repeated_is_the_sequential_loop(x, level, times):
+    assert add_repeated(x, 1 / level, times) == sequential(x, 1 / level, times)
+
+
+def test_add_repeated_across_many_binades():
+    """From 0 to ~2**17 with a term whose ulp ties happen (1/3 and powers of two)."""
+    for c, k in ((1 / 3, 400_000), (1 / 64, 300_000), (1.0, 200_000), (1 / 1414, 500_000)):
+        assert add_repeated(0.0, c, k) == sequential(0.0, c, k)
+
+
+@st.composite
+def graphs(draw, max_n: int = 45, max_m: int = 120):
+    n = draw(st.integers(1, max_n))
+    m = draw(st.integers(0, max_m))
+    src = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    dst = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    return n, src, dst, draw(st.booleans())
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_equals_the_ordered_sum(case):
+    n, src, dst, directed = case
+    G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+    want = oracle_sum(n, src, dst, directed)
+    assert efficiency_sum(G) == want
+    assert global_efficiency(G) == (want / (n * (n - 1)) if n > 1 else 0.0)
+
+
+@pytest.mark.parametrize("shape", [(1, 300), (40, 70)])
+def test_lattices_deeper_than_the_first_room(shape):
+    """A path of 300 and a 40 x 70 lattice: searches deeper than 64 levels rerun their wave."""
+    G = wg.generators.grid_2d(*shape, device="cpu")
+    src = np.repeat(np.arange(G.num_vertices), np.diff(G.indptr))
+    want = oracle_sum(G.num_vertices, src, G.indices, False)
+    assert efficiency_sum(G) == want
+
+
+def test_matches_networkx():
+    nx = pytest.importorskip("networkx")
+    H = nx.convert_node_labels_to_integers(nx.gnp_random_graph(200, 0.03, seed=3))
+    assert global_efficiency(wg.Graph.from_networkx(H)) == nx.global_efficiency(H)
+
+
+def test_not_a_graph():
+    with pytest.raises(InvalidArgumentError, match="Graph"):
+        global_efficiency([[0, 1]])
