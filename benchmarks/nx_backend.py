@@ -361,6 +361,7 @@ CASES: dict[str, tuple[str, Call]] = {
     ),
     "harmonic_centrality": ("U", _harmonic_from_sample),
     "global_efficiency": ("U", _whole(nx.global_efficiency)),  # (all pairs: NetworkX ~hours)
+    "local_efficiency": ("U", _whole(nx.local_efficiency)),
     "is_tree": ("U", _whole(nx.is_tree)),
     "is_forest": ("U", _whole(nx.is_forest)),
     "is_branching": ("D", _whole(nx.is_branching)),

@@ -17,6 +17,7 @@ from warpgraph.algorithms.bfs.efficiency import (
     add_repeated,
     efficiency_sum,
     global_efficiency,
+    neighbourhood_efficiencies,
 )
 from warpgraph.errors import InvalidArgumentError
 
@@ -90,3 +91,54 @@ def test_matches_networkx():
 def test_not_a_graph():
     with pytest.raises(InvalidArgumentError, match="Graph"):
         global_efficiency([[0, 1]])
+
+
+def oracle_neighbourhoods(n, src, dst, orders):
+    """Each vertex's neighbourhood efficiency from SciPy's distances on the induced submatrix,
+    sources in ``orders[v]``, each source's targets nearest first."""
+    A = sps.coo_array((np.ones(len(src)), (src, dst)), shape=(n, n)).tocsr()
+    A = ((A + A.T) > 0).astype(np.float64).tocsr()
+    out = []
+    for v in range(n):
+        S = orders[v]
+        k = len(S)
+        if k < 2:
+            out.append(0.0)
+            continue
+        D = shortest_path(A[S][:, S], directed=False, unweighted=True)
+        total = 0.0
+        for i in range(k):
+            for d in sorted(int(x) for x in D[i] if 0 < x < np.inf):
+                total += 1 / d
+        out.append(total / (k * (k - 1)))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs(max_n=30, max_m=90), st.integers(0, 2**32 - 1))
+def test_neighbourhoods_equal_the_ordered_sums(case, seed):
+    """Default id order, and a shuffled order per vertex (the sums follow it)."""
+    n, src, dst, _ = case
+    G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=False)
+    indptr = np.asarray(G.indptr)
+    rows = [
+        sorted(set(np.asarray(G.indices)[indptr[v] : indptr[v + 1]].tolist())) for v in range(n)
+    ]
+    assert neighbourhood_efficiencies(G).tolist() == oracle_neighbourhoods(n, src, dst, rows)
+    rng = np.random.default_rng(seed)
+    shuffled = [rng.permutation(r).tolist() for r in rows]
+    flat = np.array([x for r in shuffled for x in r], dtype=np.int64)
+    ptr = np.concatenate(([0], np.cumsum([len(r) for r in shuffled])))
+    got = neighbourhood_efficiencies(G, ptr, flat)
+    assert got.tolist() == oracle_neighbourhoods(n, src, dst, shuffled)
+
+
+def test_neighbourhoods_refuse_directed_graphs_and_bad_orders():
+    D = wg.Graph.from_edges([0], [1], num_vertices=2)
+    with pytest.raises(InvalidArgumentError, match="undirected"):
+        neighbourhood_efficiencies(D)
+    U = wg.Graph.from_edges([0], [1], num_vertices=2, directed=False)
+    with pytest.raises(InvalidArgumentError, match="every vertex"):
+        neighbourhood_efficiencies(U, [0, 1], [1])
+    P = wg.Graph.from_edges([0, 0, 1], [1, 1, 2], num_vertices=3, directed=False)  # (0 - 1 twice)
+    assert neighbourhood_efficiencies(P).tolist() == [0.0, 0.0, 0.0]  # (1: {0, 2}, no path)

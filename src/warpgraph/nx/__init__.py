@@ -141,6 +141,9 @@ FUNCTIONS: dict[str, str] = {
     "global_efficiency": "One BFS per node, 64 at a time (iBFS), each counting the nodes at "
     "each distance; the sum added in NetworkX's order (sources in node order, nearest "
     "targets first), so NetworkX's float bit for bit.",
+    "local_efficiency": "Each neighbourhood's efficiency on the CPU in parallel, its sum added "
+    "in the order NetworkX's subgraph view lists the neighbours (a Python set's), so "
+    "NetworkX's float bit for bit.",
     "harmonic_centrality": "Unweighted (distance= runs in NetworkX), not with fewer nbunch "
     "nodes than sources: one BFS per reported node, 64 at a time, each value added in the "
     "order NetworkX adds it (its sources set's), so equal bits; keys in the nbunch set's order.",

@@ -77,7 +77,7 @@ from .distance_measures import (
     radius,
     wiener_index,
 )
-from .efficiency import global_efficiency
+from .efficiency import global_efficiency, local_efficiency
 from .eigenvector import eigenvector_centrality, katz_centrality
 from .harmonic import harmonic_centrality
 from .link_analysis import pagerank
@@ -169,6 +169,7 @@ __all__ = [
     "k_shell",
     "k_truss",
     "katz_centrality",
+    "local_efficiency",
     "multi_source_dijkstra",
     "multi_source_dijkstra_path",
     "multi_source_dijkstra_path_length",
@@ -605,6 +606,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "betweenness_centrality": _check_betweenness,
     "harmonic_centrality": _check_harmonic,
     "global_efficiency": _check_undirected,
+    "local_efficiency": _check_undirected,
     "edge_betweenness_centrality": _check_betweenness,
     "dag_longest_path_length": _check_longest_path,
     "dag_longest_path": _check_longest_path_nodes,

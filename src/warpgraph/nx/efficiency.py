@@ -1,4 +1,4 @@
-"""NetworkX's ``global_efficiency``, its value bit for bit.
+"""NetworkX's ``global_efficiency`` and ``local_efficiency``, their values bit for bit.
 
 NetworkX adds ``1 / d`` over every ordered pair of distinct connected nodes into one Python
 float, source after source in node order, each source's targets in breadth-first discovery
@@ -6,13 +6,24 @@ order (nearest first), then divides by ``n (n - 1)``; ``0`` (an ``int``) for few
 nodes. :func:`warpgraph.algorithms.bfs.efficiency.efficiency_sum` adds the same terms in the
 same order (the backend's ids are NetworkX's node order), so the float is NetworkX's.
 Undirected graphs only, as NetworkX (whose decorator refuses directed ones before dispatch).
+
+``local_efficiency`` is NetworkX's mean of ``global_efficiency(G.subgraph(G[v]))`` over the
+nodes. The subgraph view lists its nodes in the order of a Python ``set`` of ``v``'s neighbours
+(when they are fewer than half the nodes), and that order is the order each neighbourhood's
+sum is added in: the backend builds those sets with CPython (one per node, from the same label
+objects in the same order) and hands their order to
+:func:`warpgraph.algorithms.bfs.efficiency.neighbourhood_efficiencies`; the mean is Python's
+``sum`` over the nodes (Neumaier-compensated from Python 3.12, as NetworkX's), then divided.
 """
 
 from __future__ import annotations
 
-from ..algorithms.bfs.efficiency import efficiency_sum
+import numpy as np
 
-__all__ = ["global_efficiency"]
+from ..algorithms.bfs.efficiency import efficiency_sum, neighbourhood_efficiencies
+from ._common import gc_paused, host
+
+__all__ = ["global_efficiency", "local_efficiency"]
 
 
 def global_efficiency(G) -> float | int:
@@ -22,3 +33,40 @@ def global_efficiency(G) -> float | int:
     if denom == 0:
         return 0
     return efficiency_sum(G.any_order) / denom
+
+
+def _neighbour_orders(G) -> tuple[np.ndarray, np.ndarray]:
+    """``(order_ptr, order)``: each node's neighbours in the order NetworkX's subgraph view
+    ``G.subgraph(G[v])`` iterates them: its ``show_nodes`` set (``set`` of the neighbours, added
+    in adjacency order) when it holds fewer than half the nodes, else node order. The set is
+    CPython's own, built by the same additions of the same label objects, so its iteration
+    order is NetworkX's (one C-level ``set`` per node: the hash layout is not reproduced)."""
+    rows = G.any_order  # (rows in NetworkX's adjacency order)
+    indptr = host(rows.indptr).astype(np.int64)
+    ids = host(rows.indices).astype(np.int64)
+    n = len(G)
+    flat = ids.tolist() if G.identity else G.labels[ids].tolist()
+    index = None if G.identity else G.index
+    bounds = indptr.tolist()
+    order = np.empty(ids.size, dtype=np.int64)
+    for v in range(n):
+        lo, hi = bounds[v], bounds[v + 1]
+        if 2 * (hi - lo) < n:
+            members = set(iter(flat[lo:hi]))
+            got = members if index is None else map(index.__getitem__, members)
+            order[lo:hi] = np.fromiter(got, dtype=np.int64, count=hi - lo)
+        else:
+            order[lo:hi] = np.sort(ids[lo:hi])
+    return indptr, order
+
+
+@gc_paused()
+def local_efficiency(G) -> float:
+    """NetworkX's ``local_efficiency(G)``: the mean over nodes (Python's ``sum`` in node order,
+    then ``/ len(G)``) of each neighbourhood's global efficiency, each added in the order
+    NetworkX's subgraph view lists its nodes (:func:`_neighbour_orders`)."""
+    indptr, order = _neighbour_orders(G)
+    values = neighbourhood_efficiencies(G.any_order, indptr, order).tolist()
+    sizes = np.diff(indptr).tolist()
+    terms = [x if k >= 2 else 0 for x, k in zip(values, sizes, strict=True)]
+    return sum(terms) / len(G)

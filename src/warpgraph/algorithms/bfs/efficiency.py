@@ -33,7 +33,7 @@ from ...errors import InvalidArgumentError
 from ...graph import Graph
 from .multi_source import WIDTH, expand_level, search_words, seed_group, settle
 
-__all__ = ["add_repeated", "efficiency_sum", "global_efficiency"]
+__all__ = ["add_repeated", "efficiency_sum", "global_efficiency", "neighbourhood_efficiencies"]
 
 #: Levels counted per search before a wave is run again with room for twice as many.
 FIRST_LEVELS = 64
@@ -190,3 +190,134 @@ def add_repeated(x: float, c: float, k: int) -> float:  # pragma: no cover - com
             x += j * step
             k -= j
     return x
+
+
+def neighbourhood_efficiencies(G: Graph, order_ptr=None, order=None) -> np.ndarray:
+    """The global efficiency of each vertex's neighbourhood: the subgraph induced on its
+    neighbours (itself included when it has a self-loop), NetworkX's ``local_efficiency``
+    terms, each one's sum added as :func:`efficiency_sum` adds it.
+
+    Parameters
+    ----------
+    G : Graph
+        Undirected.
+    order_ptr, order : array_like of int, optional
+        The order each neighbourhood's sources are added in: ``order[order_ptr[v] :
+        order_ptr[v + 1]]`` lists ``v``'s distinct neighbours in that order (NetworkX walks
+        them in the order of a Python set). Default: id order.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 per vertex: the sum over ordered pairs of distinct neighbours of ``1 / d``
+        (distances within the neighbourhood), divided by ``k (k - 1)`` for ``k`` neighbours;
+        0.0 for ``k < 2``.
+
+    Examples
+    --------
+    >>> import warpgraph as wg
+    >>> K = wg.Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], num_vertices=4, directed=False)
+    >>> neighbourhood_efficiencies(K).tolist()  # 0's neighbours 1 - 2 and 3: 2 pairs of 6
+    [0.3333333333333333, 1.0, 1.0, 0.0]
+    """
+    if _checked(G).directed:
+        raise InvalidArgumentError("local efficiency is defined for undirected graphs")
+    indptr = to_host(G.indptr).astype(np.int64, copy=False)
+    indices = to_host(G.indices).astype(np.int64, copy=False)
+    if order is None:
+        order_ptr, order = _neighbour_sets(indptr, indices)
+    order_ptr = np.asarray(order_ptr, dtype=np.int64)
+    order = np.asarray(order, dtype=np.int64)
+    n = G.num_vertices
+    if order_ptr.shape != (n + 1,) or order.shape != (int(order_ptr[-1]),):
+        raise InvalidArgumentError("order_ptr and order must list every vertex's neighbours")
+    out = np.zeros(n, dtype=np.float64)
+    from ...cpu.threads import threads_for
+
+    with threads_for(int(indptr[-1]) * 8):
+        _neighbourhoods(indptr, indices, order_ptr, order, nb.get_num_threads(), out)
+    return out
+
+
+def _neighbour_sets(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(order_ptr, order)``: each row's distinct ids in ascending order (parallel arcs
+    count once)."""
+    n = indptr.size - 1
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    by = np.lexsort((indices, rows))
+    rows, ids = rows[by], indices[by]
+    keep = np.ones(ids.size, dtype=bool)
+    keep[1:] = (rows[1:] != rows[:-1]) | (ids[1:] != ids[:-1])
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[keep], minlength=n), out=ptr[1:])
+    return ptr, ids[keep]
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def _neighbourhoods(indptr, indices, order_ptr, order, workers, out):  # pragma: no cover
+    """Worker ``w`` takes vertices ``w, w + workers, ...``: numbers the neighbours in their
+    order, builds the induced rows, runs a search from each neighbour in that order and adds
+    its level counts (nearest first) into the sum."""
+    n = indptr.shape[0] - 1
+    for w in nb.prange(workers):
+        local = np.full(n, -1, dtype=np.int64)
+        for v in range(w, n, workers):
+            lo, hi = order_ptr[v], order_ptr[v + 1]
+            k = hi - lo
+            if k < 2:
+                continue
+            for i in range(k):
+                local[order[lo + i]] = i
+            lptr = np.zeros(k + 1, dtype=np.int64)
+            for i in range(k):
+                u = order[lo + i]
+                for j in range(indptr[u], indptr[u + 1]):
+                    if local[indices[j]] >= 0:
+                        lptr[i + 1] += 1
+            for i in range(k):
+                lptr[i + 1] += lptr[i]
+            lidx = np.empty(lptr[k], dtype=np.int64)
+            fill = lptr[:k].copy()
+            for i in range(k):
+                u = order[lo + i]
+                for j in range(indptr[u], indptr[u + 1]):
+                    t = local[indices[j]]
+                    if t >= 0:
+                        lidx[fill[i]] = t
+                        fill[i] += 1
+            for i in range(k):
+                local[order[lo + i]] = -1
+            out[v] = _ordered_sum(lptr, lidx, k) / (k * (k - 1))
+
+
+@nb.njit(cache=True, nogil=True)
+def _ordered_sum(lptr, lidx, k):  # pragma: no cover - compiled
+    """:func:`efficiency_sum` of a small graph (rows ``lptr``/``lidx`` over ``0..k-1``):
+    one plain search per source in index order, its level counts added nearest first."""
+    dist = np.empty(k, dtype=np.int64)
+    queue = np.empty(k, dtype=np.int64)
+    total = 0.0
+    for s in range(k):
+        dist[:] = -1
+        dist[s] = 0
+        queue[0] = s
+        head, tail = 0, 1
+        level, count = 0, 0
+        while head < tail:
+            x = queue[head]
+            head += 1
+            if dist[x] != level:  # (a new level: the last one's terms first)
+                if count:
+                    total = add_repeated(total, 1.0 / level, count)
+                level, count = dist[x], 0
+            if level:
+                count += 1
+            for j in range(lptr[x], lptr[x + 1]):
+                y = lidx[j]
+                if dist[y] < 0:
+                    dist[y] = dist[x] + 1
+                    queue[tail] = y
+                    tail += 1
+        if count:
+            total = add_repeated(total, 1.0 / level, count)
+    return total
