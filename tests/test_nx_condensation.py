@@ -122,6 +122,33 @@ def test_large_components_iterate_as_networkx(seed, kind):
     check(D)
 
 
+@pytest.mark.parametrize("kind", ["str", "tuple", "big-int"])
+def test_networkx_condensation_over_dispatched_components(kind):
+    """NetworkX's own ``condensation`` (not dispatched automatically: it returns a graph) over
+    ``strongly_connected_components`` dispatched to warpgraph: ``mapping`` lists its keys in
+    the order the component sets iterate, so those sets, the giant one included, must iterate
+    as NetworkX's (fuzz, session 49: a 20,000-node graph with tuple labels), as must
+    ``attracting_components``' sets."""
+    rng = random.Random(3)
+    n = 1500
+    labels = rng.sample(range(10**12), n) if kind == "big-int" else shuffled_labels(kind, n, rng)
+    D = nx.DiGraph()
+    D.add_nodes_from(labels)
+    for _ in range(3 * n):
+        D.add_edge(rng.choice(labels), rng.choice(labels))
+    for func in (nx.strongly_connected_components, nx.attracting_components):
+        theirs = [list(c) for c in func(D)]
+        assert [list(c) for c in func(D, backend=BACKEND)] == theirs
+    theirs = nx.condensation(D).graph["mapping"]
+    saved = list(nx.config.backend_priority.algos)
+    nx.config.backend_priority.algos = [BACKEND]
+    try:
+        ours = nx.condensation(D).graph["mapping"]
+    finally:
+        nx.config.backend_priority.algos = saved
+    assert list(ours.items()) == list(theirs.items())
+
+
 @pytest.mark.parametrize("path", ["python", "view", "reverse"])
 def test_other_paths(monkeypatch, path):
     """The dicts not read in place (every raw reader off), and views (converted by Python)."""

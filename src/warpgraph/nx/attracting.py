@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit, prange
 
-from ._common import backend_device, host, node_sets
+from ._common import _small_sets, backend_device, host, node_sets
 from .components import (
     _acyclic,
     _components,
@@ -136,11 +136,14 @@ def attracting_components(G) -> Iterator[set]:
     """Generator of node sets, one per attracting component (a strong component no arc
     leaves), in NetworkX's order (that of ``strongly_connected_components``). One such
     component needs no order; two or more are taken from the sequential pass that reproduces
-    NetworkX's order (run once: on the CPU it gave the labels already)."""
+    NetworkX's order (run once: on the CPU it gave the labels already). Sets from that pass are
+    built with their members added in NetworkX's order, so they iterate as NetworkX's; one
+    component labelled by the GPU kernel is built in id order (an equal set that may iterate
+    otherwise for non-int labels)."""
     indptr, heads = _arcs(G)
     count, label, order = _strong_labels(G)
     sinks = _sinks(indptr, heads, label, count)
-    if sinks.size == 1:
+    if sinks.size == 1 and order is None:  # (the GPU's labels: members in id order)
         ids = np.flatnonzero(label == sinks[0])
         sets = node_sets(G, ids, np.array([0, ids.size]))
     else:
@@ -153,7 +156,7 @@ def attracting_components(G) -> Iterator[set]:
         bounds = np.zeros(len(parts) + 1, dtype=np.int64)
         np.cumsum([p.size for p in parts], out=bounds[1:])
         ids = np.concatenate(parts) if parts else members[:0]
-        sets = node_sets(G, ids, bounds)
+        sets = _small_sets(G, ids, bounds)  # (added in NetworkX's order: it iterates so)
     yield from sets
 
 

@@ -18,7 +18,15 @@ import numpy as np
 from numba import njit, prange
 
 from ..cpu.atomics import atomic_add
-from ._common import backend_device, every_node_set, gc_paused, host, label_sets, node_sets
+from ._common import (
+    _small_sets,
+    backend_device,
+    every_node_set,
+    gc_paused,
+    host,
+    label_sets,
+    node_sets,
+)
 
 __all__ = [
     "connected_components",
@@ -280,9 +288,13 @@ def _scc_order(G):
 
 
 def strongly_connected_components(G) -> Iterator[set]:
-    """Generator of node sets, one per strong component, in exactly NetworkX's order."""
+    """Generator of node sets, one per strong component, in exactly NetworkX's order. Each set
+    is built as NetworkX builds it, its members added one at a time in NetworkX's order
+    (:func:`._common._small_sets`, no shortcut for a giant component), so it also iterates as
+    NetworkX's does: NetworkX's own ``condensation``, which is not dispatched automatically
+    (it returns a graph), lists ``mapping``'s keys in that order when it calls this one."""
     members, starts, _ = _scc_order(G)
-    sets = node_sets(G, members, starts)
+    sets = _small_sets(G, members, starts)
     yield from sets
 
 
