@@ -11,6 +11,8 @@ the null and one-node graphs, and the arguments that run in NetworkX (``can_run`
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -22,7 +24,7 @@ nx = pytest.importorskip("networkx")
 csgraph = pytest.importorskip("scipy.sparse.csgraph")
 sparse = pytest.importorskip("scipy.sparse")
 
-from nx_compare import backend_device  # noqa: E402  (tests/nx_compare.py)
+from nx_compare import backend_device, outcome  # noqa: E402  (tests/nx_compare.py)
 from nx_labels import random_graph  # noqa: E402  (tests/nx_labels.py)
 
 BACKEND = "warpgraph"
@@ -160,13 +162,63 @@ def test_networkx_large_connected():
         _same(func, G)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_few_sources_by_bfs_equal_the_groups(directed):
+    """Up to ``FEW_SOURCES`` sources run the direction-optimizing BFS, one per source; more run
+    the groups (of ``group_span`` sources): the same numbers (unreached vertices included)."""
+    from warpgraph.algorithms.bfs import multi_source
+
+    rng = np.random.default_rng(4)
+    n, m = 500, 900
+    G = wg.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), num_vertices=n,
+                            directed=directed)  # fmt: skip
+    few = rng.integers(0, n, multi_source.FEW_SOURCES)
+    padded = np.concatenate([few, rng.integers(0, n, 5)])  # (past FEW_SOURCES: the groups)
+    by_bfs = distance_stats(G, few, device="cpu")
+    by_groups = distance_stats(G, padded, device="cpu")
+    for a, b in zip(by_bfs, by_groups, strict=True):
+        assert a.tolist() == b[: few.size].tolist()
+
+
+@needs_backend
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("kind", ["int", "str"])
+@pytest.mark.parametrize("seed", range(10))
+def test_networkx_one_node_and_some_nodes(seed, kind, directed):
+    """``closeness_centrality(G, u)`` (a float from one search) and ``eccentricity(G, v)`` for
+    a node (an int), a list with an absent node (a dict in ``nbunch_iter``'s order), an empty
+    list and a non-node, on connected and disconnected graphs: NetworkX's values, types,
+    order and errors."""
+    rng = random.Random(seed)
+    G = nx.gnp_random_graph(rng.randint(1, 60), rng.choice([0.03, 0.1, 0.4]), seed=seed,
+                            directed=directed)  # fmt: skip
+    if kind == "str":
+        G = nx.relabel_nodes(G, {i: f"s{i}" for i in G})
+    nodes = list(G)
+    cases = [
+        ("closeness_centrality", {"u": nodes[0]}),
+        ("closeness_centrality", {"u": nodes[-1], "wf_improved": False}),
+        ("closeness_centrality", {"u": "absent"}),
+        ("eccentricity", {"v": nodes[0]}),
+        ("eccentricity", {"v": [*nodes[:3], "absent", nodes[0]]}),
+        ("eccentricity", {"v": []}),
+        ("eccentricity", {"v": 3.5}),
+    ]
+    for func, kwargs in cases:
+        theirs = outcome(getattr(nx, func), G, **kwargs)
+        ours = outcome(getattr(nx, func), G, backend=BACKEND, **kwargs)
+        assert ours[1] is theirs[1], (func, kwargs, ours, theirs)
+        assert type(ours[0]) is type(theirs[0]) and ours[0] == theirs[0], (func, kwargs)
+        if isinstance(theirs[0], dict):
+            assert list(ours[0].items()) == list(theirs[0].items())
+
+
 @needs_backend
 @pytest.mark.parametrize(
     ("func", "kwargs"),
     [
-        ("closeness_centrality", {"u": 0}),
         ("closeness_centrality", {"distance": "weight"}),
-        ("eccentricity", {"v": 0}),
+        ("eccentricity", {"v": iter([0, 1])}),
         ("eccentricity", {"weight": "weight"}),
         ("diameter", {"usebounds": True}),
         ("radius", {"e": {0: 1, 1: 1}}),

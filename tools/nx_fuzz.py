@@ -242,6 +242,10 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         for name in ALL_PAIRS:
             yield name, (G,), {}
         yield "closeness_centrality", (G,), {"wf_improved": False}
+        for s in sources:  # (one node: one search; "absent" raises as NetworkX)
+            yield "closeness_centrality", (G,), {"u": s}
+            yield "eccentricity", (G,), {"v": s}
+        yield "eccentricity", (G,), {"v": sources}
         half = nodes[: len(nodes) // 2]
         for options in ({}, {"sources": half}, {"nbunch": half[:3]}, {"nbunch": sources}):
             yield "harmonic_centrality", (G,), options

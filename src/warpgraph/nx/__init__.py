@@ -43,8 +43,9 @@ _BFS = (
 _DFS = "In exactly NetworkX's (depth-first) order; not with sort_neighbors."
 _GRAPH = "Returns the same NetworkX graph as NetworkX (attributes and adjacency order included)."
 _ALL_PAIRS = (
-    "One BFS per node, 64 at a time (iBFS's bitwise status words; device). Unweighted, every "
-    "node, not given eccentricities; usebounds=True on undirected graphs runs in NetworkX."
+    "One BFS per node, 64 at a time (iBFS's bitwise status words; device). Unweighted, not "
+    "given eccentricities (closeness's u and eccentricity's v search from those nodes only); "
+    "usebounds=True on undirected graphs runs in NetworkX."
 )
 _WEIGHTED = "Exact distances for all-int or all-float weights (others run in NetworkX)."
 

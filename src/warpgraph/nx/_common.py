@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import math
+from collections.abc import Iterator
 from contextlib import ContextDecorator
 from itertools import islice, pairwise
 from operator import add
@@ -556,3 +557,47 @@ def layer_by_sets(adj: Any, source: Any, depth: int) -> set:
             return layer
         seen |= layer
     return layer
+
+
+def nbunch_iter(W, nbunch: Any) -> Iterator:
+    """NetworkX's ``G.nbunch_iter(nbunch)`` for a converted graph ``W``: the source graph's own
+    where it is still there,
+    else the same steps on ``W`` (every node for None, the one node ``nbunch``, or the
+    members of the container that are nodes, with the installed version's
+    ``NetworkXError`` for a non-iterable or an unhashable member).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from warpgraph.nx.interface import backend_interface
+    >>> W = backend_interface.convert_from_nx(nx.path_graph(3))
+    >>> list(nbunch_iter(W, [2, 7, 0])), list(nbunch_iter(W, 1))
+    ([2, 0], [1])
+    """
+    source = W.source
+    if source is not None:
+        return source.nbunch_iter(nbunch)
+    if nbunch is None:
+        return iter(W.nodes)
+    if nbunch in W:
+        return iter([nbunch])
+    return _members(W, nbunch)
+
+
+def _members(W, nbunch: Any) -> Iterator:
+    import networkx as nx
+
+    member = None
+    try:
+        for member in nbunch:
+            if W.find(member) >= 0:
+                yield member
+    except TypeError as err:  # (NetworkX's translations of the TypeErrors, by message)
+        exc, message = err, str(err.args[0]) if err.args else ""
+        if "iter" in message:
+            exc = nx.NetworkXError("nbunch is not a node or a sequence of nodes.")
+        if "object is not iterable" in message and networkx_version() >= (3, 5):
+            exc = nx.NetworkXError(f"Node {nbunch} is not in the graph.")
+        if "hashable" in message:
+            exc = nx.NetworkXError(f"Node {member} in sequence nbunch is not a valid node.")
+        raise exc from None

@@ -275,13 +275,15 @@ def _check_k_truss(G, k=None) -> bool | str:
 
 
 def _check_all_pairs(G, **kwargs: Any) -> bool | str:
-    """The all-pairs measures (:mod:`.distance_measures`): unweighted, every node, computed
-    (not given), no ``attr`` (``barycenter`` writes it to the graph), and no
-    ``usebounds=True`` on an undirected graph (NetworkX's extrema bounding runs a few
-    searches, not one per node)."""
-    for name in ("u", "v", "sp", "e", "distance", "weight"):
+    """The all-pairs measures (:mod:`.distance_measures`): unweighted, computed (not given;
+    ``closeness_centrality``'s ``u`` and ``eccentricity``'s ``v`` pick the searches), no
+    ``attr`` (``barycenter`` writes it to the graph), and no ``usebounds=True`` on an
+    undirected graph (NetworkX's extrema bounding runs a few searches, not one per node)."""
+    for name in ("sp", "e", "distance", "weight"):
         if kwargs.get(name) is not None:
-            return f"{name}= runs in NetworkX (unweighted measures of every node only)"
+            return f"{name}= runs in NetworkX (unweighted measures computed here only)"
+    if _one_pass(kwargs.get("v")):  # (eccentricity's nbunch: read twice)
+        return "an iterator as v runs in NetworkX (it is read once)"
     if kwargs.get("attr") is not None:  # (barycenter's: it writes node attributes)
         return "attr= runs in NetworkX (it writes each node's distance sum to the graph)"
     if kwargs.get("method") not in (None, "unweighted"):

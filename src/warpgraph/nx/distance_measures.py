@@ -27,7 +27,14 @@ import numpy as np
 from numba import njit
 
 from ..algorithms.bfs.multi_source import distance_stats
-from ._common import backend_device, gc_paused, host, networkx_version, node_dict
+from ._common import (
+    backend_device,
+    gc_paused,
+    host,
+    nbunch_iter,
+    networkx_version,
+    node_dict,
+)
 
 __all__ = [
     "average_shortest_path_length",
@@ -42,14 +49,15 @@ __all__ = [
 ]
 
 
-def _stats(G, reverse: bool = False):
-    """Reach, distance sums and eccentricities of a search from every node (id order), on the
-    host; ``reverse``: along the arcs backwards (distances *to* each node)."""
+def _stats(G, reverse: bool = False, sources: Any = None):
+    """Reach, distance sums and eccentricities of a search from every node (id order; or from
+    the ids ``sources``), on the host; ``reverse``: along the arcs backwards (distances *to*
+    each node)."""
     from .components import _transpose
 
     rows = _transpose(G) if reverse else G.any_order
     dev = backend_device()
-    stats = distance_stats(G.on(dev, rows), device=dev)
+    stats = distance_stats(G.on(dev, rows), sources, device=dev)
     return [host(a) for a in stats]
 
 
@@ -69,9 +77,12 @@ def _connected_or_raise(G, directed_message: str, message: str) -> None:
 
 @gc_paused()
 def closeness_centrality(G, u: Any = None, distance: Any = None, wf_improved: bool = True):
-    """Closeness of every node (``{node: float}``, node order); incoming distances on a
-    directed graph, as NetworkX (which searches ``G.reverse()``)."""
+    """Closeness of every node (``{node: float}``, node order), or of the node ``u`` (a
+    float: one search); incoming distances on a directed graph, as NetworkX (which searches
+    ``G.reverse()``)."""
     n = len(G)
+    if u is not None:
+        return _closeness_of(G, u, wf_improved)
     if n == 0:
         return {}
     reached, total, _ = _stats(G, reverse=G.is_directed())
@@ -82,6 +93,23 @@ def closeness_centrality(G, u: Any = None, distance: Any = None, wf_improved: bo
             value *= r / (n - 1)  # (NetworkX: s = (len(sp) - 1.0) / (len_G - 1); c *= s)
     value[(total <= 0) | (n <= 1)] = 0.0
     return node_dict(G, None, value)
+
+
+def _closeness_of(G, u: Any, wf_improved: bool) -> float:
+    """NetworkX's closeness of one node, from one search (NetworkX's ``NodeNotFound`` for a
+    node not in the graph), with its Python float operations."""
+    import networkx as nx
+
+    if u not in G:
+        raise nx.NodeNotFound(f"Source {u} is not in G")
+    reached, total, _ = _stats(G, reverse=G.is_directed(), sources=[G.find(u)])
+    r, totsp, n = int(reached[0]), int(total[0]), len(G)
+    value = 0.0
+    if totsp > 0.0 and n > 1:
+        value = (r - 1.0) / totsp
+        if wf_improved:
+            value *= (r - 1.0) / (n - 1)
+    return value
 
 
 _ECC_DIRECTED = "Found infinite path length because the digraph is not strongly connected"
@@ -96,9 +124,22 @@ def _eccentricities(G) -> np.ndarray:
 
 
 @gc_paused()
-def eccentricity(G, v: Any = None, sp: Any = None, weight: Any = None) -> dict:
-    """Eccentricity of every node (``{node: int}``, node order)."""
-    return node_dict(G, None, _eccentricities(G))
+def eccentricity(G, v: Any = None, sp: Any = None, weight: Any = None) -> dict | int:
+    """Eccentricity of every node (``{node: int}``, node order), or of the nodes ``v`` names
+    (NetworkX's ``nbunch_iter(v)``: a dict in that order, an int for one node), searched from
+    those nodes only; NetworkX's error at the first that does not reach every node."""
+    if v is None:
+        return node_dict(G, None, _eccentricities(G))
+    import networkx as nx
+
+    nodes = list(nbunch_iter(G, v))
+    ids = np.fromiter(map(G.find, nodes), dtype=np.int64, count=len(nodes))
+    reached, _, ecc = _stats(G, sources=ids) if ids.size else (ids, ids, ids)
+    short = np.flatnonzero(reached != len(G))
+    if short.size:  # (NetworkX raises at the first node in its order that misses one)
+        raise nx.NetworkXError(_ECC_DIRECTED if G.is_directed() else _ECC_UNDIRECTED)
+    found = dict(zip(nodes, ecc.tolist(), strict=True))
+    return found[v] if v in G else found
 
 
 def diameter(G, e: Any = None, usebounds: bool = False, weight: Any = None):

@@ -23,49 +23,14 @@ before NetworkX 3.6 (above).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from ..algorithms.centrality.harmonic import harmonic_centrality as _harmonic_sums
-from ._common import gc_paused, networkx_version, not_implemented
+from ._common import gc_paused, nbunch_iter, networkx_version, not_implemented
 
 __all__ = ["harmonic_centrality"]
-
-
-def _nbunch_iter(W, nbunch: Any) -> Iterator:
-    """NetworkX's ``G.nbunch_iter(nbunch)``: the source graph's own where it is still there,
-    else the same steps on the converted graph (every node for None, the one node
-    ``nbunch``, or the members of the container that are nodes, with the installed
-    version's ``NetworkXError`` for a non-iterable or an unhashable member)."""
-    source = W.source
-    if source is not None:
-        return source.nbunch_iter(nbunch)
-    if nbunch is None:
-        return iter(W.nodes)
-    if nbunch in W:
-        return iter([nbunch])
-    return _members(W, nbunch)
-
-
-def _members(W, nbunch: Any) -> Iterator:
-    import networkx as nx
-
-    member = None
-    try:
-        for member in nbunch:
-            if W.find(member) >= 0:
-                yield member
-    except TypeError as err:  # (NetworkX's translations of the TypeErrors, by message)
-        exc, message = err, str(err.args[0]) if err.args else ""
-        if "iter" in message:
-            exc = nx.NetworkXError("nbunch is not a node or a sequence of nodes.")
-        if "object is not iterable" in message and networkx_version() >= (3, 5):
-            exc = nx.NetworkXError(f"Node {nbunch} is not in the graph.")
-        if "hashable" in message:
-            exc = nx.NetworkXError(f"Node {member} in sequence nbunch is not a valid node.")
-        raise exc from None
 
 
 def _ids(W, labels: list) -> np.ndarray:
@@ -79,8 +44,8 @@ def harmonic_centrality(G, nbunch: Any = None, distance: Any = None, sources: An
     """``{node: float}`` for the nodes of ``nbunch`` (default all) in its set's order: each
     value the sum of ``1 / d(v, u)`` over ``sources`` (default all), added in the sources
     set's order as NetworkX adds it (module docstring)."""
-    reported = set(_nbunch_iter(G, nbunch))
-    froms = set(_nbunch_iter(G, sources))
+    reported = set(nbunch_iter(G, nbunch))
+    froms = set(nbunch_iter(G, sources))
     order = "given"
     if len(reported) < len(froms):  # (NetworkX swaps the two roles: searches from `reported`)
         if networkx_version() < (3, 6):

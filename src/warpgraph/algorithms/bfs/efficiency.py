@@ -31,7 +31,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ..._arrays import to_host
 from ...errors import InvalidArgumentError
 from ...graph import Graph
-from .multi_source import WIDTH, expand_level, search_words, seed_group, settle
+from .multi_source import WIDTH, expand_level, group_span, search_words, seed_group, settle
 
 __all__ = ["add_repeated", "efficiency_sum", "global_efficiency", "neighbourhood_efficiencies"]
 
@@ -89,7 +89,7 @@ def efficiency_sum(G: Graph) -> float:
     levels = FIRST_LEVELS
     with threads_for(n * max(1, n // WIDTH)):
         threads = nb.get_num_threads()
-        span = max(1, min(WIDTH, -(-n // threads)))
+        span = group_span(n, threads)
         groups = -(-n // span)
         wave = max(1, min(groups, threads))
         first = 0

@@ -38,6 +38,7 @@ from ...graph import Graph
 from ..bfs.multi_source import (
     WIDTH,
     expand_level,
+    group_span,
     search_words,
     seed_group,
     settle,
@@ -111,7 +112,7 @@ def harmonic_centrality(
     searches = src.size if forward else dst.size
     with threads_for(n * -(-searches // WIDTH) + src.size * dst.size // WIDTH):
         threads = nb.get_num_threads()
-        span = _span(searches, threads)
+        span = group_span(searches, threads)
         if forward:
             indptr, indices = _rows(G)
             return _by_level_table(n, lambda kind, table: _from_sources(
@@ -128,12 +129,6 @@ def harmonic_centrality(
             return out if fits.all() else None
 
         return _by_level_table(n, backward)
-
-
-def _span(searches: int, threads: int) -> int:
-    """Searches per group: 64, or fewer so that every thread has a group (one group is one
-    thread's work; on a lattice its searches share little, so splitting them costs little)."""
-    return max(1, min(WIDTH, -(-searches // threads)))
 
 
 def _rows(G: Graph) -> tuple[np.ndarray, np.ndarray]:
