@@ -164,15 +164,21 @@ def test_networkx_large_connected():
 
 @pytest.mark.parametrize("directed", [False, True])
 def test_few_sources_by_bfs_equal_the_groups(directed):
-    """Up to ``FEW_SOURCES`` sources run the direction-optimizing BFS, one per source; more run
-    the groups (of ``group_span`` sources): the same numbers (unreached vertices included)."""
+    """Up to ``FEW_SOURCES`` sources run a search each (a plain queue on sparse graphs, the
+    direction-optimizing BFS on dense ones); more run the groups (of ``group_span`` sources):
+    the same numbers (unreached vertices included)."""
     from warpgraph.algorithms.bfs import multi_source
 
+    for m in (900, 5000):  # (average degree 3.6 and 20)
+        _few_against_groups(directed, m, multi_source.FEW_SOURCES)
+
+
+def _few_against_groups(directed: bool, m: int, few_sources: int) -> None:
     rng = np.random.default_rng(4)
-    n, m = 500, 900
+    n = 500
     G = wg.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), num_vertices=n,
                             directed=directed)  # fmt: skip
-    few = rng.integers(0, n, multi_source.FEW_SOURCES)
+    few = rng.integers(0, n, few_sources)
     padded = np.concatenate([few, rng.integers(0, n, 5)])  # (past FEW_SOURCES: the groups)
     by_bfs = distance_stats(G, few, device="cpu")
     by_groups = distance_stats(G, padded, device="cpu")

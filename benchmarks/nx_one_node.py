@@ -1,0 +1,80 @@
+"""One-node and some-node calls of the all-pairs measures through the NetworkX backend:
+``closeness_centrality(G, u=s)`` (undirected and directed: NetworkX searches ``G.reverse()``,
+a copy) and ``eccentricity(G, v=s)``, against NetworkX itself.
+
+First calls, as ``nx_backend.py`` times them: the conversion cache cleared before each
+warpgraph call (median of ``--repeat``, after one untimed call on the graph); NetworkX median
+of 3; every result checked equal to NetworkX's. The source is ``nx_backend.build``'s (a random
+node with an edge).
+
+Usage::
+
+    cd benchmarks; python nx_one_node.py --graphs urand:17 grid:708 --out one_node.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import networkx as nx
+from _common import environment
+from nx_backend import build
+
+CASES = {
+    "closeness_centrality(u)": ("U", lambda G, s, **kw: nx.closeness_centrality(G, u=s, **kw)),
+    "closeness_centrality(u), directed": (
+        "D",
+        lambda G, s, **kw: nx.closeness_centrality(G, u=s, **kw),
+    ),
+    "eccentricity(v)": ("U", lambda G, s, **kw: nx.eccentricity(G, v=s, **kw)),
+}
+
+
+def _median(call, repeat: int, clear=None) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeat):
+        if clear is not None:
+            clear()
+        t0 = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
+    ap.add_argument("--repeat", type=int, default=5, help="warpgraph first calls (median)")
+    ap.add_argument("--out", default=None, help="JSON path")
+    args = ap.parse_args()
+    rows = []
+    for spec in args.graphs:
+        info = build(spec)
+        s = info["source"]
+        for name, (which, call) in CASES.items():
+            G = info["U"] if which == "U" else info["D"]
+            call(G, s, backend="warpgraph")  # (compilation, untimed)
+            theirs_s, theirs = _median(lambda G=G, call=call, s=s: call(G, s), 3)
+            ours_s, ours = _median(
+                lambda G=G, call=call, s=s: call(G, s, backend="warpgraph"),
+                args.repeat,
+                clear=G.__networkx_cache__.clear,
+            )
+            if ours != theirs or type(ours) is not type(theirs):
+                raise AssertionError(f"{spec} {name}: {ours!r} != NetworkX's {theirs!r}")
+            rows.append({"graph": spec, "case": name, "networkx_s": theirs_s,
+                         "warpgraph_cold_s": ours_s, "speedup": theirs_s / ours_s})  # fmt: skip
+            print(f"{spec:10} {name:36} NX {theirs_s:8.3f} s  warpgraph {ours_s * 1e3:8.1f} ms"
+                  f"  {theirs_s / ours_s:7.1f}x")  # fmt: skip
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"benchmark": "nx_one_node", "environment": environment(), "rows": rows},
+                      f, indent=1)  # fmt: skip
+        print("wrote", args.out)
+
+
+if __name__ == "__main__":
+    main()
