@@ -117,7 +117,7 @@ def harmonic_centrality(
             indptr, indices = _rows(G)
             return _by_level_table(n, lambda kind, table: _from_sources(
                 indptr, indices, src, dst, span, threads, table, kind))  # fmt: skip
-        indptr, indices = _rows(G.transpose() if G.is_directed else G)  # (from the targets)
+        indptr, indices = _rows(G.transpose() if G.directed else G)  # (from the targets)
         if order == "distance":  # (each vertex's count as a source; no level table)
             times = np.bincount(src, minlength=n)
             _from_targets_by_distance(indptr, indices, dst, times, span, threads, out)
