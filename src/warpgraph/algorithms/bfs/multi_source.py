@@ -135,46 +135,19 @@ def group_span(searches: int, threads: int) -> int:
 def _stats_by_bfs(G: Graph, src: np.ndarray) -> DistanceStats:
     """The stats of a few sources, one search each: the direction-optimizing BFS (all threads)
     on graphs of average degree :data:`DENSE_DEGREE` or more, whose few levels it crosses
-    fast, else a plain queue (:func:`_one_search`). On 2 cores: urand:17 (degree 16) 4 ms
-    against 8.8 ms for the queue; grid:708 (degree 4, 1,400 levels, each a parallel step for
-    the other) 4.9 ms against ~30 ms; a one-source group 19 ms."""
+    fast, else a plain queue (:func:`warpgraph.cpu.traverse.bfs_levels`). On 2 cores: urand:17
+    (degree 16) 4 ms against 8.8 ms for the queue; grid:708 (degree 4, 1,400 levels, each a
+    parallel step for the other) 4.9 ms against ~30 ms; a one-source group 19 ms."""
+    from ...cpu.traverse import bfs_levels
     from .api import bfs
 
     dense = G.num_arcs >= DENSE_DEGREE * G.num_vertices
-    indptr = None if dense else np.asarray(G.indptr, dtype=np.int64)
     out = [np.zeros(src.size, dtype=np.int64) for _ in range(3)]
     for i, s in enumerate(src.tolist()):
-        if dense:
-            levels = bfs(G, s, device="cpu")
-            found = levels[levels >= 0]
-            stats = (found.size, found.sum(dtype=np.int64), found.max())
-        else:
-            stats = _one_search(indptr, G.indices, s)
-        out[0][i], out[1][i], out[2][i] = stats
+        levels = bfs(G, s, device="cpu") if dense else bfs_levels(G.indptr, G.indices, s)
+        found = levels[levels >= 0]
+        out[0][i], out[1][i], out[2][i] = found.size, found.sum(dtype=np.int64), found.max()
     return DistanceStats(*out)
-
-
-@nb.njit(cache=True, nogil=True)
-def _one_search(indptr, indices, s):  # pragma: no cover - compiled
-    """``(reached, distance sum, eccentricity)`` of one breadth-first search from ``s``."""
-    n = indptr.shape[0] - 1
-    dist = np.full(n, -1, dtype=np.int64)
-    queue = np.empty(n, dtype=np.int64)
-    dist[s] = 0
-    queue[0] = s
-    head, tail, total = 0, 1, 0
-    while head < tail:
-        v = queue[head]
-        head += 1
-        d = dist[v] + 1
-        for j in range(indptr[v], indptr[v + 1]):
-            u = indices[j]
-            if dist[u] < 0:
-                dist[u] = d
-                queue[tail] = u
-                tail += 1
-                total += d
-    return tail, total, dist[queue[tail - 1]]
 
 
 def source_ids(sources: Any, n: int) -> np.ndarray:
