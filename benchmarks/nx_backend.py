@@ -60,6 +60,7 @@ import traceback
 import warnings
 from collections.abc import Callable
 from functools import partial
+from itertools import islice
 from typing import Any
 
 import networkx as nx
@@ -227,6 +228,8 @@ BETWEENNESS_SAMPLE = 32
 #: Sources of the ``harmonic_centrality`` case, a seeded sample (NetworkX runs one search per
 #: source: every node would be ~25 hours on urand:17).
 HARMONIC_SAMPLE = 64
+#: Sources of the ``all_pairs_shortest_path_length`` case: the generator's first ones.
+ALL_PAIRS_FIRST = 8
 
 
 def _harmonic_from_sample(G, s, kw):
@@ -360,6 +363,10 @@ CASES: dict[str, tuple[str, Call]] = {
         lambda G, s, kw: nx.edge_betweenness_centrality(G, k=BETWEENNESS_SAMPLE, seed=1, **kw),
     ),
     "harmonic_centrality": ("U", _harmonic_from_sample),
+    "all_pairs_shortest_path_length": (  # (the first sources: the generator is lazy)
+        "U",
+        lambda G, s, kw: list(islice(nx.all_pairs_shortest_path_length(G, **kw), ALL_PAIRS_FIRST)),
+    ),
     "global_efficiency": ("U", _whole(nx.global_efficiency)),  # (all pairs: NetworkX ~hours)
     "local_efficiency": ("U", _whole(nx.local_efficiency)),
     "is_tree": ("U", _whole(nx.is_tree)),

@@ -246,6 +246,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
             yield "closeness_centrality", (G,), {"u": s}
             yield "eccentricity", (G,), {"v": s}
         yield "eccentricity", (G,), {"v": sources}
+        for cutoff in (None, 1, 2.5):  # (generators: listed by the comparison)
+            yield "all_pairs_shortest_path_length", (G,), {"cutoff": cutoff}
+            yield "all_pairs_shortest_path", (G,), {"cutoff": cutoff}
         half = nodes[: len(nodes) // 2]
         for options in ({}, {"sources": half}, {"nbunch": half[:3]}, {"nbunch": sources}):
             yield "harmonic_centrality", (G,), options

@@ -51,6 +51,11 @@ _WEIGHTED = "Exact distances for all-int or all-float weights (others run in Net
 
 #: Functions the backend implements, with the notes NetworkX adds to their docstrings.
 FUNCTIONS: dict[str, str] = {
+    "all_pairs_shortest_path_length": "A generator over the nodes in node order, each dict "
+    "single_source_shortest_path_length's (NetworkX's BFS order); a graph changed by its "
+    "methods while it runs gives NetworkX's own dicts from then on.",
+    "all_pairs_shortest_path": "As all_pairs_shortest_path_length, each dict "
+    "single_source_shortest_path's (NetworkX's paths and key order).",
     "bfs_layers": "Layers in exactly NetworkX's order (rebuilt from warpgraph's BFS levels).",
     "bfs_edges": _BFS,
     "bfs_tree": _BFS,

@@ -601,3 +601,16 @@ def _members(W, nbunch: Any) -> Iterator:
         if "hashable" in message:
             exc = nx.NetworkXError(f"Node {member} in sequence nbunch is not a valid node.")
         raise exc from None
+
+
+def change_watch(G) -> tuple:
+    """``(changed, stop)``: ``changed()`` says whether the NetworkX graph behind ``G`` was
+    changed by its own methods since now (each clears the graph's ``__networkx_cache__``,
+    where a key of this watch's own is left), ``stop()`` removes the key."""
+    cache = getattr(G.source, "__networkx_cache__", None)
+    if not isinstance(cache, dict):
+        return (lambda: False), (lambda: None)
+    token = object()
+    key = f"warpgraph: change watch {id(token)}"
+    cache[key] = token
+    return (lambda: cache.get(key) is not token), (lambda: cache.pop(key, None))

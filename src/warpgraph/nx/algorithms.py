@@ -21,6 +21,7 @@ import numpy as np
 
 from . import FUNCTIONS, depth_first, distance_measures
 from ._common import networkx_version
+from .all_pairs import all_pairs_shortest_path, all_pairs_shortest_path_length
 from .attracting import (
     attracting_components,
     is_aperiodic,
@@ -113,6 +114,8 @@ from .trees import is_arborescence, is_branching, is_forest, is_tree
 
 __all__ = [
     "ARGUMENT_CHECKS",
+    "all_pairs_shortest_path",
+    "all_pairs_shortest_path_length",
     "ancestors",
     "attracting_components",
     "average_clustering",

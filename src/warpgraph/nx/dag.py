@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._common import gc_paused, host, not_implemented
+from ._common import change_watch, gc_paused, host, not_implemented
 from .components import _acyclic, _one_way, _plain, _sources_into
 from .shortest_paths import largest_magnitude
 
@@ -293,19 +293,6 @@ def _arcs_left_in(indptr, heads, n, done):  # pragma: no cover - compiled
     return left
 
 
-def _change_watch(G):
-    """``(changed, stop)``: ``changed()`` says whether the NetworkX graph behind ``G`` was
-    changed by its own methods since now (each clears the graph's ``__networkx_cache__``,
-    where a key of this watch's own is left), ``stop()`` removes the key."""
-    cache = getattr(G.source, "__networkx_cache__", None)
-    if not isinstance(cache, dict):
-        return (lambda: False), (lambda: None)
-    token = object()
-    key = f"warpgraph: topological order {id(token)}"
-    cache[key] = token
-    return (lambda: cache.get(key) is not token), (lambda: cache.pop(key, None))
-
-
 def _peel_live(D, pending: list, in_arcs_left: dict) -> Iterator[list]:
     """Kahn's peeling continued on the live NetworkX graph ``D`` as NetworkX's own generator
     would continue it after the graph changed: ``pending`` is the next generation, found
@@ -338,7 +325,7 @@ def topological_generations(G) -> Iterator[list]:
     (:func:`_peel_live`), so the same generations and errors follow (views, whose base graph
     is where changes happen, run in NetworkX: ``can_run``)."""
     labels, starts, order = _generations(G)
-    changed, stop = _change_watch(G)
+    changed, stop = change_watch(G)
     try:
         for k in range(starts.size - 1):  # (a loop over generations; their lists are slices)
             yield labels[starts[k] : starts[k + 1]]

@@ -1,0 +1,66 @@
+"""NetworkX backend: ``all_pairs_shortest_path_length`` and ``all_pairs_shortest_path``
+against plain NetworkX (the oracle): the same ``(node, dict)`` pairs in node order, each dict
+with NetworkX's keys in its BFS order (and its paths), with and without ``cutoff``, on
+directed and undirected graphs with int, str, tuple and mixed labels; a graph changed while
+the generator runs: an added arc gives NetworkX's later dicts, an added node its
+``RuntimeError``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from nx_labels import random_graph  # noqa: E402  (tests/nx_labels.py)
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends:
+    pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
+
+FUNCTIONS = [nx.all_pairs_shortest_path_length, nx.all_pairs_shortest_path]
+
+
+def listed(func, G, **kwargs):
+    return [(node, list(found.items())) for node, found in func(G, **kwargs)]
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("kind", ["int", "str", "tuple", "mixed"])
+@pytest.mark.parametrize("seed", range(6))
+def test_same_as_networkx(seed, kind, directed):
+    G = random_graph(nx, seed, directed=directed, kind=kind)
+    for func in FUNCTIONS:
+        for cutoff in (None, 0, 1, 2.5):
+            theirs = listed(func, G, cutoff=cutoff)
+            assert listed(func, G, cutoff=cutoff, backend=BACKEND) == theirs
+
+
+def test_lazy_and_a_subgraph_view():
+    G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(20, 20))
+    first = next(nx.all_pairs_shortest_path_length(G, backend=BACKEND))
+    assert first[0] == 0 and list(first[1].items()) == list(
+        nx.single_source_shortest_path_length(G, 0).items()
+    )
+    view = G.subgraph(random.Random(1).sample(list(G), 150))
+    for func in FUNCTIONS:
+        assert listed(func, view, backend=BACKEND) == listed(func, view)
+
+
+@pytest.mark.parametrize("change", ["edge", "node"])
+def test_graph_changed_while_running(change):
+    results = []
+    for backend in ("networkx", BACKEND):
+        G = nx.path_graph(8)
+        seen = []
+        try:
+            for i, (node, found) in enumerate(nx.all_pairs_shortest_path(G, backend=backend)):
+                seen.append((node, list(found.items())))
+                if i == 2:
+                    G.add_edge(0, 7) if change == "edge" else G.add_node(99)
+        except RuntimeError as exc:
+            seen.append(("RuntimeError", str(exc)))
+        results.append(seen)
+    assert results[0] == results[1]
+    assert (results[0][-1][0] == "RuntimeError") == (change == "node")
