@@ -1,9 +1,9 @@
-"""NetworkX backend: ``all_pairs_shortest_path_length`` and ``all_pairs_shortest_path``
-against plain NetworkX (the oracle): the same ``(node, dict)`` pairs in node order, each dict
-with NetworkX's keys in its BFS order (and its paths), with and without ``cutoff``, on
-directed and undirected graphs with int, str, tuple and mixed labels; a graph changed while
-the generator runs: an added arc gives NetworkX's later dicts, an added node its
-``RuntimeError``."""
+"""NetworkX backend: ``all_pairs_shortest_path_length`` and ``all_pairs_shortest_path``, and
+the Dijkstra ones, against plain NetworkX (the oracle): the same ``(node, dict)`` pairs in node
+order, each dict with NetworkX's keys in its BFS (or heap) order and its paths, with and
+without ``cutoff``, on directed and undirected graphs with int, str, tuple and mixed labels; a
+graph changed while the generator runs: an added arc gives NetworkX's later dicts, an added
+node its ``RuntimeError``; weights NetworkX types otherwise refused when called."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from nx_labels import random_graph  # noqa: E402  (tests/nx_labels.py)
+from nx_labels import random_graph, weighted_graph  # noqa: E402  (tests/nx_labels.py)
 
 BACKEND = "warpgraph"
 if BACKEND not in nx.utils.backends.backends:
@@ -64,3 +64,35 @@ def test_graph_changed_while_running(change):
         results.append(seen)
     assert results[0] == results[1]
     assert (results[0][-1][0] == "RuntimeError") == (change == "node")
+
+
+DIJKSTRA = [nx.all_pairs_dijkstra_path_length, nx.all_pairs_dijkstra_path]
+
+
+def listed_pairs(G, **kwargs):
+    return [(node, list(d.items()), list(p.items())) for node, (d, p) in
+            nx.all_pairs_dijkstra(G, **kwargs)]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["int", "float"])
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("seed", range(8))
+def test_dijkstra_same_as_networkx(seed, directed, kind):
+    """Weighted graphs (costs on most edges, NetworkX's default 1 on the rest, isolated
+    nodes, str and mixed labels): the same keys in NetworkX's heap order, distances and
+    paths, with and without ``cutoff``."""
+    G = weighted_graph(nx, seed, directed, kind)
+    for cutoff in (None, 3, 2.5):
+        options = {"cutoff": cutoff, "weight": "cost"}
+        for func in DIJKSTRA:
+            assert listed(func, G, backend=BACKEND, **options) == listed(func, G, **options)
+        assert listed_pairs(G, backend=BACKEND, **options) == listed_pairs(G, **options)
+
+
+def test_dijkstra_weights_refused_when_called():
+    """Weights NetworkX's Dijkstra types differently (an int and a float here) are refused by
+    the call itself, before any search: a generator could not hand them to NetworkX later."""
+    G = nx.Graph([(0, 1, {"cost": 1}), (1, 2, {"cost": 2.5})])
+    for func in [*DIJKSTRA, nx.all_pairs_dijkstra]:
+        with pytest.raises(NotImplementedError):
+            func(G, weight="cost", backend=BACKEND)

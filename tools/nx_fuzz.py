@@ -249,6 +249,9 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
         for cutoff in (None, 1, 2.5):  # (generators: listed by the comparison)
             yield "all_pairs_shortest_path_length", (G,), {"cutoff": cutoff}
             yield "all_pairs_shortest_path", (G,), {"cutoff": cutoff}
+            for name in ("all_pairs_dijkstra_path_length", "all_pairs_dijkstra_path",
+                         "all_pairs_dijkstra"):  # fmt: skip
+                yield name, (G,), {"cutoff": cutoff, "weight": "weight"}
         half = nodes[: len(nodes) // 2]
         for options in ({}, {"sources": half}, {"nbunch": half[:3]}, {"nbunch": sources}):
             yield "harmonic_centrality", (G,), options

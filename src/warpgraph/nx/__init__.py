@@ -56,6 +56,12 @@ FUNCTIONS: dict[str, str] = {
     "methods while it runs gives NetworkX's own dicts from then on.",
     "all_pairs_shortest_path": "As all_pairs_shortest_path_length, each dict "
     "single_source_shortest_path's (NetworkX's paths and key order).",
+    "all_pairs_dijkstra_path_length": "A generator over the nodes in node order, each dict "
+    "single_source_dijkstra_path_length's; the weights checked when called. " + _WEIGHTED,
+    "all_pairs_dijkstra_path": "As all_pairs_dijkstra_path_length, each dict "
+    "single_source_dijkstra_path's. " + _WEIGHTED,
+    "all_pairs_dijkstra": "As all_pairs_dijkstra_path_length, each pair "
+    "single_source_dijkstra's. " + _WEIGHTED,
     "bfs_layers": "Layers in exactly NetworkX's order (rebuilt from warpgraph's BFS levels).",
     "bfs_edges": _BFS,
     "bfs_tree": _BFS,

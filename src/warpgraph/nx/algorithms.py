@@ -21,7 +21,13 @@ import numpy as np
 
 from . import FUNCTIONS, depth_first, distance_measures
 from ._common import networkx_version
-from .all_pairs import all_pairs_shortest_path, all_pairs_shortest_path_length
+from .all_pairs import (
+    all_pairs_dijkstra,
+    all_pairs_dijkstra_path,
+    all_pairs_dijkstra_path_length,
+    all_pairs_shortest_path,
+    all_pairs_shortest_path_length,
+)
 from .attracting import (
     attracting_components,
     is_aperiodic,
@@ -114,6 +120,9 @@ from .trees import is_arborescence, is_branching, is_forest, is_tree
 
 __all__ = [
     "ARGUMENT_CHECKS",
+    "all_pairs_dijkstra",
+    "all_pairs_dijkstra_path",
+    "all_pairs_dijkstra_path_length",
     "all_pairs_shortest_path",
     "all_pairs_shortest_path_length",
     "ancestors",
@@ -587,6 +596,9 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "k_corona": _check_core_k,
     "k_truss": _check_k_truss,
     "single_source_dijkstra_path_length": _check_weight,
+    "all_pairs_dijkstra_path_length": _check_weight,
+    "all_pairs_dijkstra_path": _check_weight,
+    "all_pairs_dijkstra": _check_weight,
     "multi_source_dijkstra_path_length": _check_multi_source,
     "multi_source_dijkstra_path": _check_multi_source,
     "single_source_dijkstra_path": _check_weight,

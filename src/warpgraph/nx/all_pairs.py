@@ -1,7 +1,10 @@
-"""NetworkX's ``all_pairs_shortest_path_length`` and ``all_pairs_shortest_path``: generators
-of ``(node, dict)``, one BFS per node in node order, each dict NetworkX's own single-source
-result (:func:`.traversal.single_source_shortest_path_length`, ``single_source_shortest_path``:
-keys in NetworkX's BFS order).
+"""NetworkX's ``all_pairs_shortest_path_length`` and ``all_pairs_shortest_path`` and the
+Dijkstra ones (``all_pairs_dijkstra_path_length``, ``all_pairs_dijkstra_path``,
+``all_pairs_dijkstra``): generators of ``(node, result)``, one search per node in node order,
+each result NetworkX's own single-source one (:mod:`.traversal`'s BFS dicts, keys in its BFS
+order; :mod:`.shortest_paths`' Dijkstra replay, keys in its heap order). The Dijkstra ones
+check the weights when called, before the generator runs: a ``NotImplementedError`` from the
+first search would come mid-iteration, where automatic dispatch can no longer fall back.
 
 NetworkX's loop is ``for n in G: yield n, single_source_...(G, n, cutoff)`` over the live
 graph. Here the nodes come from the same live node dict (so a node added or removed while the
@@ -16,12 +19,23 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._common import change_watch
+from .shortest_paths import (
+    single_source_dijkstra,
+    single_source_dijkstra_path,
+    single_source_dijkstra_path_length,
+)
 from .traversal import single_source_shortest_path, single_source_shortest_path_length
 
-__all__ = ["all_pairs_shortest_path", "all_pairs_shortest_path_length"]
+__all__ = [
+    "all_pairs_dijkstra",
+    "all_pairs_dijkstra_path",
+    "all_pairs_dijkstra_path_length",
+    "all_pairs_shortest_path",
+    "all_pairs_shortest_path_length",
+]
 
 
-def _each_source(G, cutoff: Any, ours: Callable, name: str) -> Iterator[tuple]:
+def _each_source(G, ours: Callable, name: str, **options: Any) -> Iterator[tuple]:
     source = G.source
     live = getattr(source, "_node", None)
     nodes = iter(live) if type(live) is dict else iter(G.nodes)  # (views: their own order)
@@ -31,20 +45,54 @@ def _each_source(G, cutoff: Any, ours: Callable, name: str) -> Iterator[tuple]:
             if changed():
                 import networkx as nx
 
-                yield n, getattr(nx, name)(source, n, cutoff=cutoff, backend="networkx")
+                yield n, getattr(nx, name)(source, n, backend="networkx", **options)
             else:
-                yield n, ours(G, n, cutoff)
+                yield n, ours(G, n, **options)
     finally:
         stop()
 
 
 def all_pairs_shortest_path_length(G, cutoff: Any = None) -> Iterator[tuple]:
     """``(node, {node: hops})`` for every node in node order (module docstring)."""
-    yield from _each_source(G, cutoff, single_source_shortest_path_length,
-                            "single_source_shortest_path_length")  # fmt: skip
+    return _each_source(G, single_source_shortest_path_length,
+                        "single_source_shortest_path_length", cutoff=cutoff)  # fmt: skip
 
 
 def all_pairs_shortest_path(G, cutoff: Any = None) -> Iterator[tuple]:
     """``(node, {node: path})`` for every node in node order (module docstring)."""
-    yield from _each_source(G, cutoff, single_source_shortest_path,
-                            "single_source_shortest_path")  # fmt: skip
+    return _each_source(G, single_source_shortest_path, "single_source_shortest_path",
+                        cutoff=cutoff)  # fmt: skip
+
+
+def _weights_checked(G, weight: Any) -> None:
+    """The weights' checks of the single-source Dijkstra functions, now: their
+    ``NotImplementedError`` must come from the call, where automatic dispatch can still hand it
+    to NetworkX, not from the generator mid-way."""
+    from .shortest_paths import _weights
+
+    _weights(G, weight, negative_ok=False, hidden_ok=True)
+
+
+def all_pairs_dijkstra_path_length(G, cutoff: Any = None, weight: Any = "weight"):
+    """``(node, {node: distance})`` for every node in node order, each dict
+    ``single_source_dijkstra_path_length``'s (NetworkX's heap order)."""
+    _weights_checked(G, weight)
+    name = "single_source_dijkstra_path_length"
+    return _each_source(G, single_source_dijkstra_path_length, name, cutoff=cutoff,
+                        weight=weight)  # fmt: skip
+
+
+def all_pairs_dijkstra_path(G, cutoff: Any = None, weight: Any = "weight"):
+    """``(node, {node: path})`` for every node in node order, each dict
+    ``single_source_dijkstra_path``'s."""
+    _weights_checked(G, weight)
+    return _each_source(G, single_source_dijkstra_path, "single_source_dijkstra_path",
+                        cutoff=cutoff, weight=weight)  # fmt: skip
+
+
+def all_pairs_dijkstra(G, cutoff: Any = None, weight: Any = "weight"):
+    """``(node, (distances, paths))`` for every node in node order, each pair
+    ``single_source_dijkstra``'s."""
+    _weights_checked(G, weight)
+    return _each_source(G, single_source_dijkstra, "single_source_dijkstra", cutoff=cutoff,
+                        weight=weight)  # fmt: skip
