@@ -88,9 +88,15 @@ def test_matches_networkx():
     assert global_efficiency(wg.Graph.from_networkx(H)) == nx.global_efficiency(H)
 
 
-def test_not_a_graph():
+def test_bad_input():
     with pytest.raises(InvalidArgumentError, match="Graph"):
         global_efficiency([[0, 1]])
+    with pytest.raises(InvalidArgumentError, match="Graph"):
+        efficiency_sum(np.zeros((2, 2)))
+    for x, c, k in ((-1.0, 0.5, 3), (0.0, -0.5, 3), (0.0, 0.0, 3), (float("nan"), 1.0, 2),
+                    (0.0, 1.0, -1)):  # fmt: skip
+        with pytest.raises(ValueError, match="add_repeated needs"):
+            add_repeated(x, c, k)
 
 
 def oracle_neighbourhoods(n, src, dst, orders):

@@ -123,6 +123,8 @@ def test_verifier_rejects_a_changed_value():
         verify_harmonic_centrality(G, -x)
     with pytest.raises(VerificationError, match="float64"):
         verify_harmonic_centrality(G, x[:3])
+    with pytest.raises(InvalidArgumentError, match="order"):
+        verify_harmonic_centrality(G, x, order="nearest")
 
 
 def test_empty_and_bad_arguments():

@@ -28,10 +28,17 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..._arrays import to_host
 from ...errors import InvalidArgumentError
 from ...graph import Graph
-from .multi_source import WIDTH, expand_level, group_span, search_words, seed_group, settle
+from .multi_source import (
+    WIDTH,
+    expand_level,
+    group_span,
+    host_rows,
+    search_words,
+    seed_group,
+    settle,
+)
 
 __all__ = ["add_repeated", "efficiency_sum", "global_efficiency", "neighbourhood_efficiencies"]
 
@@ -82,8 +89,7 @@ def efficiency_sum(G: Graph) -> float:
     from ...cpu.threads import threads_for
 
     n = _checked(G).num_vertices
-    indptr = to_host(G.indptr).astype(np.int64, copy=False)
-    indices = to_host(G.indices)
+    indptr, indices = host_rows(G)
     sources = np.arange(n, dtype=np.int64)
     total = 0.0
     levels = FIRST_LEVELS
@@ -171,6 +177,8 @@ def add_repeated(x: float, c: float, k: int) -> float:  # pragma: no cover - com
     >>> add_repeated(0.0, 0.1, 1000) == s
     True
     """
+    if not (x >= 0.0 and c > 0.0 and k >= 0):  # (also NaN; the steps assume growth)
+        raise ValueError("add_repeated needs x >= 0, c > 0 and k >= 0")
     run = 0  # (consecutive sums in the binade of the last one)
     e = 0
     while k > 0:
@@ -222,8 +230,8 @@ def neighbourhood_efficiencies(G: Graph, order_ptr=None, order=None) -> np.ndarr
     """
     if _checked(G).directed:
         raise InvalidArgumentError("local efficiency is defined for undirected graphs")
-    indptr = to_host(G.indptr).astype(np.int64, copy=False)
-    indices = to_host(G.indices).astype(np.int64, copy=False)
+    indptr, indices = host_rows(G)
+    indices = indices.astype(np.int64, copy=False)
     if order is None:
         order_ptr, order = _neighbour_sets(indptr, indices)
     order_ptr = np.asarray(order_ptr, dtype=np.int64)

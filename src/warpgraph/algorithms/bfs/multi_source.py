@@ -37,6 +37,7 @@ __all__ = [
     "distance_stats",
     "expand_level",
     "group_span",
+    "host_rows",
     "search_words",
     "seed_group",
     "settle",
@@ -120,6 +121,13 @@ def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> Di
     return DistanceStats(*out)
 
 
+def host_rows(G: Graph) -> tuple[np.ndarray, np.ndarray]:
+    """``(indptr as int64, indices)`` of ``G`` on the host (the CPU searches' arrays)."""
+    from ..._arrays import to_host
+
+    return to_host(G.indptr).astype(np.int64, copy=False), to_host(G.indices)
+
+
 def group_span(searches: int, threads: int) -> int:
     """Searches per group: 64, or fewer so that every thread has a group (one group is one
     thread's work: with 64 sources and 16 threads, 16 groups of 4 beat one of 64).
@@ -137,7 +145,7 @@ def _stats_by_bfs(G: Graph, src: np.ndarray) -> DistanceStats:
     on graphs of average degree :data:`DENSE_DEGREE` or more, whose few levels it crosses
     fast, else a plain queue (:func:`warpgraph.cpu.traverse.bfs_levels`). On 2 cores: urand:17
     (degree 16) 4 ms against 8.8 ms for the queue; grid:708 (degree 4, 1,400 levels, each a
-    parallel step for the other) 4.9 ms against ~30 ms; a one-source group 19 ms."""
+    parallel step for the other) 4.9 ms against 21 ms; a one-source group 19 ms."""
     from ...cpu.traverse import bfs_levels
     from .api import bfs
 

@@ -32,13 +32,13 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..._arrays import to_host
 from ...errors import InvalidArgumentError
 from ...graph import Graph
 from ..bfs.multi_source import (
     WIDTH,
     expand_level,
     group_span,
+    host_rows,
     search_words,
     seed_group,
     settle,
@@ -114,10 +114,10 @@ def harmonic_centrality(
         threads = nb.get_num_threads()
         span = group_span(searches, threads)
         if forward:
-            indptr, indices = _rows(G)
+            indptr, indices = host_rows(G)
             return _by_level_table(n, lambda kind, table: _from_sources(
                 indptr, indices, src, dst, span, threads, table, kind))  # fmt: skip
-        indptr, indices = _rows(G.transpose() if G.directed else G)  # (from the targets)
+        indptr, indices = host_rows(G.transpose() if G.directed else G)  # (from the targets)
         if order == "distance":  # (each vertex's count as a source; no level table)
             times = np.bincount(src, minlength=n)
             _from_targets_by_distance(indptr, indices, dst, times, span, threads, out)
@@ -129,11 +129,6 @@ def harmonic_centrality(
             return out if fits.all() else None
 
         return _by_level_table(n, backward)
-
-
-def _rows(G: Graph) -> tuple[np.ndarray, np.ndarray]:
-    """``(indptr as int64, indices)`` on the host."""
-    return to_host(G.indptr).astype(np.int64, copy=False), to_host(G.indices)
 
 
 def _by_level_table(n: int, run) -> np.ndarray:
