@@ -369,6 +369,7 @@ CASES: dict[str, tuple[str, Call]] = {
     ),
     "global_efficiency": ("U", _whole(nx.global_efficiency)),  # (all pairs: NetworkX ~hours)
     "local_efficiency": ("U", _whole(nx.local_efficiency)),
+    "harmonic_diameter": ("U", _whole(nx.harmonic_diameter)),  # (all pairs, as global_efficiency)
     "is_tree": ("U", _whole(nx.is_tree)),
     "is_forest": ("U", _whole(nx.is_forest)),
     "is_branching": ("D", _whole(nx.is_branching)),

@@ -1,12 +1,14 @@
-"""NetworkX backend: ``nx.global_efficiency(G, backend="warpgraph")`` and
-``nx.local_efficiency`` against plain NetworkX (the oracle): the same float bit for bit and the
-same type (``int`` 0 below two nodes), on random graphs with self-loops, isolated nodes and
-int, string, tuple and mixed labels (the node order is NetworkX's, whatever the labels; each
-neighbourhood's order is a Python set's); directed graphs are refused as NetworkX refuses
-them."""
+"""NetworkX backend: ``nx.global_efficiency(G, backend="warpgraph")``,
+``nx.local_efficiency`` and ``nx.harmonic_diameter`` against plain NetworkX (the oracle): the
+same float bit for bit and the same type (``int`` 0 below two nodes; ``inf`` and ``nan``), on
+random graphs with self-loops, isolated nodes and int, string, tuple and mixed labels (the node
+order is NetworkX's, whatever the labels; each neighbourhood's order is a Python set's);
+directed graphs are refused by the efficiencies as NetworkX refuses them, and followed along
+their arcs by the harmonic diameter."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 nx = pytest.importorskip("networkx")
 
 from nx_labels import random_graph  # noqa: E402  (tests/nx_labels.py)
+from warpgraph.nx._common import networkx_version  # noqa: E402
 from warpgraph.nx.interface import backend_interface  # noqa: E402
 
 BACKEND = "warpgraph"
@@ -21,10 +24,11 @@ if BACKEND not in nx.utils.backends.backends:
     pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
 
 
-def assert_same(G, func=nx.global_efficiency):
-    theirs = func(G)
-    ours = func(G, backend=BACKEND)
-    assert ours == theirs and type(ours) is type(theirs), (ours, theirs)
+def assert_same(G, func=nx.global_efficiency, **kwargs):
+    theirs = func(G, **kwargs)
+    ours = func(G, backend=BACKEND, **kwargs)
+    same = ours == theirs or (math.isnan(theirs) and math.isnan(ours))
+    assert same and type(ours) is type(theirs), (ours, theirs)
 
 
 @pytest.mark.parametrize("kind", ["int", "str", "tuple", "mixed"])
@@ -84,3 +88,43 @@ def test_null_graph_and_directed_graphs():
         with pytest.raises(nx.NetworkXNotImplemented):
             func(D, backend=BACKEND)
         assert isinstance(backend_interface.can_run(func.__name__, (D,), {}), str)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("kind", ["int", "str", "tuple", "mixed"])
+@pytest.mark.parametrize("seed", range(8))
+def test_harmonic_diameter_same_as_networkx(seed, kind, directed):
+    rng = random.Random(seed)
+    G = random_graph(nx, seed, directed=directed, kind=kind, n=rng.randint(1, 120),
+                     edges_per_node=rng.choice([1, 2, 6]))  # fmt: skip
+    assert_same(G, nx.harmonic_diameter)
+
+
+def test_harmonic_diameter_small_graphs_and_lattice():
+    """``nan`` below two nodes, ``inf`` when no pair is joined; a lattice past the first room of
+    64 levels; a directed path (each pair joined one way only)."""
+    for G in (nx.Graph(), nx.empty_graph(1), nx.empty_graph(3), nx.path_graph(2),
+              nx.DiGraph([(0, 1), (1, 2), (2, 3)]), nx.grid_2d_graph(30, 40)):  # fmt: skip
+        assert_same(G, nx.harmonic_diameter)
+    G = nx.Graph([(5, 5)])  # (a self-loop: its zero distance is skipped, as NetworkX's `d != 0`)
+    assert_same(G, nx.harmonic_diameter)
+
+
+@pytest.mark.skipif(networkx_version() < (3, 5), reason="weight= is NetworkX 3.5's")
+def test_harmonic_diameter_weights():
+    """Weights of 1 (or missing) give hop distances and are computed; any other weight is
+    Dijkstra's sums, left to NetworkX (NotImplementedError, so automatic dispatch falls back);
+    weight functions and ``sp`` are declined by ``can_run``."""
+    G = nx.relabel_nodes(nx.gnp_random_graph(60, 0.08, seed=4), str)
+    nx.set_edge_attributes(G, 1, "one")
+    assert_same(G, nx.harmonic_diameter, weight="one")
+    assert_same(G, nx.harmonic_diameter, weight="missing")
+    nx.set_edge_attributes(G, 2.0, "two")
+    with pytest.raises(NotImplementedError):
+        backend_interface.harmonic_diameter(backend_interface.convert_from_nx(
+            G, edge_attrs={"two": 1}), weight="two")  # fmt: skip
+    args = (G,)
+    assert isinstance(backend_interface.can_run("harmonic_diameter", args, {"sp": {}}), str)
+    weight = {"weight": lambda u, v, d: 1}
+    assert isinstance(backend_interface.can_run("harmonic_diameter", args, weight), str)
+    assert backend_interface.can_run("harmonic_diameter", args, {"weight": "two"}) is True

@@ -152,7 +152,7 @@ DFS_FUNCTIONS = ("dfs_edges", "dfs_tree", "dfs_predecessors", "dfs_successors",
 #: and 20,000 nodes) a single call would take minutes, so they are fuzzed on small graphs.
 ALL_PAIRS = ("closeness_centrality", "eccentricity", "diameter", "radius", "periphery",
              "average_shortest_path_length", "center", "barycenter", "wiener_index",
-             "global_efficiency", "local_efficiency")  # fmt: skip
+             "global_efficiency", "local_efficiency", "harmonic_diameter")  # fmt: skip
 ALL_PAIRS_MAX_NODES = 100
 #: NetworkX's eigenvector and Katz centrality are Python loops over every arc per step (and
 #: Katz may run 1,000 steps): fuzzed on graphs of at most this many nodes.

@@ -153,6 +153,9 @@ FUNCTIONS: dict[str, str] = {
     "global_efficiency": "One BFS per node, 64 at a time (iBFS), each counting the nodes at "
     "each distance; the sum added in NetworkX's order (sources in node order, nearest "
     "targets first), so NetworkX's float bit for bit.",
+    "harmonic_diameter": "Not with sp, nor weights other than 1: one BFS per node, 64 at a "
+    "time (iBFS), the sum of 1/d added in NetworkX's order (as global_efficiency), so "
+    "NetworkX's float bit for bit; directed graphs along their arcs.",
     "local_efficiency": "Each neighbourhood's efficiency on the CPU in parallel, its sum added "
     "in the order NetworkX's subgraph view lists the neighbours (a Python set's), so "
     "NetworkX's float bit for bit.",

@@ -84,7 +84,7 @@ from .distance_measures import (
     radius,
     wiener_index,
 )
-from .efficiency import global_efficiency, local_efficiency
+from .efficiency import global_efficiency, harmonic_diameter, local_efficiency
 from .eigenvector import eigenvector_centrality, katz_centrality
 from .harmonic import harmonic_centrality
 from .link_analysis import pagerank
@@ -164,6 +164,7 @@ __all__ = [
     "find_negative_cycle",
     "global_efficiency",
     "harmonic_centrality",
+    "harmonic_diameter",
     "is_aperiodic",
     "is_arborescence",
     "is_attracting_component",
@@ -458,6 +459,15 @@ def _check_harmonic(G, nbunch=None, distance=None, sources=None) -> bool | str:
     return True
 
 
+def _check_harmonic_diameter(G, sp=None, weight=None) -> bool | str:
+    """Hop distances only: no ``sp``, no weight function (:mod:`.efficiency`)."""
+    if sp is not None:
+        return "sp= (the caller's own distances) runs in NetworkX"
+    if callable(weight):
+        return "weight functions run in NetworkX"
+    return True
+
+
 def _check_pagerank(
     G,
     alpha=0.85,
@@ -623,6 +633,7 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "betweenness_centrality": _check_betweenness,
     "harmonic_centrality": _check_harmonic,
     "global_efficiency": _check_undirected,
+    "harmonic_diameter": _check_harmonic_diameter,
     "local_efficiency": _check_undirected,
     "edge_betweenness_centrality": _check_betweenness,
     "dag_longest_path_length": _check_longest_path,

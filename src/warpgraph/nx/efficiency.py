@@ -1,4 +1,5 @@
-"""NetworkX's ``global_efficiency`` and ``local_efficiency``, their values bit for bit.
+"""NetworkX's ``global_efficiency``, ``local_efficiency`` and ``harmonic_diameter``, their values
+bit for bit.
 
 NetworkX adds ``1 / d`` over every ordered pair of distinct connected nodes into one Python
 float, source after source in node order, each source's targets in breadth-first discovery
@@ -14,16 +15,23 @@ sum is added in: the backend builds those sets with CPython (one per node, from 
 objects in the same order) and hands their order to
 :func:`warpgraph.algorithms.bfs.efficiency.neighbourhood_efficiencies`; the mean is Python's
 ``sum`` over the nodes (Neumaier-compensated from Python 3.12, as NetworkX's), then divided.
+
+``harmonic_diameter`` adds the same terms in the same order (one search per node in node order,
+NetworkX 3.4's BFS or 3.5's unit-weight Dijkstra, both nearest first), directed graphs along
+their arcs, and returns ``n (n - 1)`` over that sum.
 """
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 
 from ..algorithms.bfs.efficiency import efficiency_sum, neighbourhood_efficiencies
-from ._common import gc_paused, host
+from ._common import gc_paused, host, not_implemented
 
-__all__ = ["global_efficiency", "local_efficiency"]
+__all__ = ["global_efficiency", "harmonic_diameter", "local_efficiency"]
 
 
 def global_efficiency(G) -> float | int:
@@ -33,6 +41,28 @@ def global_efficiency(G) -> float | int:
     if denom == 0:
         return 0
     return efficiency_sum(G.any_order) / denom
+
+
+def harmonic_diameter(G, sp: Any = None, *, weight: Any = None) -> float:
+    """NetworkX's ``harmonic_diameter(G)``: ``n (n - 1)`` over the sum of ``1 / d`` over the
+    ordered pairs of distinct nodes joined by a path, that sum added as NetworkX adds it
+    (:func:`~warpgraph.algorithms.bfs.efficiency.efficiency_sum`); ``inf`` when no pair is
+    joined, ``nan`` below two nodes. ``sp`` is declined by ``can_run``; a ``weight`` (NetworkX
+    3.5+) is taken only where every edge weighs 1, so that its distances are hop counts.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.harmonic_diameter(nx.path_graph(3), backend="warpgraph")  # 6 / (4 * 1 + 2 * 1/2)
+    1.2
+    """
+    n = len(G)
+    if weight is not None and G.graph.num_arcs and G.constant_weight(weight) != 1.0:
+        raise not_implemented("harmonic_diameter: edges weighing other than 1 (Dijkstra's sums)")
+    total = efficiency_sum(G.any_order) if n > 1 else 0
+    if total != 0:
+        return n * (n - 1) / total
+    return math.inf if n > 1 else math.nan
 
 
 def _neighbour_orders(G) -> tuple[np.ndarray, np.ndarray]:

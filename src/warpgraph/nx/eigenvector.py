@@ -34,17 +34,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConvergenceError, InvalidArgumentError
-from ._common import gc_paused, host, node_dict, not_implemented
+from ._common import backend_device, gc_paused, host, node_dict, not_implemented
 from .link_analysis import weighted_graph
 
 __all__ = ["eigenvector_centrality", "katz_centrality"]
-
-
-def _device() -> str:
-    """Where the backend computes these two: the CPU, whatever the configured device, until
-    the GPU path (:mod:`warpgraph.algorithms.centrality.gpu`, written without a GPU in session
-    49) has been run on one; its tests are ``tests/test_centrality.py -m gpu``."""
-    return "cpu"
 
 
 def _graph_and_weights(G, weight: Any, dev: str):
@@ -105,7 +98,7 @@ def eigenvector_centrality(
     start = ids = None
     if nstart is not None:
         start, ids = _keyed_by_nodes(G, nstart, "nstart")
-    dev = _device()
+    dev = backend_device()
     graph, weighted = _graph_and_weights(G, weight or None, dev)  # (NetworkX: `if weight`)
     try:
         x = _eigenvector(
@@ -156,7 +149,7 @@ def katz_centrality(
     start = ids = None
     if nstart is not None:
         start, ids = _keyed_by_nodes(G, nstart, "nstart")
-    dev = _device()
+    dev = backend_device()
     graph, weighted = _graph_and_weights(G, weight, dev)
     try:
         x = _katz(
