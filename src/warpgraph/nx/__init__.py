@@ -165,13 +165,11 @@ FUNCTIONS: dict[str, str] = {
     "pagerank": "NetworkX's power iteration and stopping rule (values equal to rounding, or "
     "within ``n * tol`` in L1 where the two stop a step apart). Negative or non-numeric "
     "weights, alpha outside [0, 1] and negative dict entries run in NetworkX.",
-    "eigenvector_centrality": "On the CPU (the GPU path awaits its first GPU run). "
-    "NetworkX's power iteration with A^T + I and stopping rule "
+    "eigenvector_centrality": "NetworkX's power iteration with A^T + I and stopping rule "
     "(values equal to rounding, or within ``n * tol`` in L1 where the two stop a step apart). "
     "Negative, NaN or non-numeric weights and nstart entries, and an nstart not keyed by "
     "exactly the nodes, run in NetworkX.",
-    "katz_centrality": "On the CPU (the GPU path awaits its first GPU run). "
-    "NetworkX's iteration and stopping rule (values equal to rounding, or "
+    "katz_centrality": "NetworkX's iteration and stopping rule (values equal to rounding, or "
     "within ``n * tol`` in L1 where the two stop a step apart). NaN or non-numeric weights "
     "and dict values, NumPy alpha other than float64, and an nstart not keyed by exactly the "
     "nodes run in NetworkX.",

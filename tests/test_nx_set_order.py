@@ -1,0 +1,104 @@
+"""CPython's set iteration order computed from the keys' hashes (``warpgraph.nx._set_order``)
+against the sets CPython builds (the oracle): rows of every size up to past a resize at 50,000
+keys, int, str, tuple and float keys, clustered and negative hashes; and ``local_efficiency``'s
+neighbour orders from it against the orders of the sets themselves, with a fallback where two
+labels hash equally."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from nx_labels import random_graph  # noqa: E402  (tests/nx_labels.py)
+from warpgraph.nx import _set_order  # noqa: E402
+from warpgraph.nx import efficiency as nx_efficiency  # noqa: E402
+from warpgraph.nx.interface import backend_interface  # noqa: E402
+
+
+def python_orders(rows: list[list]) -> list[int]:
+    """Each row's positions in the order ``set(iter(row))`` lists its keys."""
+    out, lo = [], 0
+    for row in rows:
+        position = {k: lo + i for i, k in enumerate(row)}
+        out.extend(position[k] for k in set(iter(row)))
+        lo += len(row)
+    return out
+
+
+def computed_orders(rows: list[list], sort_from: int = 1 << 62) -> list[int]:
+    flat = [k for row in rows for k in row]
+    indptr = np.cumsum([0] + [len(row) for row in rows])
+    hashes = np.fromiter(map(hash, flat), dtype=np.int64, count=len(flat))
+    return _set_order.set_orders(indptr, np.arange(len(flat)), hashes, sort_from).tolist()
+
+
+def distinct_hashes(keys: list) -> list:
+    seen, out = set(), []
+    for k in keys:
+        if hash(k) not in seen:
+            seen.add(hash(k))
+            out.append(k)
+    return out
+
+
+def test_layout_known_on_this_python():
+    assert _set_order.available()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_same_order_as_cpython_sets(seed):
+    rng = random.Random(seed)
+    rows = []
+    for size in [0, 1, 4, 5, 6, 19, 20, 21, *rng.sample(range(22, 700), 25)]:
+        spread = rng.choice([8, 40, 1 << 16, 1 << 40, 1 << 63])
+        ints = [rng.randrange(-spread, spread) for _ in range(size)]
+        kind = rng.choice(["int", "str", "tuple", "float", "mixed"])
+        keys = {
+            "int": ints,
+            "str": [f"v{x}" for x in ints],
+            "tuple": [(x % 7, x) for x in ints],
+            "float": [x / 4 for x in ints],
+            "mixed": [rng.choice([x, f"{x}", (x,)]) for x in ints],
+        }[kind]
+        rows.append(distinct_hashes(list(dict.fromkeys(keys))))
+    assert computed_orders(rows) == python_orders(rows)
+
+
+def test_past_fifty_thousand_keys():
+    """Above 50,000 keys a set grows to twice, not four times, its size."""
+    rng = random.Random(3)
+    rows = [distinct_hashes(rng.sample(range(-(1 << 40), 1 << 40), 70000))]
+    assert computed_orders(rows) == python_orders(rows)
+
+
+def test_long_rows_in_id_order():
+    """Rows of ``sort_from`` keys or more come in id order (NetworkX's node order)."""
+    indptr, ids = np.array([0, 3, 5]), np.array([5, 3, 9, 40, 8])
+    order = _set_order.set_orders(indptr, ids, ids, sort_from=3)
+    assert order.tolist() == [3, 5, 9, *list(set(iter([40, 8])))]
+
+
+@pytest.mark.parametrize("kind", ["int", "str", "tuple", "mixed"])
+@pytest.mark.parametrize("seed", range(4))
+def test_neighbour_orders_as_the_sets(seed, kind):
+    rng = random.Random(seed)
+    G = random_graph(nx, seed, directed=False, kind=kind, n=rng.randint(1, 300),
+                     edges_per_node=rng.choice([2, 6, 40]))  # fmt: skip
+    W = backend_interface.convert_from_nx(G)
+    indptr, order = nx_efficiency._neighbour_orders(W)
+    rows = W.any_order
+    ids = np.asarray(rows.indices, dtype=np.int64)
+    assert np.array_equal(order, nx_efficiency._sets_built(W, indptr, ids))
+    assert nx.local_efficiency(G, backend="warpgraph") == nx.local_efficiency(G)
+
+
+def test_equal_hashes_build_the_sets():
+    """-1 and -2 hash equally: CPython compares them, so the sets are built by CPython."""
+    G = nx.Graph([(-1, 0), (-2, 0), (-1, 3), (-2, 3), (3, 4), (4, 5), (5, 6), (6, 7)])
+    W = backend_interface.convert_from_nx(G)
+    assert nx_efficiency._distinct_node_hashes(W) is None
+    assert nx.local_efficiency(G, backend="warpgraph") == nx.local_efficiency(G)
