@@ -367,6 +367,16 @@ CASES: dict[str, tuple[str, Call]] = {
         "U",
         lambda G, s, kw: list(islice(nx.all_pairs_shortest_path_length(G, **kw), ALL_PAIRS_FIRST)),
     ),
+    "all_pairs_dijkstra_path_length": (
+        "U",
+        lambda G, s, kw: list(islice(nx.all_pairs_dijkstra_path_length(G, **kw), ALL_PAIRS_FIRST)),
+    ),
+    "all_pairs_bellman_ford_path_length": (
+        "U",
+        lambda G, s, kw: list(
+            islice(nx.all_pairs_bellman_ford_path_length(G, **kw), ALL_PAIRS_FIRST)
+        ),
+    ),
     "global_efficiency": ("U", _whole(nx.global_efficiency)),  # (all pairs: NetworkX ~hours)
     "local_efficiency": ("U", _whole(nx.local_efficiency)),
     "harmonic_diameter": ("U", _whole(nx.harmonic_diameter)),  # (all pairs, as global_efficiency)
@@ -417,6 +427,9 @@ ORDERED = {
     "topological_generations",
     "dag_longest_path",
     "condensation",
+    "all_pairs_shortest_path_length",
+    "all_pairs_dijkstra_path_length",
+    "all_pairs_bellman_ford_path_length",
 }
 
 

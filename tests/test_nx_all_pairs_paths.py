@@ -1,9 +1,11 @@
 """NetworkX backend: ``all_pairs_shortest_path_length`` and ``all_pairs_shortest_path``, and
-the Dijkstra ones, against plain NetworkX (the oracle): the same ``(node, dict)`` pairs in node
-order, each dict with NetworkX's keys in its BFS (or heap) order and its paths, with and
-without ``cutoff``, on directed and undirected graphs with int, str, tuple and mixed labels; a
-graph changed while the generator runs: an added arc gives NetworkX's later dicts, an added
-node its ``RuntimeError``; weights NetworkX types otherwise refused when called."""
+the Dijkstra and Bellman-Ford ones, against plain NetworkX (the oracle): the same
+``(node, dict)`` pairs in node order, each dict with NetworkX's keys in its BFS (heap, queue)
+order and its paths, with and without ``cutoff``, on directed and undirected graphs with int,
+str, tuple and mixed labels, negative weights and cycles (NetworkX's ``NetworkXUnbounded`` at
+the same node); a graph changed while the generator runs: an added arc gives NetworkX's later
+dicts, an added node its ``RuntimeError``; weights NetworkX types otherwise refused when called;
+a source the backend declines mid-way answered by NetworkX's own call."""
 
 from __future__ import annotations
 
@@ -96,3 +98,60 @@ def test_dijkstra_weights_refused_when_called():
     for func in [*DIJKSTRA, nx.all_pairs_dijkstra]:
         with pytest.raises(NotImplementedError):
             func(G, weight="cost", backend=BACKEND)
+
+
+BELLMAN_FORD = [nx.all_pairs_bellman_ford_path_length, nx.all_pairs_bellman_ford_path]
+
+
+def listed_until_error(func, G, **kwargs):
+    """The pairs as :func:`listed`, then the exception that ended the generator, if one did."""
+    out = []
+    try:
+        for node, found in func(G, **kwargs):
+            out.append((node, list(found.items())))
+    except nx.NetworkXException as exc:
+        out.append((type(exc).__name__, str(exc)))
+    return out
+
+
+@pytest.mark.parametrize("negative", [False, True])
+@pytest.mark.parametrize("kind", ["int", "float"])
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("seed", range(8))
+def test_bellman_ford_same_as_networkx(seed, directed, kind, negative):
+    """The same pairs in node order, keys in NetworkX's queue order; with negative costs a
+    negative cycle's ``NetworkXUnbounded`` after the same pairs (an undirected negative edge is
+    a negative cycle from both its ends)."""
+    G = weighted_graph(nx, seed, directed, kind, negative=negative)
+    for func in BELLMAN_FORD:
+        theirs = listed_until_error(func, G, weight="cost")
+        assert listed_until_error(func, G, weight="cost", backend=BACKEND) == theirs
+
+
+def test_bellman_ford_weights_refused_when_called():
+    G = nx.DiGraph([(0, 1, {"cost": 1}), (1, 2, {"cost": 2.5})])
+    for func in BELLMAN_FORD:
+        with pytest.raises(NotImplementedError):
+            func(G, weight="cost", backend=BACKEND)
+    huge = nx.DiGraph([(0, 1, {"cost": 2**62}), (1, 2, {"cost": 1})])  # (sums past int64)
+    with pytest.raises(NotImplementedError):
+        nx.all_pairs_bellman_ford_path_length(huge, weight="cost", backend=BACKEND)
+
+
+def test_declined_source_answered_by_networkx(monkeypatch):
+    """A search that declines one source mid-way (here made to) yields NetworkX's own dict for
+    it, and the generator goes on."""
+    from warpgraph.nx import all_pairs
+
+    G = weighted_graph(nx, 3, True, "int", negative=False)
+    declined = list(G)[len(G) // 2]
+    ours = all_pairs.single_source_bellman_ford_path_length
+
+    def declining(W, source, **kwargs):
+        if source == declined:
+            raise NotImplementedError("declined for the test")
+        return ours(W, source, **kwargs)
+
+    monkeypatch.setattr(all_pairs, "single_source_bellman_ford_path_length", declining)
+    func = nx.all_pairs_bellman_ford_path_length
+    assert listed(func, G, weight="cost", backend=BACKEND) == listed(func, G, weight="cost")

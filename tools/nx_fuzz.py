@@ -252,6 +252,8 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
             for name in ("all_pairs_dijkstra_path_length", "all_pairs_dijkstra_path",
                          "all_pairs_dijkstra"):  # fmt: skip
                 yield name, (G,), {"cutoff": cutoff, "weight": "weight"}
+        for name in ("all_pairs_bellman_ford_path_length", "all_pairs_bellman_ford_path"):
+            yield name, (G,), {"weight": "weight"}
         half = nodes[: len(nodes) // 2]
         for options in ({}, {"sources": half}, {"nbunch": half[:3]}, {"nbunch": sources}):
             yield "harmonic_centrality", (G,), options

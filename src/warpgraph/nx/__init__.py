@@ -62,6 +62,11 @@ FUNCTIONS: dict[str, str] = {
     "single_source_dijkstra_path's. " + _WEIGHTED,
     "all_pairs_dijkstra": "As all_pairs_dijkstra_path_length, each pair "
     "single_source_dijkstra's. " + _WEIGHTED,
+    "all_pairs_bellman_ford_path_length": "A generator over the nodes in node order, each dict "
+    "single_source_bellman_ford_path_length's (NetworkX's queue order); the weights checked "
+    "when called; a source the replay declines is NetworkX's own call. " + _WEIGHTED,
+    "all_pairs_bellman_ford_path": "As all_pairs_bellman_ford_path_length, each dict "
+    "single_source_bellman_ford_path's. " + _WEIGHTED,
     "bfs_layers": "Layers in exactly NetworkX's order (rebuilt from warpgraph's BFS levels).",
     "bfs_edges": _BFS,
     "bfs_tree": _BFS,

@@ -22,6 +22,8 @@ import numpy as np
 from . import FUNCTIONS, depth_first, distance_measures
 from ._common import networkx_version
 from .all_pairs import (
+    all_pairs_bellman_ford_path,
+    all_pairs_bellman_ford_path_length,
     all_pairs_dijkstra,
     all_pairs_dijkstra_path,
     all_pairs_dijkstra_path_length,
@@ -120,6 +122,8 @@ from .trees import is_arborescence, is_branching, is_forest, is_tree
 
 __all__ = [
     "ARGUMENT_CHECKS",
+    "all_pairs_bellman_ford_path",
+    "all_pairs_bellman_ford_path_length",
     "all_pairs_dijkstra",
     "all_pairs_dijkstra_path",
     "all_pairs_dijkstra_path_length",
@@ -609,6 +613,8 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "all_pairs_dijkstra_path_length": _check_weight,
     "all_pairs_dijkstra_path": _check_weight,
     "all_pairs_dijkstra": _check_weight,
+    "all_pairs_bellman_ford_path_length": _check_weight,
+    "all_pairs_bellman_ford_path": _check_weight,
     "multi_source_dijkstra_path_length": _check_multi_source,
     "multi_source_dijkstra_path": _check_multi_source,
     "single_source_dijkstra_path": _check_weight,

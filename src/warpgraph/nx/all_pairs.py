@@ -1,10 +1,14 @@
-"""NetworkX's ``all_pairs_shortest_path_length`` and ``all_pairs_shortest_path`` and the
+"""NetworkX's ``all_pairs_shortest_path_length`` and ``all_pairs_shortest_path``, the
 Dijkstra ones (``all_pairs_dijkstra_path_length``, ``all_pairs_dijkstra_path``,
-``all_pairs_dijkstra``): generators of ``(node, result)``, one search per node in node order,
-each result NetworkX's own single-source one (:mod:`.traversal`'s BFS dicts, keys in its BFS
-order; :mod:`.shortest_paths`' Dijkstra replay, keys in its heap order). The Dijkstra ones
-check the weights when called, before the generator runs: a ``NotImplementedError`` from the
-first search would come mid-iteration, where automatic dispatch can no longer fall back.
+``all_pairs_dijkstra``) and the Bellman-Ford ones (``all_pairs_bellman_ford_path_length``,
+``all_pairs_bellman_ford_path``): generators of ``(node, result)``, one search per node in node
+order, each result NetworkX's own single-source one (:mod:`.traversal`'s BFS dicts, keys in its
+BFS order; :mod:`.shortest_paths`' Dijkstra and SPFA replays, keys in its heap or queue order).
+The weighted ones check the weights when called, before the generator runs: a
+``NotImplementedError`` from the first search would come mid-iteration, where automatic dispatch
+can no longer fall back. A search that still declines its source mid-way (Bellman-Ford's
+predecessor lists past their bound, a path through zero-weight cycles) is NetworkX's own
+single-source call for that node, so the generator goes on with NetworkX's result.
 
 NetworkX's loop is ``for n in G: yield n, single_source_...(G, n, cutoff)`` over the live
 graph. Here the nodes come from the same live node dict (so a node added or removed while the
@@ -20,6 +24,9 @@ from typing import Any
 
 from ._common import change_watch
 from .shortest_paths import (
+    bellman_ford_weights,
+    single_source_bellman_ford_path,
+    single_source_bellman_ford_path_length,
     single_source_dijkstra,
     single_source_dijkstra_path,
     single_source_dijkstra_path_length,
@@ -27,6 +34,8 @@ from .shortest_paths import (
 from .traversal import single_source_shortest_path, single_source_shortest_path_length
 
 __all__ = [
+    "all_pairs_bellman_ford_path",
+    "all_pairs_bellman_ford_path_length",
     "all_pairs_dijkstra",
     "all_pairs_dijkstra_path",
     "all_pairs_dijkstra_path_length",
@@ -40,14 +49,24 @@ def _each_source(G, ours: Callable, name: str, **options: Any) -> Iterator[tuple
     live = getattr(source, "_node", None)
     nodes = iter(live) if type(live) is dict else iter(G.nodes)  # (views: their own order)
     changed, stop = change_watch(G)
+
+    def networkx_call(n: Any) -> Any:
+        import networkx as nx
+
+        return getattr(nx, name)(source, n, backend="networkx", **options)
+
     try:
         for n in nodes:
             if changed():
-                import networkx as nx
-
-                yield n, getattr(nx, name)(source, n, backend="networkx", **options)
-            else:
-                yield n, ours(G, n, **options)
+                yield n, networkx_call(n)
+                continue
+            try:
+                result = ours(G, n, **options)
+            except NotImplementedError:  # (this source declined: NetworkX's own answer)
+                if source is None:
+                    raise
+                result = networkx_call(n)
+            yield n, result
     finally:
         stop()
 
@@ -96,3 +115,21 @@ def all_pairs_dijkstra(G, cutoff: Any = None, weight: Any = "weight"):
     _weights_checked(G, weight)
     return _each_source(G, single_source_dijkstra, "single_source_dijkstra", cutoff=cutoff,
                         weight=weight)  # fmt: skip
+
+
+def all_pairs_bellman_ford_path_length(G, weight: Any = "weight"):
+    """``(node, {node: distance})`` for every node in node order, each dict
+    ``single_source_bellman_ford_path_length``'s (NetworkX's queue order); a negative cycle
+    reachable from a node raises ``NetworkXUnbounded`` when that node's turn comes, as in
+    NetworkX."""
+    bellman_ford_weights(G, weight)
+    name = "single_source_bellman_ford_path_length"
+    return _each_source(G, single_source_bellman_ford_path_length, name, weight=weight)
+
+
+def all_pairs_bellman_ford_path(G, weight: Any = "weight"):
+    """``(node, {node: path})`` for every node in node order, each dict
+    ``single_source_bellman_ford_path``'s."""
+    bellman_ford_weights(G, weight)
+    name = "single_source_bellman_ford_path"
+    return _each_source(G, single_source_bellman_ford_path, name, weight=weight)

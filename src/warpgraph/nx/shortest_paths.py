@@ -555,6 +555,29 @@ def single_source_bellman_ford_path_length(G, source: Any, weight: str = "weight
     return node_dict(G, order, dist[order], first_int=True)  # NetworkX's source distance: int 0
 
 
+def bellman_ford_weights(G, weight: str):
+    """The weights :func:`_bellman_ford` runs on (``_weights``' answer, checked by
+    :func:`_int_sums_fit`), or ``NotImplementedError`` where they are not all-int or
+    all-float, are ``None`` or NaN on some edge, or are ints whose path sums could leave
+    int64."""
+    w = _weights(G, weight, negative_ok=True, hidden_ok=False)
+    _int_sums_fit(G, w)
+    return w
+
+
+def _int_sums_fit(G, w: Any) -> None:
+    """``NotImplementedError`` for int weights whose Bellman-Ford sums could leave int64."""
+    values = w.nx_values
+    if w.kind == "int" and values.size:
+        # NetworkX's ints do not overflow, ours must not: a distance is the length of a simple
+        # path (under n arcs) when no weight is negative, else of a walk of under n * n arcs
+        # (a node is queued fewer than n times)
+        n = len(G)
+        arcs = n if values.min() >= 0 else n * n
+        if largest_magnitude(values) * arcs >= 2**62:
+            raise not_implemented("int weights whose path sums could leave int64")
+
+
 def _bellman_ford(
     G, source: Any, weight: str, heuristic: bool = True, *, w: Any = None, cycles: bool = False
 ) -> tuple:
@@ -568,16 +591,9 @@ def _bellman_ford(
         raise nx.NodeNotFound(f"Source {source} not in G")
     if w is None:
         w = _weights(G, weight, negative_ok=True, hidden_ok=False)
+    _int_sums_fit(G, w)
     values = w.nx_values
     n = len(G)
-    if w.kind == "int" and values.size:
-        # NetworkX's ints do not overflow, ours must not: a distance is the length of a simple
-        # path (under n arcs) when no weight is negative, else of a walk of under n * n arcs
-        # (a node is queued fewer than n times)
-        biggest = largest_magnitude(values)
-        arcs = n if values.min() >= 0 else n * n
-        if biggest * arcs >= 2**62:
-            raise not_implemented("int weights whose path sums could leave int64")
     indptr = host(G.any_order.indptr)
     indegree = np.bincount(G.nx_order, minlength=n) if G.is_directed() else np.diff(indptr)
     pred_start = np.zeros(n + 1, dtype=np.int64)
