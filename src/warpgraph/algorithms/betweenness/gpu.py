@@ -19,8 +19,10 @@ declare(SOURCE, "brandes<int>", "brandes<long long>")
 #: Threads per block (a search's level is spread over them).
 BLOCK = 256
 #: Blocks per SM: several searches share an SM, so one's barriers and loads overlap the
-#: others' (benchmarks/betweenness.py --blocks-per-sm compares).
-BLOCKS_PER_SM = 2
+#: others' (benchmarks/betweenness.py --blocks-per-sm compares; H200, 1,024 sources, session
+#: 51: 2 -> 8 took kron:18 from 1,187 to 918 ms, urand:17 302 -> 295, grid:708 281 -> 288;
+#: the scratch bound below caps the larger graphs' blocks anyway).
+BLOCKS_PER_SM = 8
 #: The blocks' scratch stays within this ...
 SCRATCH_BYTES = 6 << 30
 #: ... at this many bytes per vertex and block (dist 4, sigma 8, delta 8, order 4 or 8,
