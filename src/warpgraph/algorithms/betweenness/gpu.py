@@ -19,10 +19,12 @@ declare(SOURCE, "brandes<int>", "brandes<long long>")
 #: Threads per block (a search's level is spread over them).
 BLOCK = 256
 #: Blocks per SM: several searches share an SM, so one's barriers and loads overlap the
-#: others' (benchmarks/betweenness.py --blocks-per-sm compares; H200, 1,024 sources, session
-#: 51: 2 -> 8 took kron:18 from 1,187 to 918 ms, urand:17 302 -> 295, grid:708 281 -> 288;
-#: the scratch bound below caps the larger graphs' blocks anyway).
-BLOCKS_PER_SM = 8
+#: others' (benchmarks/betweenness.py --blocks-per-sm compares). The H200 sweep of session 51
+#: (1,024 sources) favours 8: kron:18 1,187 -> 918 ms, urand:17 302 -> 295, grid:708 281 ->
+#: 288; not adopted yet: more blocks take more scratch (up to SCRATCH_BYTES where 2 per SM
+#: took a quarter of it), which wants a bound by the free device memory, and neither change
+#: could be tested on a GPU that session.
+BLOCKS_PER_SM = 2
 #: The blocks' scratch stays within this ...
 SCRATCH_BYTES = 6 << 30
 #: ... at this many bytes per vertex and block (dist 4, sigma 8, delta 8, order 4 or 8,
