@@ -1,4 +1,5 @@
-"""Global efficiency (``warpgraph.algorithms.bfs.efficiency``) against an independent oracle:
+"""Global efficiency and the harmonic diameter (``warpgraph.algorithms.bfs.efficiency``) against
+an independent oracle:
 SciPy's breadth-first distances summed by a plain Python loop in NetworkX's order (sources in
 id order, targets nearest first), so equal bit for bit; ``add_repeated`` against the loop it
 replaces, on sums where ties and binade crossings happen."""
@@ -17,6 +18,7 @@ from warpgraph.algorithms.bfs.efficiency import (
     add_repeated,
     efficiency_sum,
     global_efficiency,
+    harmonic_diameter,
     neighbourhood_efficiencies,
 )
 from warpgraph.errors import InvalidArgumentError
@@ -71,6 +73,11 @@ def test_equals_the_ordered_sum(case):
     want = oracle_sum(n, src, dst, directed)
     assert efficiency_sum(G) == want
     assert global_efficiency(G) == (want / (n * (n - 1)) if n > 1 else 0.0)
+    diameter = harmonic_diameter(G)
+    if n < 2:
+        assert np.isnan(diameter)
+    else:
+        assert diameter == (n * (n - 1) / want if want else np.inf)
 
 
 @pytest.mark.parametrize("shape", [(1, 300), (40, 70)])
@@ -88,7 +95,17 @@ def test_matches_networkx():
     assert global_efficiency(wg.Graph.from_networkx(H)) == nx.global_efficiency(H)
 
 
+def test_harmonic_diameter_matches_networkx():
+    nx = pytest.importorskip("networkx")
+    for directed in (False, True):
+        H = nx.gnp_random_graph(150, 0.02, seed=5, directed=directed)
+        assert harmonic_diameter(wg.Graph.from_networkx(H)) == nx.harmonic_diameter(H)
+    assert harmonic_diameter(wg.Graph.from_edges([], [], num_vertices=3)) == np.inf
+
+
 def test_bad_input():
+    with pytest.raises(InvalidArgumentError, match="Graph"):
+        harmonic_diameter([[0, 1]])
     with pytest.raises(InvalidArgumentError, match="Graph"):
         global_efficiency([[0, 1]])
     with pytest.raises(InvalidArgumentError, match="Graph"):

@@ -58,6 +58,7 @@ _LAZY = {
     "katz_centrality": "warpgraph.algorithms.centrality",
     "harmonic_centrality": "warpgraph.algorithms.centrality",
     "global_efficiency": "warpgraph.algorithms.bfs",
+    "harmonic_diameter": "warpgraph.algorithms.bfs",
     "betweenness_centrality": "warpgraph.algorithms.betweenness",
 }
 _SUBPACKAGES = ("generators", "io", "gpu", "langford", "cli", "bench", "algorithms", "csgraph")

@@ -23,12 +23,12 @@ their arcs, and returns ``n (n - 1)`` over that sum.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from ..algorithms.bfs.efficiency import efficiency_sum, neighbourhood_efficiencies
+from ..algorithms.bfs.efficiency import harmonic_diameter as library_harmonic_diameter
 from ._common import gc_paused, host, not_implemented
 from ._set_order import available as set_layout_known
 from ._set_order import set_orders
@@ -58,13 +58,9 @@ def harmonic_diameter(G, sp: Any = None, *, weight: Any = None) -> float:
     >>> nx.harmonic_diameter(nx.path_graph(3), backend="warpgraph")  # 6 / (4 * 1 + 2 * 1/2)
     1.2
     """
-    n = len(G)
     if weight is not None and G.graph.num_arcs and G.constant_weight(weight) != 1.0:
         raise not_implemented("harmonic_diameter: edges weighing other than 1 (Dijkstra's sums)")
-    total = efficiency_sum(G.any_order) if n > 1 else 0
-    if total != 0:
-        return n * (n - 1) / total
-    return math.inf if n > 1 else math.nan
+    return library_harmonic_diameter(G.any_order)
 
 
 def _neighbour_orders(G) -> tuple[np.ndarray, np.ndarray]:

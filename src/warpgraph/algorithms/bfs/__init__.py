@@ -14,7 +14,7 @@ Examples
 
 from .api import bfs, bfs_explain, clear_plans
 from .config import BfsConfig, Explanation
-from .efficiency import global_efficiency
+from .efficiency import global_efficiency, harmonic_diameter
 from .multi_source import DistanceStats, distance_stats
 from .reference import bfs_reference
 from .verify import verify_bfs
@@ -29,5 +29,6 @@ __all__ = [
     "clear_plans",
     "distance_stats",
     "global_efficiency",
+    "harmonic_diameter",
     "verify_bfs",
 ]

@@ -40,7 +40,13 @@ from .multi_source import (
     settle,
 )
 
-__all__ = ["add_repeated", "efficiency_sum", "global_efficiency", "neighbourhood_efficiencies"]
+__all__ = [
+    "add_repeated",
+    "efficiency_sum",
+    "global_efficiency",
+    "harmonic_diameter",
+    "neighbourhood_efficiencies",
+]
 
 #: Levels counted per search before a wave is run again with room for twice as many.
 FIRST_LEVELS = 64
@@ -68,6 +74,35 @@ def global_efficiency(G: Graph) -> float:
     """
     n = _checked(G).num_vertices
     return efficiency_sum(G) / (n * (n - 1)) if n > 1 else 0.0
+
+
+def harmonic_diameter(G: Graph) -> float:
+    """Harmonic mean of the distances between ordered pairs of distinct vertices (Marchiori and
+    Latora's "connectivity length"; NetworkX's ``harmonic_diameter`` bit for bit): ``n (n -
+    1)`` over :func:`efficiency_sum`. A pair with no path counts as an infinite distance.
+
+    Parameters
+    ----------
+    G : Graph
+        Directed graphs' distances follow their arcs; weights are ignored.
+
+    Returns
+    -------
+    float
+        ``inf`` when no pair is joined by a path, ``nan`` below two vertices (as NetworkX).
+
+    Examples
+    --------
+    >>> import warpgraph as wg
+    >>> P = wg.Graph.from_edges([0, 1], [1, 2], num_vertices=3, directed=False)
+    >>> harmonic_diameter(P)  # 6 / (1 + 1/2 + 1 + 1 + 1/2 + 1)
+    1.2
+    """
+    n = _checked(G).num_vertices
+    total = efficiency_sum(G) if n > 1 else 0.0
+    if total != 0:
+        return n * (n - 1) / total
+    return math.inf if n > 1 else math.nan
 
 
 def _checked(G: Graph) -> Graph:
