@@ -68,11 +68,14 @@ def test_same_order_as_cpython_sets(seed):
     assert computed_orders(rows) == python_orders(rows)
 
 
-def test_past_fifty_thousand_keys():
-    """Above 50,000 keys a set grows to twice, not four times, its size."""
-    rng = random.Random(3)
-    rows = [distinct_hashes(rng.sample(range(-(1 << 40), 1 << 40), 70000))]
+def test_past_the_large_set_rule():
+    """A resize that finds more than 50,000 keys grows the table to 2x, not 4x, its keys: first
+    at 157,287 keys (``LARGE_SET``), so this set of 170,000 takes that rule once."""
+    rng = np.random.default_rng(3)
+    rows = [distinct_hashes(rng.integers(-(1 << 40), 1 << 40, 170000).tolist())]
+    assert len(rows[0]) > _set_order.LARGE_SET
     assert computed_orders(rows) == python_orders(rows)
+    assert _set_order.available(len(rows[0]))
 
 
 def test_long_rows_in_id_order():
@@ -100,5 +103,5 @@ def test_equal_hashes_build_the_sets():
     """-1 and -2 hash equally: CPython compares them, so the sets are built by CPython."""
     G = nx.Graph([(-1, 0), (-2, 0), (-1, 3), (-2, 3), (3, 4), (4, 5), (5, 6), (6, 7)])
     W = backend_interface.convert_from_nx(G)
-    assert nx_efficiency._distinct_node_hashes(W) is None
+    assert nx_efficiency._distinct_node_hashes(W, 3) is None
     assert nx.local_efficiency(G, backend="warpgraph") == nx.local_efficiency(G)

@@ -17,8 +17,9 @@ smallest power of two above ``used * 4`` (``used * 2`` past 50,000 keys) and the
 keys are re-inserted by the same walk in slot order. Iteration lists the slots in order.
 
 :func:`available` checks the replay against CPython's own sets once per process (sizes up to
-60,000, clustered and negative hashes) and turns it off on any difference, so a Python whose
-sets are laid out otherwise gets the sets built by CPython again (:mod:`.efficiency`).
+2,000, clustered and negative hashes; 160,000 only when a row needs it) and turns it off on any
+difference, so a Python whose sets are laid out otherwise gets the sets built by CPython again
+(:mod:`.efficiency`).
 """
 
 from __future__ import annotations
@@ -158,23 +159,45 @@ def set_orders(indptr: np.ndarray, ids: np.ndarray, hashes: np.ndarray,
     return out
 
 
+def available(longest: int = 0) -> bool:
+    """Whether :func:`set_orders` gives this Python's own set order for rows of up to
+    ``longest`` keys (checked once per process against CPython's sets: rows of 0 to 300 keys
+    and one of 2,000 with spread, clustered and negative hashes; and, only where a row is
+    longer than :data:`LARGE_SET`, one of 160,000 keys, whose table grows by the other rule)."""
+    return _small_sets_match() and (longest <= LARGE_SET or _large_set_matches())
+
+
+#: Sets grow to 4x their keys until a resize finds more than 50,000 keys, which first happens
+#: at 157,287 keys (a table of 262,144 slots filled to 3/5): longer rows take the other rule.
+LARGE_SET = 157286
+
+
 @functools.cache
-def available() -> bool:
-    """Whether :func:`set_orders` gives this Python's own set order (checked once: sets of 0
-    to 300 and of 60,000 int keys, with spread, clustered and negative hashes)."""
+def _small_sets_match() -> bool:
     rng = random.Random(5)
     rows = []
-    for size in [*range(0, 301, 7), 60000]:
+    for size in [*range(0, 301, 7), 2000]:
         spread = rng.choice([8, 64, 1 << 20, 1 << 62])
-        keys = list(dict.fromkeys(rng.randrange(-spread, spread) for _ in range(size)))
-        if len({hash(k) for k in keys}) == len(keys):
-            rows.append(keys)
+        rows.append([rng.randrange(-spread, spread) for _ in range(size)])
+    return _matches(rows)
+
+
+@functools.cache
+def _large_set_matches() -> bool:
+    keys = np.random.default_rng(5).integers(-(1 << 40), 1 << 40, LARGE_SET + 3000)
+    return _matches([keys.tolist()])
+
+
+def _matches(rows: list[list[int]]) -> bool:
+    """Whether the replay lists each row's distinct keys (those of a repeated hash left out)
+    as ``set(iter(row))`` does."""
+    rows = [list({hash(k): k for k in dict.fromkeys(row)}.values()) for row in rows]
     flat = [k for row in rows for k in row]
     indptr = np.cumsum([0] + [len(row) for row in rows])
     hashes = np.fromiter(map(hash, flat), dtype=np.int64, count=len(flat))
     got = set_orders(indptr, np.arange(len(flat)), hashes, 1 << 62).tolist()
     want = []
-    for lo, row in zip(indptr.tolist(), rows, strict=False):
+    for lo, row in zip(indptr[:-1].tolist(), rows, strict=True):
         position = {k: lo + i for i, k in enumerate(row)}
         want.extend(position[k] for k in set(iter(row)))
     return got == want

@@ -73,18 +73,21 @@ def _neighbour_orders(G) -> tuple[np.ndarray, np.ndarray]:
     indptr = host(rows.indptr).astype(np.int64)
     ids = host(rows.indices).astype(np.int64)
     n = len(G)
-    hashes = _distinct_node_hashes(G)
+    degree = np.diff(indptr)
+    short = degree[2 * degree < n]
+    hashes = _distinct_node_hashes(G, int(short.max()) if short.size else 0)
     if hashes is None:
         return indptr, _sets_built(G, indptr, ids)
     arc_hashes = ids if hashes is True else hashes[ids]
     return indptr, set_orders(indptr, ids, arc_hashes, sort_from=(n + 1) // 2)
 
 
-def _distinct_node_hashes(G) -> np.ndarray | bool | None:
+def _distinct_node_hashes(G, longest: int) -> np.ndarray | bool | None:
     """``hash()`` of every node by id when no two are equal, ``True`` for the labels
     ``0..n-1`` (each its own hash), None where two nodes hash equally (CPython would compare
-    them: its sets are then built) or the set layout is not this Python's (:func:`available`)."""
-    if not set_layout_known():
+    them: its sets are then built) or the set layout of rows up to ``longest`` keys is not this
+    Python's (:func:`._set_order.available`)."""
+    if not set_layout_known(longest):
         return None
     if G.identity:
         return True
