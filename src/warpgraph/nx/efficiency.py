@@ -11,8 +11,10 @@ Undirected graphs only, as NetworkX (whose decorator refuses directed ones befor
 ``local_efficiency`` is NetworkX's mean of ``global_efficiency(G.subgraph(G[v]))`` over the
 nodes. The subgraph view lists its nodes in the order of a Python ``set`` of ``v``'s neighbours
 (when they are fewer than half the nodes), and that order is the order each neighbourhood's
-sum is added in: the backend builds those sets with CPython (one per node, from the same label
-objects in the same order) and hands their order to
+sum is added in: the backend computes those sets' order from the labels' hashes (CPython's set
+layout replayed in parallel, :mod:`._set_order`), or where two labels hash equally builds the
+sets with CPython (one per node, from the same label objects in the same order), and hands
+that order to
 :func:`warpgraph.algorithms.bfs.efficiency.neighbourhood_efficiencies`; the mean is Python's
 ``sum`` over the nodes (Neumaier-compensated from Python 3.12, as NetworkX's), then divided.
 
