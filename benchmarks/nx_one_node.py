@@ -5,7 +5,8 @@ a copy) and ``eccentricity(G, v=s)``, against NetworkX itself.
 First calls, as ``nx_backend.py`` times them: the conversion cache cleared before each
 warpgraph call (median of ``--repeat``, after one untimed call on the graph); NetworkX median
 of 3; every result checked equal to NetworkX's. The source is ``nx_backend.build``'s (a random
-node with an edge).
+node with an edge). ``--device`` sets ``nx.config.backends.warpgraph.device`` (default
+``auto``: the GPU where CuPy sees one); the device the backend resolved is recorded per row.
 
 Usage::
 
@@ -48,8 +49,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
     ap.add_argument("--repeat", type=int, default=5, help="warpgraph first calls (median)")
+    ap.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"],
+                    help="the backend's configured device")  # fmt: skip
     ap.add_argument("--out", default=None, help="JSON path")
     args = ap.parse_args()
+    from warpgraph.nx._common import backend_device
+
+    nx.config.backends.warpgraph.device = args.device
+    device = backend_device()
+    print(f"backend device: {args.device} -> {device}")
     rows = []
     for spec in args.graphs:
         info = build(spec)
@@ -65,7 +73,7 @@ def main() -> None:
             )
             if ours != theirs or type(ours) is not type(theirs):
                 raise AssertionError(f"{spec} {name}: {ours!r} != NetworkX's {theirs!r}")
-            rows.append({"graph": spec, "case": name, "networkx_s": theirs_s,
+            rows.append({"graph": spec, "case": name, "device": device, "networkx_s": theirs_s,
                          "warpgraph_cold_s": ours_s, "speedup": theirs_s / ours_s})  # fmt: skip
             print(f"{spec:10} {name:36} NX {theirs_s:8.3f} s  warpgraph {ours_s * 1e3:8.1f} ms"
                   f"  {theirs_s / ours_s:7.1f}x")  # fmt: skip
