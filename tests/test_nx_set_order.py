@@ -105,3 +105,18 @@ def test_equal_hashes_build_the_sets():
     W = backend_interface.convert_from_nx(G)
     assert nx_efficiency._distinct_node_hashes(W, 3) is None
     assert nx.local_efficiency(G, backend="warpgraph") == nx.local_efficiency(G)
+
+
+def test_bad_rows_refused():
+    """Rows the compiled loop would read out of bounds are refused with the reason."""
+    ids = np.arange(4)
+    with pytest.raises(ValueError, match="one length"):
+        _set_order.set_orders(np.array([0, 4]), ids, ids[:3], 10)
+    with pytest.raises(ValueError, match="rise from 0"):
+        _set_order.set_orders(np.array([0, 5]), ids, ids, 10)
+    with pytest.raises(ValueError, match="rise from 0"):
+        _set_order.set_orders(np.array([0, 3, 2, 4]), ids, ids, 10)
+    with pytest.raises(ValueError, match="1-D"):
+        _set_order.set_orders(np.array([]), ids, ids, 10)
+    with pytest.raises(ValueError, match="sort_from"):
+        _set_order.set_orders(np.array([0, 4]), ids, ids, -1)

@@ -145,6 +145,9 @@ def set_orders(indptr: np.ndarray, ids: np.ndarray, hashes: np.ndarray,
     True
     """
     indptr = np.ascontiguousarray(indptr, dtype=np.int64)
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    hashes = np.ascontiguousarray(hashes, dtype=np.int64)
+    _check_rows(indptr, ids, hashes, sort_from)
     rows = indptr.size - 1
     degree = np.diff(indptr)
     chunks = (rows + CHUNK - 1) // CHUNK
@@ -154,9 +157,21 @@ def set_orders(indptr: np.ndarray, ids: np.ndarray, hashes: np.ndarray,
         np.maximum.at(longest, np.arange(rows) // CHUNK, built)
     chunk_table = np.array([_table_size(int(k)) for k in longest.tolist()], dtype=np.int64)
     out = np.empty(ids.size, dtype=np.int64)
-    _orders(indptr, np.ascontiguousarray(hashes, dtype=np.int64).view(np.uint64), chunk_table,
-            sort_from, np.ascontiguousarray(ids, dtype=np.int64), out)  # fmt: skip
+    _orders(indptr, hashes.view(np.uint64), chunk_table, sort_from, ids, out)
     return out
+
+
+def _check_rows(indptr: np.ndarray, ids: np.ndarray, hashes: np.ndarray, sort_from: int) -> None:
+    """``ValueError`` for rows the compiled loop would read out of bounds (it does not check)."""
+    if indptr.ndim != 1 or indptr.size == 0 or ids.ndim != 1 or hashes.shape != ids.shape:
+        raise ValueError(
+            f"set_orders needs a 1-D indptr and 1-D ids and hashes of one length, got shapes "
+            f"{indptr.shape}, {ids.shape}, {hashes.shape}"
+        )
+    if indptr[0] != 0 or indptr[-1] != ids.size or (np.diff(indptr) < 0).any():
+        raise ValueError("set_orders: indptr must rise from 0 to len(ids)")
+    if sort_from < 0:
+        raise ValueError(f"set_orders: sort_from must be >= 0, got {sort_from}")
 
 
 def available(longest: int = 0) -> bool:
