@@ -168,13 +168,16 @@ class DictComponents(NamedTuple):
     """What :func:`weak_components` found: the number of weak components, their labels by
     dense id (components numbered in NetworkX's order; None unless asked for and there are
     two or more), whether the node labels are the ints ``0..n-1`` in order (``identity``; None
-    unless the labels are given) and the distinct node hashes by dense id (None for
-    ``identity``, or when the labels are not given)."""
+    unless the labels are given), the distinct node hashes by dense id (None for
+    ``identity``, or when the labels are not given) and whether the node hashes are
+    ``0..n-1`` in ``_adj``'s order (``positions``: then any set of the nodes is laid out
+    by those numbers alone, see :mod:`._component_order`)."""
 
     count: int
     labels: np.ndarray | None
     identity: bool | None
     node_hashes: np.ndarray | None
+    positions: bool = False
 
 
 def weak_components(
@@ -219,7 +222,7 @@ def weak_components(
         return None
     count = int(_count_roots(comp))
     if not labels or count == 1:  # (one component: every node's label is 0, in any order)
-        return DictComponents(count, None, None, None)
+        return DictComponents(count, None, None, None, bool(direct))
     # dense ids must be _node's order: the order of the labels the sets are made of
     identity = direct and _dict_probes.int_range_keys(G._node)
     node_hashes = None
@@ -231,4 +234,4 @@ def weak_components(
             return None
         node_hashes = adj_hashes
     count, canonical = canonical_labels(comp)
-    return DictComponents(count, canonical, bool(identity), node_hashes)
+    return DictComponents(count, canonical, bool(identity), node_hashes, bool(direct))

@@ -21,11 +21,15 @@ from ..cpu.atomics import atomic_add
 from ._common import (
     _small_sets,
     backend_device,
-    every_node_set,
     gc_paused,
     host,
-    label_sets,
-    node_sets,
+)
+from ._component_order import (
+    component_of,
+    component_sets,
+    every_component_set,
+    labels_surely_not_ids,
+    set_in_search_order,
 )
 
 __all__ = [
@@ -64,6 +68,8 @@ def _read_in_place(G, labels: bool, tables=None):
     found = weak_components(P, labels, tables)
     if found is not None and found.labels is not None:
         G.adopt_labels(found.identity, found.node_hashes)
+    elif found is not None:  # (for the order of the one component's set: _component_order)
+        G.__dict__["_hashes_are_positions"] = found.positions
     return found
 
 
@@ -125,12 +131,12 @@ def _is_weakly_connected(G) -> bool:
 
 
 def _component_sets(G) -> Iterator[set]:
-    count, labels = _components(G, "weak")
-    if labels is None:
-        sets = [every_node_set(G)] if count else []
-    else:
-        sets = label_sets(G, labels, count)  # labels are canonical: NetworkX's component order
-    yield from sets
+    """NetworkX's components, each set iterating as NetworkX's (:mod:`._component_order`)."""
+    if labels_surely_not_ids(G):  # (every set in NetworkX's order: one sequential pass)
+        yield from every_component_set(G)
+        return
+    count, labels = _components(G, "weak")  # (canonical labels: NetworkX's component order)
+    yield from component_sets(G, labels, count)
 
 
 def _pointless() -> Exception:
@@ -163,12 +169,10 @@ def node_connected_component(G, n: Any) -> set:
         raise KeyError(n)
     small, tables = _small_component(G, n)
     if small is not None:
-        return small
+        return set_in_search_order(small, G.pending._adj, n)
     labels = _components(G, "weak", tables=tables)[1]
-    if labels is None:  # connected
-        return every_node_set(G)
-    ids = np.flatnonzero(labels == labels[G.find(n)])
-    return node_sets(G, ids, [0, ids.size])[0]
+    ids = None if labels is None else np.flatnonzero(labels == labels[G.find(n)])
+    return component_of(G, n, ids)  # (None: connected)
 
 
 def _small_component(G, n: Any) -> tuple[set | None, Any]:

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ...gpu.loader import declare
 from ...errors import OutOfDeviceMemory
+from ...gpu.loader import declare
 from ...graph import Graph
 from .api import empty_result, partial_sums
 
