@@ -127,6 +127,38 @@ def _visit(row_ptr, row_heads, v, seen, out, tail):  # pragma: no cover - compil
     return tail
 
 
+@nb.njit(cache=True, inline="always")
+def _search(csr, dicts, s, base, out, seen):  # pragma: no cover - compiled
+    """NetworkX's ``_plain_bfs`` from ``s`` (not seen yet), its nodes written to ``out`` from
+    ``base`` in the order NetworkX adds them (see :func:`_orders` for ``csr`` and ``dicts``);
+    the end of what it wrote, or -1 when ``out`` is too short or a row cannot be read in
+    place."""
+    indptr, heads, pindptr, pheads = csr
+    rows, pred_rows, dict_type, direct, keys, ids, bits = dicts
+    n = seen.size
+    mask = (np.int64(1) << bits) - 1
+    shift = np.uint64(64 - bits)
+    seen[s] = 1
+    out[base] = s
+    head, tail = base, base + 1
+    while head < tail:
+        v = out[head]
+        head += 1
+        if rows.size:
+            tail = _take_row(rows[v], dict_type, direct, n, keys, ids, mask, shift, seen, out,
+                             tail)  # fmt: skip
+            if tail >= 0 and pred_rows.size:
+                tail = _take_row(pred_rows[v], dict_type, direct, n, keys, ids, mask, shift,
+                                 seen, out, tail)  # fmt: skip
+        else:
+            tail = _visit(indptr, heads, v, seen, out, tail)
+            if tail >= 0 and pindptr.size:
+                tail = _visit(pindptr, pheads, v, seen, out, tail)
+        if tail < 0:
+            return -1
+    return tail
+
+
 @nb.njit(cache=True, parallel=True)
 def _orders(csr, dicts, starts, bounds, seen, out, short):  # pragma: no cover - compiled
     """NetworkX's ``_plain_bfs`` from each of ``starts`` (components apart, so the searches
@@ -138,36 +170,9 @@ def _orders(csr, dicts, starts, bounds, seen, out, short):  # pragma: no cover -
     or ``pred_rows`` not empty) is read after each node's ``_succ`` row. ``short[c]`` is set
     (and that search stopped) when the component does not fill its stretch exactly or a row
     cannot be read in place."""
-    indptr, heads, pindptr, pheads = csr
-    rows, pred_rows, dict_type, direct, keys, ids, bits = dicts
-    in_place = rows.size > 0
-    n = seen.size
-    mask = (np.int64(1) << bits) - 1
-    shift = np.uint64(64 - bits)
     for c in prange(starts.size):
-        s, base, end = starts[c], bounds[c], bounds[c + 1]
-        stretch = out[:end]
-        seen[s] = 1
-        out[base] = s
-        head, tail = base, base + 1
-        while head < tail:
-            v = out[head]
-            head += 1
-            if in_place:
-                tail = _take_row(rows[v], dict_type, direct, n, keys, ids, mask, shift, seen,
-                                 stretch, tail)  # fmt: skip
-                if tail >= 0 and pred_rows.size:
-                    tail = _take_row(pred_rows[v], dict_type, direct, n, keys, ids, mask,
-                                     shift, seen, stretch, tail)  # fmt: skip
-            else:
-                tail = _visit(indptr, heads, v, seen, stretch, tail)
-                if tail >= 0 and pindptr.size:
-                    tail = _visit(pindptr, pheads, v, seen, stretch, tail)
-            if tail < 0:
-                short[c] = True
-                break
-        if tail >= 0 and tail != end:
-            short[c] = True
+        end = bounds[c + 1]
+        short[c] = _search(csr, dicts, starts[c], bounds[c], out[:end], seen) != end
 
 
 IN_PLACE_DIRECT_ONLY = True
@@ -189,25 +194,16 @@ def _run_orders(csr: tuple, dicts: tuple, n: int, starts: Any, sizes: Any):
 
 
 @nb.njit(cache=True)
-def _every_order(indptr, heads, pindptr, pheads, seen, out, bounds):  # pragma: no cover
+def _every_order(csr, seen, out, bounds):  # pragma: no cover - compiled
     """NetworkX's whole loop: from each node in order not seen yet, its search
-    (:func:`_orders`' rows); the components' nodes in order into ``out``, where each starts
-    into ``bounds``. Returns how many components."""
+    (:func:`_search` over the CSR ``csr``); the components' nodes in order into ``out``,
+    where each starts into ``bounds``. Returns how many components."""
     count, tail = 0, 0
     for s in range(seen.size):
-        if seen[s]:
-            continue
-        bounds[count] = tail
-        count += 1
-        seen[s] = 1
-        out[tail] = s
-        head, tail = tail, tail + 1
-        while head < tail:
-            v = out[head]
-            head += 1
-            tail = _visit(indptr, heads, v, seen, out, tail)
-            if pindptr.size:
-                tail = _visit(pindptr, pheads, v, seen, out, tail)
+        if not seen[s]:
+            bounds[count] = tail
+            count += 1
+            tail = _search(csr, _NO_DICTS, s, tail, out, seen)
     bounds[count] = tail
     return count
 
@@ -231,8 +227,8 @@ def every_component_order(rows: tuple, pred_rows: tuple | None) -> tuple[np.ndar
     n = indptr.size - 1
     out = np.empty(n, dtype=np.int64)
     bounds = np.empty(n + 1, dtype=np.int64)
-    count = _every_order(indptr, heads, pindptr, pheads, np.zeros(n, dtype=np.uint8), out,
-                         bounds)  # fmt: skip
+    csr = (indptr, heads, pindptr, pheads)
+    count = _every_order(csr, np.zeros(n, dtype=np.uint8), out, bounds)
     return out, bounds[: count + 1].copy()
 
 
