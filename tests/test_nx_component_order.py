@@ -78,8 +78,12 @@ def _unconverted(G) -> bool:
     return W.pending is G
 
 
+#: The functions that return one set (the others a generator of sets).
+ONE_SET = {"node_connected_component", "descendants", "ancestors", "descendants_at_distance"}
+
+
 def _both(func, G, *args, in_place: bool = False):
-    want = _listed(func(G, *args)) if func is not nx.node_connected_component else None
+    want = _listed(func(G, *args)) if func.__name__ not in ONE_SET else None
     if want is None:
         want = [list(func(G, *args))]
         G.__networkx_cache__.clear()
@@ -233,3 +237,24 @@ def test_search_orders_against_python():
             search_orders(csr(succ), csr(pred), starts[:1], [sizes[0] - 1])
     with pytest.raises(ValueError, match="starts"):
         search_orders(csr(succ), None, [n], [1])
+
+
+@needs_backend
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("n", [300, 6000])
+def test_reached_sets_iterate_as_networkx(kind, n):
+    """``descendants`` and ``ancestors`` (NetworkX: a set comprehension over ``bfs_edges``)
+    and ``descendants_at_distance`` (``set`` of a ``bfs_layers`` layer), directed and
+    undirected, short searches on the dicts and whole ones on the conversion: element by
+    element, first and cached calls."""
+    rng = random.Random(n + len(kind))
+    D = nx.gnm_random_graph(n, int(1.3 * n), seed=n, directed=True)
+    D = nx.relabel_nodes(D, dict(zip(range(n), _labels(kind, n, rng), strict=True)))
+    U = D.to_undirected()
+    sources = rng.sample(list(D), 4)
+    for G in (D, U):
+        for s in sources:
+            _both(nx.descendants, G, s)
+            _both(nx.ancestors, G, s)
+            for depth in (1, 3, 6):
+                _both(nx.descendants_at_distance, G, s, depth)

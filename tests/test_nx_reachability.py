@@ -77,11 +77,16 @@ def test_equals_networkx(on_device, monkeypatch, directed, labels, path):
         for f in FUNCTIONS:
             want = f(G, source)
             G.__networkx_cache__.clear()
-            assert f(G, source, backend=BACKEND) == want, (f.__name__, source)
-            assert f(G, source, backend=BACKEND) == want, (f.__name__, source, "cached")
+            first = f(G, source, backend=BACKEND)
+            assert first == want, (f.__name__, source)
+            assert list(first) == list(want), (f.__name__, source)  # (iterating alike)
+            again = f(G, source, backend=BACKEND)
+            assert again == want and list(again) == list(want), (f.__name__, source, "cached")
             assert source not in want
-            if path == "in_place" and directed:
-                assert [W.pending is G for W in _cached(G)] == [True]  # never converted
+            if path == "in_place" and directed and labels == "int":
+                # never converted (other labels' sets, whose order matters, are searched
+                # again in NetworkX's order on the conversion: nx/_component_order.py)
+                assert [W.pending is G for W in _cached(G)] == [True]
 
 
 def test_source_on_a_cycle_is_left_out():

@@ -160,19 +160,18 @@ def _search(csr, dicts, s, base, out, seen):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, parallel=True)
-def _orders(csr, dicts, starts, bounds, seen, out, short):  # pragma: no cover - compiled
+def _orders(csr, dicts, starts, bounds, seen, out, tails):  # pragma: no cover - compiled
     """NetworkX's ``_plain_bfs`` from each of ``starts`` (components apart, so the searches
     share ``seen``), writing component ``c``'s nodes in the order NetworkX adds them to
     ``out[bounds[c]:bounds[c + 1]]``. The rows: ``csr`` (``indptr, heads, pindptr, pheads``)
     or, where ``dicts[0]`` (row dict addresses) is not empty, the dicts read in place
     (``dicts``: ``rows, pred_rows, dict_type, direct, keys, ids, bits``, as
     :func:`._dict_reach._take_row` reads them). A directed graph's ``_pred`` row (``pindptr``
-    or ``pred_rows`` not empty) is read after each node's ``_succ`` row. ``short[c]`` is set
-    (and that search stopped) when the component does not fill its stretch exactly or a row
-    cannot be read in place."""
+    or ``pred_rows`` not empty) is read after each node's ``_succ`` row. ``tails[c]``: where
+    search ``c`` ended, or -1 when its component is larger than its stretch or a row cannot
+    be read in place (that search stopped)."""
     for c in prange(starts.size):
-        end = bounds[c + 1]
-        short[c] = _search(csr, dicts, starts[c], bounds[c], out[:end], seen) != end
+        tails[c] = _search(csr, dicts, starts[c], bounds[c], out[: bounds[c + 1]], seen)
 
 
 IN_PLACE_DIRECT_ONLY = True
@@ -183,14 +182,15 @@ _NO_DICTS = (_NO_INTS, _NO_INTS, 0, False, _NO_INTS, np.zeros(0, dtype=np.int32)
 
 
 def _run_orders(csr: tuple, dicts: tuple, n: int, starts: Any, sizes: Any):
-    """(the orders, which searches fell short) of :func:`_orders`."""
+    """(the orders, which searches did not fill their stretch exactly, where each ended,
+    the stretches' bounds) of :func:`_orders`."""
     starts = np.ascontiguousarray(starts, dtype=np.int64)
     bounds = np.zeros(starts.size + 1, dtype=np.int64)
     np.cumsum(sizes, out=bounds[1:])
     out = np.empty(int(bounds[-1]), dtype=np.int64)
-    short = np.zeros(starts.size, dtype=np.bool_)
-    _orders(csr, dicts, starts, bounds, np.zeros(n, dtype=np.uint8), out, short)
-    return out, short, bounds
+    tails = np.zeros(starts.size, dtype=np.int64)
+    _orders(csr, dicts, starts, bounds, np.zeros(n, dtype=np.uint8), out, tails)
+    return out, tails != bounds[1:], tails, bounds
 
 
 @nb.njit(cache=True)
@@ -268,8 +268,8 @@ def search_orders(rows: tuple, pred_rows: tuple | None, starts: Any, sizes: Any)
     starts = np.asarray(starts, dtype=np.int64)
     if starts.size and (int(starts.min()) < 0 or int(starts.max()) >= n):
         raise ValueError(f"search_orders: starts must be node ids in [0, {n})")
-    out, short, bounds = _run_orders((indptr, heads, pindptr, pheads), _NO_DICTS, n, starts,
-                                     sizes)  # fmt: skip
+    out, short, _, bounds = _run_orders((indptr, heads, pindptr, pheads), _NO_DICTS, n, starts,
+                                        sizes)  # fmt: skip
     if short.any():
         c = int(np.argmax(short))
         raise ValueError(f"search_orders: the search from {int(starts[c])} does not reach "
@@ -369,8 +369,7 @@ def _whole_in_search_order(W, node: Any) -> set:
     if P is not None and type(P) in (nx.Graph, nx.DiGraph) and W.labels_unread:
         found = search_orders_in_place(P, None, None, from_node=node)
         if found is not None:
-            keys = list(P._adj)
-            return set(map(keys.__getitem__, found.tolist()))
+            return keys_set(P._adj, found)
     n = len(W)
     source = 0 if node is None else W.find(node)
     bounds = np.array([0, n], dtype=np.int64)
@@ -445,50 +444,194 @@ def component_of(W, node: Any, members: np.ndarray | None) -> set:
     return _small_sets(W, _searched(W, np.array([W.find(node)]), bounds[1:]), bounds)[0]
 
 
-def set_in_search_order(found: set, adj: dict, source: Any) -> set:
-    """The component ``found`` (searched on the dicts in place, its set's layout that of
-    the search's own) as NetworkX's ``_plain_bfs`` from ``source`` builds it, unless its
-    members are ints it lists in rising order whichever way it was built (:func:`order_free`
-    for the sizes it may have had: the search's presized set of all but ``source``, then
-    ``source`` added). Otherwise NetworkX's search is run here, over the component only."""
-    if found and all(type(v) is int for v in found):
-        k = len(found)
-        lo, hi = min(found), max(found)
-        sizes = [k, max(k - 1, 0)]
-        if order_free([lo, lo], [hi, hi], sizes, presized=True).all():
-            return found
+def smallest_mask(keys: int) -> int:
+    """The smallest mask any CPython set of ``keys`` keys can have (it keeps ``fill * 5 <
+    mask * 3``): keys whose hashes are at most this sit in their home slots in every such
+    table, so they iterate in rising order however the set was built.
+
+    Examples
+    --------
+    >>> smallest_mask(4), smallest_mask(5), smallest_mask(100)
+    (7, 15, 255)
+    """
+    mask = 7
+    while mask * 3 <= 5 * keys:
+        mask = 2 * mask + 1
+    return mask
+
+
+def ints_in_home_slots(found: set) -> bool:
+    """Whether the set ``found`` lists its keys in rising order however it was built (an
+    empty one: yes): every
+    key a non-negative ``int`` (its own hash) below the smallest table any set of that many
+    keys can have (CPython keeps ``fill * 5 < mask * 3``), so each sits in its home slot in
+    NetworkX's table and in this one alike.
+
+    Examples
+    --------
+    >>> ints_in_home_slots({3, 0, 7}), ints_in_home_slots({3, 9}), ints_in_home_slots({"a"})
+    (True, False, False)
+    """
+    if not found:
+        return True  # (nothing to list)
+    if not all(type(v) is int for v in found):
+        return False
+    return min(found) >= 0 and max(found) <= smallest_mask(len(found))
+
+
+def _next_layer(adj: Any, level: list, seen: set) -> list:
+    """NetworkX's next BFS layer: each node's unseen neighbours in row order (marked seen)."""
+    following = []
+    for v in level:
+        for w in adj[v]:
+            if w not in seen:
+                seen.add(w)
+                following.append(w)
+    return following
+
+
+def python_search(adj: Any, source: Any, with_source: bool) -> set:
+    """NetworkX's own set: the nodes its breadth-first search from ``source`` over the rows
+    ``adj`` adds, in that order (``with_source``: ``_plain_bfs``'s set, the source first;
+    else ``descendants``' set comprehension over ``bfs_edges``). Python's steps, as
+    NetworkX's: for results searched on the dicts in place and small."""
     seen = {source}
+    added = []
     level = [source]
     while level:
-        following = []
-        for v in level:
-            for w in adj[v]:
-                if w not in seen:
-                    seen.add(w)
-                    following.append(w)
-        level = following
-    return seen
+        level = _next_layer(adj, level, seen)
+        added += level
+    return seen if with_source else set(added)
+
+
+def python_layer(adj: Any, source: Any, depth: int) -> set:
+    """NetworkX's ``descendants_at_distance``: ``set(layer)`` of ``bfs_layers``' layer
+    ``depth`` (its nodes added in the layer's order), empty when the search ends first."""
+    seen = {source}
+    level = [source]
+    for _ in range(depth):
+        level = _next_layer(adj, level, seen)
+        if not level:
+            return set()
+    return set(level)
+
+
+def set_in_search_order(found: set, adj: dict, source: Any) -> set:
+    """The component ``found`` (searched on the dicts in place, its set's layout that of
+    the search's own) as NetworkX's ``_plain_bfs`` from ``source`` builds it, unless its keys
+    sit in their home slots whichever way it was built (the search's presized set of all but
+    ``source``, then ``source`` added). Otherwise NetworkX's search is run here, over the
+    component only."""
+    if ints_in_home_slots(found):
+        return found
+    return python_search(adj, source, with_source=True)
+
+
+def keys_set(table: dict, positions: np.ndarray) -> set:
+    """The set of ``table``'s keys at ``positions``, added in that order: by one compiled
+    loop over the keys' addresses where the C API allows (:func:`._capi_nodes.node_sets`),
+    else in Python."""
+    from . import _capi, _capi_nodes, _dict_probes
+
+    api = _capi.api()
+    addresses = None if api is None else _dict_probes.key_addresses(table, at=positions)
+    if addresses is not None:  # (the keys at the positions, in order: members 0..k-1)
+        k = positions.size
+        made = _capi_nodes.node_sets(api.fns, np.arange(k), np.array([0, k]), addresses)
+        if made is not None:
+            return made[0]
+    keys = list(table)
+    return set(map(keys.__getitem__, positions.tolist()))
+
+
+def reached_in_place(rows_of: dict, source: Any, count: int, tables: Any = None) -> set | None:
+    """NetworkX's ``descendants`` / ``ancestors`` set of the ``count`` nodes ``source``
+    reaches through the row dict ``rows_of`` (``_succ``, ``_pred`` or ``_adj``) with its keys
+    added in NetworkX's search order, searched in place in that order
+    (:func:`search_orders_in_place`); None where the dicts cannot be read so."""
+    order = search_orders_in_place(None, None, [count + 1], from_node=source,
+                                   rows_of=rows_of, tables=tables)  # fmt: skip
+    return None if order is None else keys_set(rows_of, order[1:])
+
+
+def _built_fast(W, members: np.ndarray) -> set | None:
+    """The set of the dense ids ``members`` (not empty) built fast
+    (:func:`._common.node_sets`) where it iterates as NetworkX's whatever order NetworkX adds
+    them in (:func:`order_free`, with ``node_sets``' own table: presized for most of the
+    nodes), else None."""
+    from ._common import NATIVE_MIN, node_sets
+
+    n, k = len(W), members.size
+    ids, hashes = _hash_view(W)
+    if not ids and hashes is None:
+        return None
+    keyed = members if hashes is None else hashes[members]
+    presized = n >= NATIVE_MIN and 2 * k > n
+    if not order_free([int(keyed.min())], [int(keyed.max())], [k], presized=presized)[0]:
+        return None
+    return node_sets(W, members, np.array([0, k]))[0]
+
+
+def reached_set(W, source: int, reached: np.ndarray, rows: Any, rows_of: Any = None) -> set:
+    """NetworkX's ``descendants`` / ``ancestors`` set of the dense ids ``reached`` (any
+    order; ``source`` excluded): NetworkX adds them in its search's order, so where that order
+    matters (:func:`order_free`) they are searched again in it and added so; otherwise built
+    fast (:func:`_built_fast`). The search: on the row dict ``rows_of`` in place where given
+    and readable so (:func:`reached_in_place`; dense ids are then its positions), else over
+    ``rows()`` (NetworkX's order of the rows: ``_succ``, ``_pred`` or ``_adj``, a pair of CSR
+    arrays; called only when needed, as it may convert ``W``)."""
+    from ._common import _small_sets
+
+    k = reached.size
+    made = _built_fast(W, np.sort(reached)) if k else set()
+    if made is None and rows_of is not None:
+        made = reached_in_place(rows_of, W.nodes[source], k)
+    if made is None:
+        order = search_orders(rows(), None, [source], [k + 1])[1:]
+        made = _small_sets(W, order, np.array([0, k], dtype=np.int64))[0]
+    return made
+
+
+def layer_set(W, layer: np.ndarray) -> set:
+    """``set(layer)`` of the dense ids ``layer`` in NetworkX's order (``bfs_layers``): built
+    fast where the order does not matter (:func:`_built_fast`), else one key at a time in it."""
+    from ._common import _small_sets
+
+    if layer.size == 0:
+        return set()
+    made = _built_fast(W, layer)
+    return made if made is not None else _small_sets(W, layer, np.array([0, layer.size]))[0]
 
 
 # ------------------------------------------------------------ on the dicts in place
-def search_orders_in_place(G: Any, starts: Any, sizes: Any, *, from_node: Any = None
-                           ) -> np.ndarray | None:  # fmt: skip
+_BOTH = object()  # (search_orders_in_place: the graph's own rows)
+
+
+def search_orders_in_place(
+    G: Any, starts: Any, sizes: Any, *, from_node: Any = None, rows_of: Any = _BOTH,
+    tables: Any = None,
+) -> np.ndarray | None:  # fmt: skip
     """:func:`search_orders` of the NetworkX ``Graph`` or ``DiGraph`` ``G`` read from its
     ``_adj`` dicts (and ``_pred``'s, whose keys must hash as ``_adj``'s in the same order) in
     place (dense id: the position in ``_adj``), so that a graph not converted yet stays so;
     ``starts`` None: one search of every node (``G`` connected) from ``from_node`` (None:
-    NetworkX's first node). None where the dicts cannot be read so (the caller converts the
-    graph, and the conversion's search then checks the sizes).
+    NetworkX's first node). ``rows_of``: one row dict searched alone instead (``_succ`` or
+    ``_pred``: ``descendants``, ``ancestors``; positions are then its own), ``tables``: what
+    :func:`._cpython.row_tables` read of it, if the caller has it. None where the
+    dicts cannot be read so (the caller converts the graph, and the conversion's search then
+    checks the sizes).
     """
     from . import _cpython as raw
 
-    tables = raw.row_tables(G._adj, 1)
+    both = rows_of is _BOTH
+    if tables is None:
+        tables = raw.row_tables(G._adj if both else rows_of, 1)
     if tables is None or (IN_PLACE_DIRECT_ONLY and not tables.direct):
         return None
     hashes, dicts, direct, bits, keys, table_ids = tables
     n = dicts.size
     pdicts = np.zeros(0, dtype=np.int64)
-    if G.is_directed():
+    if both and G.is_directed():
         pred = raw.row_tables(G._pred, 1)
         if pred is None or pred.direct != direct or pred.rows.size != n:
             return None
@@ -497,13 +640,14 @@ def search_orders_in_place(G: Any, starts: Any, sizes: Any, *, from_node: Any = 
         pdicts = pred.rows
     if starts is None:  # (NetworkX starts from the first node of _node)
         first = hash(next(iter(G._node)) if from_node is None else from_node)
+        sizes = [n] if sizes is None else sizes
         at = [first] if direct else np.flatnonzero(hashes == first).tolist()
         if not at or not 0 <= at[0] < n:
             return None
-        starts, sizes = [at[0]], [n]
+        starts = [at[0]]
     dicts = (dicts, pdicts, id(dict), direct, keys, table_ids, bits)
     csr = (_NO_INTS, _NO_INTS, _NO_INTS, _NO_INTS)
-    out, short, _ = _run_orders(csr, dicts, n, starts, sizes)
+    out, short, _, _ = _run_orders(csr, dicts, n, starts, sizes)
     return None if short.any() else out  # (a row not read so, or a wrong size: converted)
 
 

@@ -312,11 +312,25 @@ def _key_addresses(d, out):  # pragma: no cover - compiled
         out[e] = _i64(entries + size * e + 8)
 
 
-def key_addresses(d: dict) -> np.ndarray | None:
+@nb.njit(cache=True)
+def _key_addresses_at(d, at, out):  # pragma: no cover - compiled
+    entries, size, _, _ = _table(d)
+    for j in range(at.size):
+        out[j] = _i64(entries + size * at[j] + 8)
+
+
+def key_addresses(d: dict, at: np.ndarray | None = None) -> np.ndarray | None:
     """The addresses of the keys of the plain dict ``d`` in order, read from its table in
     parallel without touching the key objects (borrowed: valid while ``d`` is alive and
-    unchanged); None unless ``d`` is a combined general-keys table with no deleted entry
-    (then entry ``i`` is the ``i``-th key)."""
+    unchanged), or of its ``at``-th keys only (one thread: few of many); None unless ``d`` is
+    a combined general-keys table with no deleted entry (then entry ``i`` is the ``i``-th
+    key).
+
+    Raises
+    ------
+    ValueError
+        When a position in ``at`` is not one of ``d``'s.
+    """
     if type(d) is not dict or not d:
         return None
     dicts = np.array([id(d)], dtype=np.int64)
@@ -326,6 +340,13 @@ def key_addresses(d: dict) -> np.ndarray | None:
     kind = int(_u8_at(id(d) + 32, 10))
     if kind != 0 or _i64_at(id(d) + 32, 24) != length[0]:  # dk_nentries == ma_used
         return None
+    if at is not None:
+        at = np.ascontiguousarray(at, dtype=np.int64)
+        if at.size and (int(at.min()) < 0 or int(at.max()) >= length[0]):
+            raise ValueError(f"key_addresses: positions outside [0, {int(length[0])})")
+        out = np.empty(at.size, dtype=np.int64)
+        _key_addresses_at(id(d), at, out)
+        return out
     out = np.empty(length[0], dtype=np.int64)
     _key_addresses(id(d), out)
     return out

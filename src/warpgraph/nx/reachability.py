@@ -1,22 +1,27 @@
 """NetworkX's ``descendants`` and ``ancestors``: the nodes a source reaches, or that reach it.
 
-NetworkX builds these sets from ``bfs_edges`` (a Python step per arc) and returns a plain
-``set`` without the source, whatever the order of discovery: no order rule binds the backend.
-Here:
+NetworkX builds these sets from ``bfs_edges`` (a Python step per arc): a plain ``set``
+without the source, its nodes added in the search's order, which its iteration follows where
+two labels compete for a slot. The backend's sets iterate alike (since session 52): kept as
+found where every key is an int in its home slot, else built in NetworkX's order
+(:mod:`._component_order`). Here:
 
 1. A graph not converted yet is first searched on its own dicts while the nodes found stay
    under :data:`LOCAL_REACH_NODES` (a DAG's leaf, a small component): converting a 1M-edge
    graph costs a few ms, more than such a search. Int and str labels are searched by compiled
-   code through the C API (:mod:`._short_reach`), others with set algebra.
-2. An undirected graph's answer is the source's connected component less the source. The
-   components are read from the dicts in place (:mod:`._dict_components`), as
-   ``node_connected_component`` reads them.
-3. A directed graph not converted yet is searched on ``G._succ`` (``ancestors``: ``G._pred``)
-   in place by compiled code (:mod:`._dict_reach`): no conversion, no transpose.
-4. Otherwise (a cached conversion, a view or subclass, a search in place given up) the
-   graph is converted and searched from the source (``ancestors``: in the reversed graph,
-   cached on the conversion), by a parallel or a sequential BFS chosen by the average degree
-   (:data:`SHALLOW_DEGREE`).
+   code through the C API (:mod:`._short_reach`), others with set algebra; where the set's
+   order may differ from NetworkX's, NetworkX's own Python steps build it again (a few hundred
+   nodes).
+2. A graph not converted yet whose keys hash as their positions (the ints ``0..n-1`` in
+   order) is searched on ``G._succ`` (``ancestors``: ``G._pred``; an undirected graph's
+   ``_adj``: the source's component) in place by compiled code (:mod:`._dict_reach`): no
+   conversion, no transpose; where the nodes found would not all sit in their sets' home
+   slots, they are searched again in place in NetworkX's order.
+3. Otherwise (a cached conversion, other labels, a view or subclass, a search in place given
+   up) the graph is converted and searched from the source (``ancestors``: in the reversed
+   graph, cached on the conversion), by a parallel or a sequential BFS chosen by the average
+   degree (:data:`SHALLOW_DEGREE`), and the set is built in NetworkX's order where that
+   matters (:func:`._component_order.reached_set`).
 """
 
 from __future__ import annotations
@@ -26,8 +31,18 @@ from typing import Any
 import numpy as np
 
 from . import _short_reach
-from ._common import backend_device, gc_paused, host, node_error, node_sets
-from .components import SHALLOW_DEGREE, _transpose, node_connected_component
+from ._common import backend_device, gc_paused, host, node_error
+from ._component_order import (
+    _hash_view,
+    _nx_pred_rows,
+    _nx_rows,
+    ints_in_home_slots,
+    python_search,
+    reached_in_place,
+    reached_set,
+    smallest_mask,
+)
+from .components import SHALLOW_DEGREE, _transpose
 from .traversal import search_rows
 
 __all__ = ["LOCAL_REACH_NODES", "ancestors", "descendants", "reach_within"]
@@ -102,11 +117,33 @@ def ancestors(G, source: Any) -> set:
 
 
 def _in_place(rows_of: dict, source: Any) -> set | None:
-    """The nodes ``source`` reaches through the ``DiGraph`` dict ``rows_of`` (``_succ`` or
-    ``_pred``), searched in place (:mod:`._dict_reach`), or None where it cannot be."""
-    from ._dict_reach import reach
+    """The nodes ``source`` reaches through the dict ``rows_of`` (a ``DiGraph``'s ``_succ``
+    or ``_pred``, a ``Graph``'s ``_adj``), searched in place (:mod:`._dict_reach`), as the set
+    NetworkX builds: where the keys hash as their positions and every one reached sits in its
+    home slot, made from the positions found (:func:`._keyset.key_set`); otherwise searched
+    again in place in NetworkX's order (:func:`._component_order.reached_in_place`). None where
+    it cannot be (keys hashing otherwise: their sets' order needs the conversion)."""
+    from . import _cpython as raw
+    from ._dict_reach import MIN_NODES, _dense, reach
+    from ._keyset import key_set
 
-    return reach(rows_of, hash(source), want="set")
+    tables = raw.row_tables(rows_of, MIN_NODES)
+    if tables is None or not tables.direct:
+        return None
+    n = len(rows_of)
+    at = reach(rows_of, hash(source), tables=tables, want="positions")
+    if at is None:
+        return None
+    if not at.size or int(at.max()) <= smallest_mask(at.size):
+        if _dense(at.size, n):
+            flags = np.zeros(n, dtype=np.bool_)
+            flags[at] = True
+            made = key_set(rows_of, flags)
+        else:
+            made = key_set(rows_of, at=at)
+        if made is not None:
+            return made
+    return reached_in_place(rows_of, source, at.size, tables)
 
 
 def _reached(G, source: Any, reverse: bool) -> set:
@@ -118,17 +155,13 @@ def _reached(G, source: Any, reverse: bool) -> set:
     if pending is not None:
         adj = (pending._pred if reverse else pending._succ) if directed else pending._adj
         near = reach_within(adj, source, LOCAL_REACH_NODES)
-        if near is not None:
-            return near
-        if directed:
-            found = _in_place(adj, source)
-            if found is not None:
-                return found
-    if not directed:  # the component less the source (ancestors are the same nodes)
-        found = node_connected_component(G, source)
-        found.discard(source)
-        return found
+        if near is not None:  # (NetworkX's set where its order may differ: a short search)
+            return near if ints_in_home_slots(near) else python_search(adj, source, False)
+        found = _in_place(adj, source) if directed else _component_less(G, source)
+        if found is not None:
+            return found
     ids = np.array([G.find(source)])
+    reverse = reverse and directed  # (an undirected graph's rows hold both directions)
     rows = _transpose(G) if reverse else G.any_order  # (any order of the arcs will do)
     if rows.num_arcs >= SHALLOW_DEGREE * len(G):
         from ..algorithms.bfs.api import bfs
@@ -139,4 +172,29 @@ def _reached(G, source: Any, reverse: bool) -> set:
     else:
         key = "reversed" if reverse else "any_order"
         reached = search_rows(G, host(rows.indptr), host(rows.indices), key, ids)[0][1:]
-    return node_sets(G, reached, np.array([0, reached.size]))[0]
+    nx_rows = _nx_pred_rows if reverse else _nx_rows  # (NetworkX's order, for its set)
+    return reached_set(G, int(ids[0]), reached, lambda: nx_rows(G))
+
+
+def _component_less(G, source: Any) -> set | None:
+    """An undirected graph's answer not converted yet: the source's component less the
+    source, from the components read on the dicts in place (:mod:`._dict_components`, as
+    ``node_connected_component``), built in NetworkX's order where that matters; None where
+    they cannot be read so."""
+    from ._common import every_node_set
+    from .components import _components
+
+    count, labels = _components(G, "weak", convert=False)
+    if count is None:
+        return None
+    n = len(G)
+    if labels is None:  # (connected: every node but the source)
+        if _hash_view(G)[0] and n - 1 <= smallest_mask(n - 1):
+            made = every_node_set(G)  # (all in their home slots: the source's dummy moves none)
+            made.discard(source)
+            return made
+        return None
+    own = G.find(source)
+    reached = np.flatnonzero(labels == labels[own])
+    reached = reached[reached != own]
+    return reached_set(G, own, reached, lambda: _nx_rows(G), rows_of=G.pending._adj)

@@ -34,11 +34,11 @@ from ._common import (
     local_search,
     networkx_version,
     node_error,
-    node_sets,
     path_dict,
     split_list,
     try_node_dict,
 )
+from ._component_order import ints_in_home_slots, layer_set, python_layer
 from ._results import bfs_tree_graph
 
 __all__ = [
@@ -345,15 +345,13 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
     if pending is not None and local_search(pending, depth):
         near = _short_reach.layer(pending._adj, source, depth, max(len(G) // 16, 1))
         if near is _short_reach.UNREADABLE:  # (labels other than ints and strs)
-            return layer_by_sets(pending._adj, source, depth)
-        if near is not _short_reach.GAVE_UP:
-            return near
+            near = layer_by_sets(pending._adj, source, depth)
+        if near is not _short_reach.GAVE_UP:  # (NetworkX's set where its order may differ)
+            return near if ints_in_home_slots(near) else python_layer(pending._adj, source, depth)
     order, _, starts = _bfs(G, np.array([G.find(source)]), depth)
     if starts.size - 1 <= depth:
         return set()
-    return node_sets(
-        G, order[starts[depth] : starts[depth + 1]], [0, starts[depth + 1] - starts[depth]]
-    )[0]
+    return layer_set(G, order[starts[depth] : starts[depth + 1]])  # (in NetworkX's order)
 
 
 def _tree_arcs(G, source: Any, depth_limit: Any) -> tuple[np.ndarray, np.ndarray]:
