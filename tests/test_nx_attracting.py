@@ -154,6 +154,16 @@ def test_gpu_label_path_on_the_cpu_kernel(monkeypatch):
         assert_as_networkx(random_digraph(seed, "mixed"))
     assert_as_networkx(chain_of_cycles(5, 3, [(0, 14)]))
     assert_as_networkx(nx.gnp_random_graph(300, 0.01, seed=1, directed=True))
+    for kind in ("str", "int", "mixed"):  # one attracting component: iterating as NetworkX's
+        rng = random.Random(len(kind))
+        labels = shuffled_labels(kind, 400, rng)
+        D = nx.DiGraph()
+        D.add_nodes_from(labels)
+        nx.add_cycle(D, labels[100:])  # (the sink: 300 nodes)
+        D.add_edges_from((labels[i], labels[rng.randrange(100, 400)]) for i in range(100))
+        want = [list(c) for c in nx.attracting_components(D)]
+        got = [list(c) for c in nx.attracting_components(D, backend="warpgraph")]
+        assert got == want, kind
 
 
 def primitive_by_powers(D) -> bool:

@@ -554,7 +554,7 @@ def reached_in_place(rows_of: dict, source: Any, count: int, tables: Any = None)
     return None if order is None else keys_set(rows_of, order[1:])
 
 
-def _built_fast(W, members: np.ndarray) -> set | None:
+def set_if_order_free(W, members: np.ndarray) -> set | None:
     """The set of the dense ids ``members`` (not empty) built fast
     (:func:`._common.node_sets`) where it iterates as NetworkX's whatever order NetworkX adds
     them in (:func:`order_free`, with ``node_sets``' own table: presized for most of the
@@ -576,14 +576,14 @@ def reached_set(W, source: int, reached: np.ndarray, rows: Any, rows_of: Any = N
     """NetworkX's ``descendants`` / ``ancestors`` set of the dense ids ``reached`` (any
     order; ``source`` excluded): NetworkX adds them in its search's order, so where that order
     matters (:func:`order_free`) they are searched again in it and added so; otherwise built
-    fast (:func:`_built_fast`). The search: on the row dict ``rows_of`` in place where given
+    fast (:func:`set_if_order_free`). The search: on the row dict ``rows_of`` in place where given
     and readable so (:func:`reached_in_place`; dense ids are then its positions), else over
     ``rows()`` (NetworkX's order of the rows: ``_succ``, ``_pred`` or ``_adj``, a pair of CSR
     arrays; called only when needed, as it may convert ``W``)."""
     from ._common import _small_sets
 
     k = reached.size
-    made = _built_fast(W, np.sort(reached)) if k else set()
+    made = set_if_order_free(W, np.sort(reached)) if k else set()
     if made is None and rows_of is not None:
         made = reached_in_place(rows_of, W.nodes[source], k)
     if made is None:
@@ -594,12 +594,13 @@ def reached_set(W, source: int, reached: np.ndarray, rows: Any, rows_of: Any = N
 
 def layer_set(W, layer: np.ndarray) -> set:
     """``set(layer)`` of the dense ids ``layer`` in NetworkX's order (``bfs_layers``): built
-    fast where the order does not matter (:func:`_built_fast`), else one key at a time in it."""
+    fast where the order does not matter (:func:`set_if_order_free`), else one key at a time
+    in it."""
     from ._common import _small_sets
 
     if layer.size == 0:
         return set()
-    made = _built_fast(W, layer)
+    made = set_if_order_free(W, layer)
     return made if made is not None else _small_sets(W, layer, np.array([0, layer.size]))[0]
 
 

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit, prange
 
-from ._common import _small_sets, backend_device, host, node_sets
+from ._common import _small_sets, backend_device, host
+from ._component_order import set_if_order_free
 from .components import (
     _acyclic,
     _components,
@@ -138,14 +139,16 @@ def attracting_components(G) -> Iterator[set]:
     component needs no order; two or more are taken from the sequential pass that reproduces
     NetworkX's order (run once: on the CPU it gave the labels already). Sets from that pass are
     built with their members added in NetworkX's order, so they iterate as NetworkX's; one
-    component labelled by the GPU kernel is built in id order (an equal set that may iterate
-    otherwise for non-int labels)."""
+    component labelled by the GPU kernel is built in id order where its set iterates alike
+    whatever the order (:func:`._component_order.set_if_order_free`), else from that pass."""
     indptr, heads = _arcs(G)
     count, label, order = _strong_labels(G)
     sinks = _sinks(indptr, heads, label, count)
-    if sinks.size == 1 and order is None:  # (the GPU's labels: members in id order)
-        ids = np.flatnonzero(label == sinks[0])
-        sets = node_sets(G, ids, np.array([0, ids.size]))
+    one = None
+    if sinks.size == 1 and order is None:  # (the GPU's labels: members in id order, kept
+        one = set_if_order_free(G, np.flatnonzero(label == sinks[0]))  # where order is free)
+    if one is not None:
+        sets = [one]
     else:
         if order is None:
             members, starts, label = _scc_order(G)
