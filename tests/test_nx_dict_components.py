@@ -393,7 +393,8 @@ def test_small_component_is_searched_alone(monkeypatch, labels, share, device):
             assert got == want, (f.__name__, len(members))
             if f is nx.node_connected_component:  # (iterating as NetworkX's search from node)
                 assert list(got) == list(nx.node_connected_component(G, node))
-            short = f is nx.node_connected_component or len(members) <= LOCAL_REACH_NODES
+            alone = len(members) <= len(G) // (components.SMALL_COMPONENT_SHARE * threads)
+            short = alone if f is nx.node_connected_component else len(members) <= LOCAL_REACH_NODES
             if raw.available() and not calls and short:
                 # never converted where the search alone answered (a large component may be
                 # searched again on the conversion, for its set's order, these labels being

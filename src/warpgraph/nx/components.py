@@ -170,7 +170,10 @@ def node_connected_component(G, n: Any) -> set:
     small, tables = _small_component(G, n)
     if small is not None:
         return set_in_search_order(small, G.pending._adj, n)
-    labels = _components(G, "weak", tables=tables)[1]
+    # (labels that are surely not ids need the conversion for NetworkX's order of the set:
+    # the components come from it, not from a pass over the dicts first)
+    in_place = not labels_surely_not_ids(G)
+    labels = _components(G, "weak", tables=tables, in_place=in_place)[1]
     ids = None if labels is None else np.flatnonzero(labels == labels[G.find(n)])
     return component_of(G, n, ids)  # (None: connected)
 
