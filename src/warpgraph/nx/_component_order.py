@@ -174,8 +174,6 @@ def _orders(csr, dicts, starts, bounds, seen, out, tails):  # pragma: no cover -
         tails[c] = _search(csr, dicts, starts[c], bounds[c], out[: bounds[c + 1]], seen)
 
 
-IN_PLACE_DIRECT_ONLY = True
-
 _NO_INTS = np.zeros(0, dtype=np.int64)
 #: The dict arguments of :func:`_orders` when the rows are a CSR.
 _NO_DICTS = (_NO_INTS, _NO_INTS, 0, False, _NO_INTS, np.zeros(0, dtype=np.int32), 1)
@@ -627,7 +625,10 @@ def search_orders_in_place(
     both = rows_of is _BOTH
     if tables is None:
         tables = raw.row_tables(G._adj if both else rows_of, 1)
-    if tables is None or (IN_PLACE_DIRECT_ONLY and not tables.direct):
+    # (only dicts whose key hashes are their positions: other keys' nodes are found through a
+    # hash table, and a str's hash read from the str object, one entry at a time; 2 cores,
+    # urand:17's str labels: 78 ms in place against ~35 ms converted and searched)
+    if tables is None or not tables.direct:
         return None
     hashes, dicts, direct, bits, keys, table_ids = tables
     n = dicts.size
