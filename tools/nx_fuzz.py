@@ -445,6 +445,7 @@ SET_ORDER = {
     "descendants",
     "ancestors",
     "descendants_at_distance",
+    "attracting_components",
 }
 
 
