@@ -258,3 +258,30 @@ def test_reached_sets_iterate_as_networkx(kind, n):
             _both(nx.ancestors, G, s)
             for depth in (1, 3, 6):
                 _both(nx.descendants_at_distance, G, s, depth)
+
+
+def test_malformed_rows_and_positions_are_refused():
+    """Rows the compiled searches would read out of bounds, and key positions past a dict,
+    raise ``ValueError`` with the reason instead."""
+    from warpgraph.nx import _dict_probes
+    from warpgraph.nx._component_order import every_component_order
+
+    good = (np.array([0, 1, 2]), np.array([1, 0]))
+    assert every_component_order(good, good)[0].tolist() == [0, 1]
+    for bad in [
+        (np.array([0, 1, 3]), np.array([1, 0])),  # (offsets past the heads)
+        (np.array([1, 1, 2]), np.array([1, 0])),  # (not from 0)
+        (np.array([0, 1, 2]), np.array([1, 2])),  # (a head that is no node)
+        (np.array([0, 2, 1]), np.array([1, 0])),  # (offsets falling)
+    ]:
+        with pytest.raises(ValueError, match="CSR offsets"):
+            every_component_order(bad, None)
+        with pytest.raises(ValueError, match="CSR offsets"):
+            search_orders(good, bad, [0], [2])
+    with pytest.raises(ValueError, match="CSR offsets"):  # (_pred rows of another node count)
+        search_orders(good, (np.array([0, 0]), np.array([], dtype=np.int64)), [0], [2])
+    table = {i: None for i in range(10)}
+    if _dict_probes.key_addresses(table) is not None:  # (the reader available here)
+        assert _dict_probes.key_addresses(table, at=np.array([3, 0])).size == 2
+        with pytest.raises(ValueError, match="positions outside"):
+            _dict_probes.key_addresses(table, at=np.array([10]))

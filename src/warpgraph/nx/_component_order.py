@@ -180,15 +180,15 @@ _NO_DICTS = (_NO_INTS, _NO_INTS, 0, False, _NO_INTS, np.zeros(0, dtype=np.int32)
 
 
 def _run_orders(csr: tuple, dicts: tuple, n: int, starts: Any, sizes: Any):
-    """(the orders, which searches did not fill their stretch exactly, where each ended,
-    the stretches' bounds) of :func:`_orders`."""
+    """(the orders, which searches did not fill their stretch exactly, the stretches'
+    bounds) of :func:`_orders`."""
     starts = np.ascontiguousarray(starts, dtype=np.int64)
     bounds = np.zeros(starts.size + 1, dtype=np.int64)
     np.cumsum(sizes, out=bounds[1:])
     out = np.empty(int(bounds[-1]), dtype=np.int64)
     tails = np.zeros(starts.size, dtype=np.int64)
     _orders(csr, dicts, starts, bounds, np.zeros(n, dtype=np.uint8), out, tails)
-    return out, tails != bounds[1:], tails, bounds
+    return out, tails != bounds[1:], bounds
 
 
 @nb.njit(cache=True)
@@ -206,6 +206,32 @@ def _every_order(csr, seen, out, bounds):  # pragma: no cover - compiled
     return count
 
 
+def _checked_rows(rows: tuple, pred_rows: tuple | None) -> tuple[tuple, int]:
+    """``((indptr, heads, pindptr, pheads), n)`` as the compiled searches read them (int64,
+    contiguous; no ``_pred`` rows: empty), or ``ValueError`` for rows they would read out of
+    bounds (offsets not rising from 0 to the number of heads, a head not a node, ``_pred``
+    rows of another node count)."""
+    csr = []
+    for which, pair in enumerate((rows, pred_rows)):
+        if pair is None:
+            csr += [_NO_INTS, _NO_INTS]
+            continue
+        indptr, heads = (np.ascontiguousarray(a, dtype=np.int64) for a in pair)
+        n = indptr.size - 1
+        if (
+            n < 0
+            or indptr[0] != 0
+            or indptr[-1] != heads.size
+            or (np.diff(indptr) < 0).any()
+            or (heads.size and (int(heads.min()) < 0 or int(heads.max()) >= n))
+            or (which == 1 and n != csr[0].size - 1)
+        ):
+            raise ValueError("rows must be CSR offsets rising from 0 to len(heads) and heads in "
+                             "[0, n), the _pred rows of as many nodes")  # fmt: skip
+        csr += [indptr, heads]
+    return tuple(csr), csr[0].size - 1
+
+
 def every_component_order(rows: tuple, pred_rows: tuple | None) -> tuple[np.ndarray, np.ndarray]:
     """Every component's nodes in the order NetworkX's loop adds them (components by first
     node, each in its search's order) and where each starts: one sequential pass, for labels
@@ -218,14 +244,9 @@ def every_component_order(rows: tuple, pred_rows: tuple | None) -> tuple[np.ndar
     >>> [a.tolist() for a in every_component_order(rows, None)]
     [[0, 2, 3, 1], [0, 3, 4]]
     """
-    indptr, heads = (np.ascontiguousarray(a, dtype=np.int64) for a in rows)
-    pindptr = pheads = _NO_INTS
-    if pred_rows is not None:
-        pindptr, pheads = (np.ascontiguousarray(a, dtype=np.int64) for a in pred_rows)
-    n = indptr.size - 1
+    csr, n = _checked_rows(rows, pred_rows)
     out = np.empty(n, dtype=np.int64)
     bounds = np.empty(n + 1, dtype=np.int64)
-    csr = (indptr, heads, pindptr, pheads)
     count = _every_order(csr, np.zeros(n, dtype=np.uint8), out, bounds)
     return out, bounds[: count + 1].copy()
 
@@ -258,16 +279,11 @@ def search_orders(rows: tuple, pred_rows: tuple | None, starts: Any, sizes: Any)
     >>> search_orders(rows, None, [0, 3], [3, 1]).tolist()
     [0, 2, 1, 3]
     """
-    indptr, heads = (np.ascontiguousarray(a, dtype=np.int64) for a in rows)
-    pindptr = pheads = _NO_INTS
-    if pred_rows is not None:
-        pindptr, pheads = (np.ascontiguousarray(a, dtype=np.int64) for a in pred_rows)
-    n = indptr.size - 1
+    csr, n = _checked_rows(rows, pred_rows)
     starts = np.asarray(starts, dtype=np.int64)
     if starts.size and (int(starts.min()) < 0 or int(starts.max()) >= n):
         raise ValueError(f"search_orders: starts must be node ids in [0, {n})")
-    out, short, _, bounds = _run_orders((indptr, heads, pindptr, pheads), _NO_DICTS, n, starts,
-                                        sizes)  # fmt: skip
+    out, short, bounds = _run_orders(csr, _NO_DICTS, n, starts, sizes)
     if short.any():
         c = int(np.argmax(short))
         raise ValueError(f"search_orders: the search from {int(starts[c])} does not reach "
@@ -581,7 +597,7 @@ def reached_set(W, source: int, reached: np.ndarray, rows: Any, rows_of: Any = N
     from ._common import _small_sets
 
     k = reached.size
-    made = set_if_order_free(W, np.sort(reached)) if k else set()
+    made = set_if_order_free(W, reached) if k else set()  # (any order: it is order-free)
     if made is None and rows_of is not None:
         made = reached_in_place(rows_of, W.nodes[source], k)
     if made is None:
@@ -649,7 +665,7 @@ def search_orders_in_place(
         starts = [at[0]]
     dicts = (dicts, pdicts, id(dict), direct, keys, table_ids, bits)
     csr = (_NO_INTS, _NO_INTS, _NO_INTS, _NO_INTS)
-    out, short, _, _ = _run_orders(csr, dicts, n, starts, sizes)
+    out, short, _ = _run_orders(csr, dicts, n, starts, sizes)
     return None if short.any() else out  # (a row not read so, or a wrong size: converted)
 
 
