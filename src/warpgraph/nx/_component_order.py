@@ -28,6 +28,8 @@ import numba as nb
 import numpy as np
 from numba import prange
 
+from ..cpu.prefetch import prefetch_address as _prefetch
+from ._dict_layout import _i64, _prefetch_entries
 from ._dict_reach import _take_row
 
 __all__ = ["grown_mask", "order_free", "search_orders", "spans"]
@@ -128,6 +130,24 @@ def _visit(row_ptr, row_heads, v, seen, out, tail):  # pragma: no cover - compil
 
 
 @nb.njit(cache=True, inline="always")
+def _prefetch_queued_rows(rows, dict_type, out, head, tail):  # pragma: no cover - compiled
+    """The rows of the nodes queued ahead of ``out[head]`` lie scattered: fetch the dict of
+    the node 32 ahead, the key table header of the one 16 ahead and the entries of the one 8
+    ahead (their headers fetched 8 nodes before), so that reading each row is not a chain of
+    serialized misses."""
+    if head + 32 < tail:
+        _prefetch(rows[out[head + 32]])
+    if head + 16 < tail:
+        d = rows[out[head + 16]]
+        if _i64(d + 8) == dict_type:
+            _prefetch(_i64(d + 32))
+    if head + 8 < tail:
+        d = rows[out[head + 8]]
+        if _i64(d + 8) == dict_type:
+            _prefetch_entries(d)
+
+
+@nb.njit(cache=True, inline="always")
 def _search(csr, dicts, s, base, out, seen):  # pragma: no cover - compiled
     """NetworkX's ``_plain_bfs`` from ``s`` (not seen yet), its nodes written to ``out`` from
     ``base`` in the order NetworkX adds them (see :func:`_orders` for ``csr`` and ``dicts``);
@@ -143,6 +163,10 @@ def _search(csr, dicts, s, base, out, seen):  # pragma: no cover - compiled
     head, tail = base, base + 1
     while head < tail:
         v = out[head]
+        if rows.size:
+            _prefetch_queued_rows(rows, dict_type, out, head, tail)
+            if pred_rows.size:
+                _prefetch_queued_rows(pred_rows, dict_type, out, head, tail)
         head += 1
         if rows.size:
             tail = _take_row(rows[v], dict_type, direct, n, keys, ids, mask, shift, seen, out,
