@@ -415,6 +415,9 @@ def test_node_lookup_and_labels_equal_a_dict(kind, monkeypatch):
     monkeypatch.setitem(sys.modules["warpgraph.nx._dict_layout"]._STATE, "ok", False)
     P = backend_interface.convert_from_nx(G)  # iterated in Python: no node hashes
     assert P._node_hashes is None and P.identity == W.identity
+    if P.identity:  # (an int of the labels 0..n-1 is its own id: no dict of every label)
+        assert [P.find(v) for v in (0, 7, -1, 300, len(G) - 1)] == [0, 7, -1, -1, len(G) - 1]
+        assert P._index is None
     assert [P.find(v) for v in probes] == [index.get(v, -1) for v in probes]
 
 

@@ -16,6 +16,7 @@ import nx_backend  # noqa: E402
 import nx_build  # noqa: E402
 import nx_fresh_process  # noqa: E402
 import nx_reach  # noqa: E402
+import nx_short_searches  # noqa: E402
 import nx_stall_probe  # noqa: E402
 
 
@@ -29,6 +30,7 @@ import nx_stall_probe  # noqa: E402
         (nx_fresh_process.main, ["--cold-repeat", "0"], "--cold-repeat"),
         (nx_reach.main, ["grid:4", "--repeat", "0"], "--repeat"),
         (nx_reach.main, ["grid:4", "--workers", "0"], "--workers"),
+        (nx_short_searches.main, ["--repeat", "0"], "--repeat"),
     ],
 )
 def test_repeat_below_one_refused(main, argv, flag, capsys):

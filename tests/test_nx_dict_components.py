@@ -365,12 +365,20 @@ def _fragments(labels: str) -> nx.Graph:
 def test_small_component_is_searched_alone(monkeypatch, labels, share, device):
     """A small component is found by a search in place from the node (the graph's components
     not computed, the graph not converted); a large one by the components pass. Both equal
-    NetworkX's, for ``node_connected_component`` and the undirected ``descendants``."""
-    from warpgraph.nx import _dict_components, components
+    NetworkX's, for ``node_connected_component`` and the undirected ``descendants``; the small
+    one's set iterates as NetworkX's without its Python steps run again."""
+    from warpgraph.nx import _component_order, _dict_components, _short_reach, components
 
     if share is not None:  # (a larger share: larger components searched alone)
         monkeypatch.setattr(components, "SMALL_COMPONENT_SHARE", share)
     monkeypatch.setattr(nx.config.backends.warpgraph, "device", device)
+    if _short_reach.reach(nx.path_graph(3)._adj, 0, 9) is not _short_reach.UNREADABLE:
+        # (int and str labels: a small component's set in NetworkX's order comes from the
+        # compiled search, not NetworkX's Python steps run again)
+        def refused(*args, **kwargs):
+            raise AssertionError("NetworkX's steps were run again")
+
+        monkeypatch.setattr(_component_order, "python_search", refused)
     calls = []
     real = _dict_components.weak_components
     monkeypatch.setattr(
@@ -436,3 +444,39 @@ def test_wrong_input_is_refused_with_the_reason():
     assert W.pending is not None and "_n" not in W.__dict__  # nothing adopted
     W.adopt_labels(False, np.arange(10, dtype=np.int64))  # (the hashes of 0..9)
     assert W.find(3) == 3 and W.find(99) == -1
+
+
+@pytest.mark.parametrize("labels", ["int", "spread", "str"])
+def test_tiny_component_is_found_without_a_pass(monkeypatch, labels):
+    """A component of a few nodes in a large graph not converted yet: the compiled search of
+    the dicts from the node answers (no pass over every node), its set iterating as
+    NetworkX's; a component past :data:`components.SHORT_COMPONENT_NODES` is left to the
+    search in place, and the giant one to the components pass."""
+    from warpgraph.nx import _short_reach, components
+
+    G = nx.grid_2d_graph(80, 80)  # 6,400 nodes, connected
+    G = nx.convert_node_labels_to_integers(G)
+    n = len(G)
+    for i in range(20):  # 3-node paths, then one of 600 nodes
+        G.add_edges_from([(n + 3 * i, n + 3 * i + 1), (n + 3 * i + 1, n + 3 * i + 2)])
+    nx.add_path(G, range(n + 60, n + 660))
+    mapping = {"int": None, "spread": {v: 7919 * v + 10**6 for v in G},
+               "str": {v: f"v{v}" for v in G}}[labels]  # fmt: skip
+    if mapping is not None:
+        G = nx.relabel_nodes(G, mapping)
+    name = (lambda v: v) if mapping is None else mapping.__getitem__
+    if _short_reach.reach(G._adj, name(0), 1) is _short_reach.UNREADABLE:
+        pytest.skip("the C API search is not available on this interpreter")
+    passes = []
+    real = components._small_component
+    monkeypatch.setattr(components, "_small_component",
+                        lambda G, n: passes.append(n) or real(G, n))  # fmt: skip
+    for v, alone in ((n + 31, True), (n + 100, False), (0, False)):
+        node = name(v)
+        passes.clear()
+        G.__networkx_cache__.clear()
+        got = nx.node_connected_component(G, node, backend=BACKEND)
+        assert list(got) == list(nx.node_connected_component(G, node)), v
+        assert (passes == []) == alone, v
+        if alone:
+            assert _cached(G).pending is G  # (never converted)

@@ -145,9 +145,10 @@ def _python_reach_within(monkeypatch, rows, source, limit):
 
 
 def test_short_reach_equals_the_python_search(monkeypatch):
-    """The compiled short search gives NetworkX's set, or None past the limit (as the Python
-    search does), on int, str and big-int labels, directed both ways and undirected, with
-    deleted row entries, self-loops and cycles; at limits around each set's size."""
+    """The compiled short search gives NetworkX's set, iterating in its order, or None past
+    the limit (as the Python search does), on int, str and big-int labels, directed both ways
+    and undirected, with deleted row entries, self-loops and cycles; at limits around each
+    set's size."""
     D = nx.gnm_random_graph(300, 420, seed=3, directed=True)
     D.add_edges_from([(5, 5), (6, 7), (7, 6)])
     D.remove_edges_from(list(D.edges())[::5])  # (rows with deleted entries)
@@ -167,6 +168,8 @@ def test_short_reach_equals_the_python_search(monkeypatch):
                 for limit in {0, 1, len(full) - 1, len(full), len(full) + 1, 10**6} - {-1}:
                     ours = _short_reach.reach(rows, source, limit)
                     assert ours == (full if len(full) <= limit else None), (source, limit)
+                    if ours is not None:  # (iterating as NetworkX's: built in its order)
+                        assert list(ours) == list(want), (source, limit)
                     # (the Python search may give up a little early: it counts the source
                     # when a self-loop or cycle meets it)
                     assert _python_reach_within(monkeypatch, rows, source, limit) in (ours, None)
@@ -198,9 +201,10 @@ def test_short_reach_leaves_what_it_cannot_read_to_python(monkeypatch):
 
 
 def test_short_layer_equals_networkx():
-    """:func:`_short_reach.layer` gives NetworkX's ``descendants_at_distance`` set, or None once
-    more nodes than the limit lie within that distance, on int, str and big-int labels,
-    directed and undirected, with deleted row entries, self-loops and cycles."""
+    """:func:`_short_reach.layer` gives NetworkX's ``descendants_at_distance`` set, iterating
+    in its order, or None once more nodes than the limit lie within that distance, on int, str
+    and big-int labels, directed and undirected, with deleted row entries, self-loops and
+    cycles."""
     D = nx.gnm_random_graph(300, 420, seed=4, directed=True)
     D.add_edges_from([(5, 5), (6, 7), (7, 6)])
     D.remove_edges_from(list(D.edges())[::5])
@@ -217,6 +221,8 @@ def test_short_layer_equals_networkx():
                 for limit in {within - 1, within, 10**6} - {-1}:
                     ours = _short_reach.layer(G._adj, source, depth, limit)
                     assert ours == (want if within <= limit else None), (source, depth, limit)
+                    if ours is not None:  # (iterating as NetworkX's: set(layer) in its order)
+                        assert list(ours) == list(want), (source, depth, limit)
     assert _short_reach.layer(D._succ, 0, -1, 10) is _short_reach.UNREADABLE
     assert _short_reach.layer(nx.DiGraph([(0, (1, 1))])._succ, 0, 1, 10) is _short_reach.UNREADABLE
     with pytest.raises(TypeError):
@@ -279,6 +285,36 @@ def test_descendants_at_distance_searches_the_dicts(monkeypatch):
         nx.descendants_at_distance(H, 0, 50)
     )
     assert [W.pending for W in _cached(H)] == [None]
+
+
+def test_short_searches_are_not_redone_in_python(monkeypatch):
+    """Int and str labels whose sets' order matters (scattered ints, strs): the compiled short
+    search's sets are built in NetworkX's order, so NetworkX's Python steps are not run again
+    for ``descendants_at_distance``, ``descendants`` or ``ancestors``; the answers iterate as
+    NetworkX's."""
+    if _short_reach.reach(nx.path_graph(3)._adj, 0, 10) is _short_reach.UNREADABLE:
+        pytest.skip("the C API search is not available on this interpreter")
+    G = nx.gnm_random_graph(3000, 9000, seed=5)
+    D = nx.gnm_random_graph(3000, 4500, seed=6, directed=True)
+    spread = {v: 7919 * v + 10**6 for v in G}  # (ints far outside any home slot)
+    named = {v: f"n{v}" for v in G}
+
+    def refused(*args, **kwargs):
+        raise AssertionError("NetworkX's steps were run again")
+
+    monkeypatch.setattr(traversal, "python_layer", refused)
+    monkeypatch.setattr(reachability, "python_search", refused)
+    for mapping in (spread, named):
+        H, E = nx.relabel_nodes(G, mapping), nx.relabel_nodes(D, mapping)
+        for v in list(G)[:10]:
+            s = mapping[v]
+            for d in (1, 2):
+                want = nx.descendants_at_distance(H, s, d)
+                assert list(nx.descendants_at_distance(H, s, d, backend=BACKEND)) == list(want)
+            for f in (nx.descendants, nx.ancestors):
+                want = f(E, s)
+                if len(want) <= reachability.LOCAL_REACH_NODES:  # (the short search's)
+                    assert list(f(E, s, backend=BACKEND)) == list(want), (f, s)
 
 
 def test_small_reach_is_not_converted(monkeypatch):

@@ -558,10 +558,16 @@ def set_in_search_order(found: set, adj: dict, source: Any) -> set:
     """The component ``found`` (searched on the dicts in place, its set's layout that of
     the search's own) as NetworkX's ``_plain_bfs`` from ``source`` builds it, unless its keys
     sit in their home slots whichever way it was built (the search's presized set of all but
-    ``source``, then ``source`` added). Otherwise NetworkX's search is run here, over the
-    component only."""
+    ``source``, then ``source`` added). Otherwise NetworkX's search is run again over the
+    component only: compiled for int and str labels (:func:`._short_reach.reach`, its set
+    built in that search's order), else NetworkX's Python steps."""
+    from . import _short_reach
+
     if ints_in_home_slots(found):
         return found
+    again = _short_reach.reach(adj, source, len(found), with_source=True)
+    if again is not _short_reach.UNREADABLE and again is not _short_reach.GAVE_UP:
+        return again
     return python_search(adj, source, with_source=True)
 
 

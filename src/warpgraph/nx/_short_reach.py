@@ -6,9 +6,13 @@ costs ~0.3-0.5 us (a row lookup, a ``set.update``, the layer's set algebra). Her
 loop does the same through the C API: ``PyDict_GetItemWithError`` for each node's row, the row's
 table read in place (:mod:`._cpython`), ``PySet_Add`` for each neighbour into the set returned,
 a neighbour being new when the set's size grew. :func:`layer` stops the same search at a given
-layer (``descendants_at_distance``); that layer's set is then written directly from the queued
-nodes' addresses and hashes (:func:`._keyset.pair_set`: 2 cores, urand:17 at distance 3, 2,744
-nodes, 0.45 -> 0.23-0.25 ms with the search).
+layer (``descendants_at_distance``). The queue holds the nodes in NetworkX's own search order
+(FIFO, each row in its order, a node queued when first seen: ``bfs_edges``, ``bfs_layers``), so
+the set returned is built from it by adding them one at a time in that order, as NetworkX
+builds its own (a set comprehension over ``bfs_edges``; ``set(layer)``), and iterates alike
+(:func:`_ordered_set`; since session 53: before, a set of another layout was checked and,
+unless every key sat in its home slot, NetworkX's Python steps were run again: 2 cores,
+urand:17 at distance 3, 2,744 nodes, 0.95 ms against NetworkX's 0.43).
 
 A first call finds nothing of the graph cached, and each node's row is a chain of dependent
 misses (the outer dict's index slot, its entry, the row dict, its key table, the keys). So the
@@ -35,8 +39,8 @@ import numpy as np
 from llvmlite import ir
 
 from ..cpu.prefetch import prefetch_address as _prefetch
-from . import _keyset
 from ._capi import CLEAR, SET_ADD, _call0, _call2, _caller, api
+from ._capi_nodes import node_sets
 from ._dict_layout import _entry, _entry_key, _i64, _prefetch_entries, _table, _u8, _u32
 
 __all__ = ["GAVE_UP", "UNREADABLE", "layer", "reach"]
@@ -189,10 +193,13 @@ def _search(
     return hi - 1, lo
 
 
-def _run(rows: dict, source: Any, limit: int, depth: int, layer: bool) -> tuple[int, Any]:
+def _run(
+    rows: dict, source: Any, limit: int, depth: int, layer: bool, with_source: bool = False
+) -> tuple[int, Any]:
     """:func:`_search` from ``source`` (checked to be readable by the callers): how many
-    nodes it added and the set of them (the source left out), or with ``layer`` the set of
-    the last layer's nodes (UNREADABLE where that set cannot be built directly)."""
+    nodes it added and the set of them (the source left out unless ``with_source``: then
+    first), or with ``layer`` the set of the last layer's nodes, each built in the search's
+    order (UNREADABLE where it cannot be built so)."""
     queue = np.empty((limit + 2, 2), dtype=np.int64)  # (address, hash) of each node found
     queue[0] = id(source), hash(source)
     found = {source}  # (holds every node queued: their addresses stay valid)
@@ -200,11 +207,20 @@ def _run(rows: dict, source: Any, limit: int, depth: int, layer: bool) -> tuple[
                           id(dict), id(int), id(str))  # fmt: skip
     if added < 0:
         return added, None
-    if layer:  # (the nodes queued are distinct: found through one set)
-        made = _keyset.pair_set(queue[last : added + 1])
-        return added, UNREADABLE if made is None else made
-    found.discard(source)
-    return added, found
+    first = last if layer else (0 if with_source else 1)  # (the last layer, or all found)
+    made = _ordered_set(queue[first : added + 1, 0])  # (while ``found`` holds them)
+    return added, UNREADABLE if made is None else made
+
+
+def _ordered_set(addresses: np.ndarray) -> set | None:
+    """The set of the distinct exact ``int`` / ``str`` objects at ``addresses``, added one at
+    a time in that order by one compiled loop (:func:`._capi_nodes.node_sets`); None where it
+    cannot be built so."""
+    k = addresses.size
+    if k == 0:
+        return set()
+    made = node_sets(api().fns, np.arange(k), np.array([0, k]), np.ascontiguousarray(addresses))
+    return None if made is None else made[0]
 
 
 def _readable(rows: Any, source: Any, limit: int) -> bool:
@@ -219,12 +235,14 @@ def _readable(rows: Any, source: Any, limit: int) -> bool:
     )
 
 
-def reach(rows: dict, source: Any, limit: int) -> set | None:
+def reach(rows: dict, source: Any, limit: int, with_source: bool = False) -> set | None:
     """The nodes reached from ``source`` through the adjacency dict ``rows`` (``G._adj``,
-    ``_succ`` or ``_pred``), ``source`` excluded; :data:`GAVE_UP` (None) once more than
-    ``limit`` are found; :data:`UNREADABLE` where this search cannot run (the C API not
-    usable, a label other than an exact ``int`` or ``str``, a row not a plain dict, a negative
-    ``limit``).
+    ``_succ`` or ``_pred``), ``source`` excluded, a set iterating as NetworkX's
+    ``descendants`` / ``ancestors`` (added in its search's order); ``with_source``: the
+    source too, added first (NetworkX's ``_plain_bfs`` set: ``node_connected_component``);
+    :data:`GAVE_UP` (None) once more than ``limit`` are found (the source not counted);
+    :data:`UNREADABLE` where this search cannot run (the C API not usable, a label other than
+    an exact ``int`` or ``str``, a row not a plain dict, a negative ``limit``).
 
     Examples
     --------
@@ -244,13 +262,14 @@ def reach(rows: dict, source: Any, limit: int) -> set | None:
     limit = operator.index(limit)
     if not _readable(rows, source, limit):
         return UNREADABLE
-    added, found = _run(rows, source, limit, -1, False)
+    added, found = _run(rows, source, limit, -1, False, with_source)
     return _answer(added, found)
 
 
 def layer(rows: dict, source: Any, depth: int, limit: int) -> set | None:
     """The nodes at exactly ``depth`` hops from ``source`` through the adjacency dict ``rows``
-    (a ``set``; NetworkX's ``descendants_at_distance``), searched to that layer alone;
+    (a ``set`` iterating as NetworkX's ``descendants_at_distance``: added in the layer's
+    order), searched to that layer alone;
     :data:`GAVE_UP` (None) once more than ``limit`` nodes are found within it, the source
     not counted; :data:`UNREADABLE` as for :func:`reach`, or when ``depth`` is negative.
     ``source`` must be a node of ``rows`` when ``depth`` is 0 (its row is not read).

@@ -239,11 +239,10 @@ class WarpgraphGraph:
         500k nodes): for the labels ``0..n-1`` an ``int`` is its own id, and otherwise the
         node hashes read at conversion (distinct there) are scanned for ``hash(node)``.
         """
+        if self.identity and type(node) is int:  # (first: no index is ever needed for these)
+            return node if 0 <= node < self._n else -1
         if self._index is not None or self._node_hashes is None or self._lookups >= 8:
             return self.index.get(node, -1)
-        n = self._n
-        if self.identity and type(node) is int:
-            return node if 0 <= node < n else -1
         h = hash(node)
         self._lookups += 1
         found = np.flatnonzero(self._node_hashes == h)

@@ -9,9 +9,9 @@ found where every key is an int in its home slot, else built in NetworkX's order
 1. A graph not converted yet is first searched on its own dicts while the nodes found stay
    under :data:`LOCAL_REACH_NODES` (a DAG's leaf, a small component): converting a 1M-edge
    graph costs a few ms, more than such a search. Int and str labels are searched by compiled
-   code through the C API (:mod:`._short_reach`), others with set algebra; where the set's
-   order may differ from NetworkX's, NetworkX's own Python steps build it again (a few hundred
-   nodes).
+   code through the C API (:mod:`._short_reach`: its queue is NetworkX's search order, and
+   the set is built in it), others with set algebra (where that set's order may differ from
+   NetworkX's, NetworkX's own Python steps build it again: a few hundred nodes).
 2. A graph not converted yet whose keys hash as their positions (the ints ``0..n-1`` in
    order) is searched on ``G._succ`` (``ancestors``: ``G._pred``; an undirected graph's
    ``_adj``: the source's component) in place by compiled code (:mod:`._dict_reach`): no
@@ -56,9 +56,11 @@ LOCAL_REACH_NODES = 512
 def reach_within(rows: Any, source: Any, limit: int) -> set | None:
     """The nodes reached from ``source`` through the NetworkX adjacency ``rows`` (``G._adj``,
     ``G._succ`` or ``G._pred``), ``source`` excluded, or None once more than ``limit`` are
-    found. Compiled (:func:`._short_reach.reach`) where it can be; otherwise each layer's rows
-    are merged by ``set.update`` (C loops): Python steps through the layers' nodes, not their
-    arcs (it may give up a little early, counting the source when a cycle meets it).
+    found; a set iterating as NetworkX's. Compiled (:func:`._short_reach.reach`, its set built
+    in NetworkX's search order) where it can be; otherwise each layer's rows are merged by
+    ``set.update`` (C loops): Python steps through the layers' nodes, not their arcs (it may
+    give up a little early, counting the source when a cycle meets it), and where that set's
+    order may differ from NetworkX's, NetworkX's own steps build it again.
 
     Examples
     --------
@@ -71,7 +73,7 @@ def reach_within(rows: Any, source: Any, limit: int) -> set | None:
     """
     found = _short_reach.reach(rows, source, limit)  # (compiled, for int and str labels)
     if found is not _short_reach.UNREADABLE:
-        return found
+        return found  # (None, or built in NetworkX's order)
     seen = {source}
     layer = [source]
     while layer:
@@ -85,7 +87,7 @@ def reach_within(rows: Any, source: Any, limit: int) -> set | None:
         if len(seen) > limit + 1:
             return None
     seen.discard(source)
-    return seen
+    return seen if ints_in_home_slots(seen) else python_search(rows, source, False)
 
 
 @gc_paused()
@@ -155,8 +157,8 @@ def _reached(G, source: Any, reverse: bool) -> set:
     if pending is not None:
         adj = (pending._pred if reverse else pending._succ) if directed else pending._adj
         near = reach_within(adj, source, LOCAL_REACH_NODES)
-        if near is not None:  # (NetworkX's set where its order may differ: a short search)
-            return near if ints_in_home_slots(near) else python_search(adj, source, False)
+        if near is not None:
+            return near
         found = _in_place(adj, source) if directed else _component_less(G, source)
         if found is not None:
             return found

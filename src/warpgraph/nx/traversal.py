@@ -346,8 +346,10 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
         near = _short_reach.layer(pending._adj, source, depth, max(len(G) // 16, 1))
         if near is _short_reach.UNREADABLE:  # (labels other than ints and strs)
             near = layer_by_sets(pending._adj, source, depth)
-        if near is not _short_reach.GAVE_UP:  # (NetworkX's set where its order may differ)
-            return near if ints_in_home_slots(near) else python_layer(pending._adj, source, depth)
+            if not ints_in_home_slots(near):  # (NetworkX's set where its order may differ)
+                near = python_layer(pending._adj, source, depth)
+        if near is not _short_reach.GAVE_UP:  # (the compiled search's: in NetworkX's order)
+            return near
     order, _, starts = _bfs(G, np.array([G.find(source)]), depth)
     if starts.size - 1 <= depth:
         return set()

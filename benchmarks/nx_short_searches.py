@@ -1,0 +1,107 @@
+"""First calls of the backend's short searches: a few layers, or a small component, of a large
+graph not converted yet, where NetworkX's own search touches few nodes.
+
+Cases: ``descendants_at_distance`` at distances 2 and 3 on urand:17; ``node_connected_component``
+of a 3-node component and of the giant one in grid:708 with 50 such components added (labels
+``0..n-1`` and ``str``), and of a 2,000-node component among 100 (200k nodes, shuffled int and
+``str`` labels). Each warpgraph call clears the conversion cache first (median of
+``--repeat``); NetworkX's median of 3. Every result is compared with NetworkX's element by
+element (set iteration order included).
+
+Usage::
+
+    cd benchmarks; python nx_short_searches.py --out results/nx_short_searches.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+
+import networkx as nx
+from _common import environment
+from nx_backend import build
+
+
+def _median(call: Callable, G, repeat: int, clear: bool) -> float:
+    times = []
+    for _ in range(repeat):
+        if clear:
+            G.__networkx_cache__.clear()
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _with_tiny_components(G: nx.Graph, count: int) -> nx.Graph:
+    """``G`` (labels ``0..n-1``) with ``count`` 3-node paths added, labelled on from ``n``."""
+    H = G.copy()
+    n = len(H)
+    for i in range(count):
+        nx.add_path(H, [n + 3 * i, n + 3 * i + 1, n + 3 * i + 2])
+    return H
+
+
+def _component_of(node) -> Callable:
+    return lambda G, **kw: nx.node_connected_component(G, node, **kw)
+
+
+def _cases() -> Iterator[tuple[str, str, nx.Graph, Callable]]:
+    """(graph, case, graph, call(G, **kw)) of each timed call."""
+    b = build("urand:17")
+    U, s = b["U"], b["source"]
+    for d in (2, 3):
+        yield ("urand:17", f"descendants_at_distance d={d}", U,
+               lambda G, d=d, **kw: nx.descendants_at_distance(G, s, d, **kw))  # fmt: skip
+    g = build("grid:708")
+    G = _with_tiny_components(g["U"], 50)
+    n = len(g["U"])
+    for kind, H, name in (("int", G, int), ("str", None, lambda v: f"v{v}")):
+        H = H if H is not None else nx.relabel_nodes(G, {v: f"v{v}" for v in G})
+        for which, v in (("3-node", n + 30), ("giant", g["source"])):
+            yield ("grid:708+50x3", f"node_connected_component {which}, {kind}", H,
+                   _component_of(name(v)))  # fmt: skip
+    F = nx.disjoint_union_all([nx.gnm_random_graph(2000, 6000, seed=i) for i in range(100)])
+    order = list(F)
+    random.Random(1).shuffle(order)
+    shuffled = dict(zip(F, order, strict=True))
+    for kind, mapping in (("shuffled int", shuffled), ("str", {v: f"n{v}" for v in F})):
+        H = nx.relabel_nodes(F, mapping)
+        yield ("100x2000", f"node_connected_component 2,000-node, {kind}", H,
+               _component_of(next(iter(H))))  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--out", default=None, help="JSON path")
+    args = ap.parse_args(argv)
+    if args.repeat < 1:
+        ap.error("--repeat must be at least 1")
+    nx.config.warnings_to_ignore.add("cache")
+    rows = []
+    for graph, case, G, call in _cases():
+        want = call(G)
+        G.__networkx_cache__.clear()
+        got = call(G, backend="warpgraph")
+        assert list(got) == list(want), (graph, case)
+        ours = _median(partial(call, G, backend="warpgraph"), G, args.repeat, clear=True)
+        theirs = _median(partial(call, G), G, 3, clear=False)
+        rows.append({"graph": graph, "case": case, "warpgraph_cold_s": ours,
+                     "networkx_s": theirs, "speedup": theirs / ours})  # fmt: skip
+        print(f"{graph:14} {case:46} {ours * 1e3:8.3f} ms  NetworkX {theirs * 1e3:8.3f} ms"
+              f"  {theirs / ours:6.2f}x")  # fmt: skip
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump({"benchmark": "nx_short_searches", "environment": environment(),
+                       "rows": rows}, fh, indent=1)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
