@@ -36,15 +36,16 @@ TARGET = {"cpu": 20.0, "gpu": 100.0}
 #: de4df98 / 4e55277 built the sets of these functions in NetworkX's iteration order (labels
 #: ``0..n-1``: unchanged within noise on 2 cores, but grid:708's directed ``ancestors`` now
 #: searches its 27k nodes again in NetworkX's order: 1.6 -> 3.9 ms there; 9be68fb prefetches
-#: that search's rows); 9b03c59 ran betweenness at 8 GPU blocks per SM (faster on the H200
-#: in the library's own benchmark).
+#: that search's rows); 2525543 builds the compiled short search's sets in its queue's order
+#: and searches a node's component so first; 9b03c59 ran betweenness at 8 GPU blocks per SM
+#: (faster on the H200 in the library's own benchmark).
 CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) for one device)
     "connected_components": "2026-12-05 05:44:03",  # de4df98
     "weakly_connected_components": "2026-12-05 05:44:03",  # de4df98
-    "node_connected_component": "2026-12-05 05:44:03",  # de4df98
+    "node_connected_component": "2026-12-05 08:28:03",  # 2525543 (a short search first)
     "descendants": "2026-12-05 06:17:56",  # 4e55277
     "ancestors": "2026-12-05 07:58:55",  # 9be68fb
-    "descendants_at_distance": "2026-12-05 06:17:56",  # 4e55277
+    "descendants_at_distance": "2026-12-05 08:28:03",  # 2525543 (its set in NetworkX's order)
     ("betweenness_centrality", "gpu"): "2026-12-05 05:20:34",  # 9b03c59 (the GPU's only)
     ("edge_betweenness_centrality", "gpu"): "2026-12-05 05:20:34",  # 9b03c59
 }
