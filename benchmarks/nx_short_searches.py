@@ -4,9 +4,11 @@ graph not converted yet, where NetworkX's own search touches few nodes.
 Cases: ``descendants_at_distance`` at distances 2 and 3 on urand:17; ``node_connected_component``
 of a 3-node component and of the giant one in grid:708 with 50 such components added (labels
 ``0..n-1`` and ``str``), and of a 2,000-node component among 100 (200k nodes, shuffled int and
-``str`` labels). Each warpgraph call clears the conversion cache first (median of
-``--repeat``); NetworkX's median of 3. Every result is compared with NetworkX's element by
-element (set iteration order included).
+``str`` labels); single-source BFS, DFS, Dijkstra and one-node closeness from a node of a
+3-node component of that grid, and a BFS with ``cutoff=2`` in its giant component (answered
+by NetworkX's own code: ``nx/_networkx_own.py``). Each warpgraph call clears the conversion
+cache first (median of ``--repeat``); NetworkX's median of 3. Every result is compared with
+NetworkX's element by element (set iteration order included).
 
 Usage::
 
@@ -52,6 +54,15 @@ def _component_of(node) -> Callable:
     return lambda G, **kw: nx.node_connected_component(G, node, **kw)
 
 
+def _listed(x):
+    """A result as its iteration lists it (a dict's items, a set's members)."""
+    return list(x.items()) if isinstance(x, dict) else list(x) if isinstance(x, set) else x
+
+
+def _from_node(call: Callable, node, G, **kw):
+    return call(G, node, **kw)
+
+
 def _cases() -> Iterator[tuple[str, str, nx.Graph, Callable]]:
     """(graph, case, graph, call(G, **kw)) of each timed call."""
     b = build("urand:17")
@@ -67,6 +78,17 @@ def _cases() -> Iterator[tuple[str, str, nx.Graph, Callable]]:
         for which, v in (("3-node", n + 30), ("giant", g["source"])):
             yield ("grid:708+50x3", f"node_connected_component {which}, {kind}", H,
                    _component_of(name(v)))  # fmt: skip
+    tiny = n + 30
+    for case, call in (
+        ("single_source_shortest_path_length", nx.single_source_shortest_path_length),
+        ("bfs_edges", lambda G, s, **kw: list(nx.bfs_edges(G, s, **kw))),
+        ("dfs_edges", lambda G, s, **kw: list(nx.dfs_edges(G, s, **kw))),
+        ("single_source_dijkstra_path_length", nx.single_source_dijkstra_path_length),
+        ("closeness_centrality(u)", lambda G, s, **kw: nx.closeness_centrality(G, u=s, **kw)),
+    ):
+        yield "grid:708+50x3", f"{case}, 3-node", G, partial(_from_node, call, tiny)
+    near = partial(_from_node, nx.single_source_shortest_path_length, g["source"], cutoff=2)
+    yield "grid:708+50x3", "single_source_shortest_path_length cutoff=2, giant", G, near
     F = nx.disjoint_union_all([nx.gnm_random_graph(2000, 6000, seed=i) for i in range(100)])
     order = list(F)
     random.Random(1).shuffle(order)
@@ -90,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
         want = call(G)
         G.__networkx_cache__.clear()
         got = call(G, backend="warpgraph")
-        assert list(got) == list(want), (graph, case)
+        assert got == want and _listed(got) == _listed(want), (graph, case)
         ours = _median(partial(call, G, backend="warpgraph"), G, args.repeat, clear=True)
         theirs = _median(partial(call, G), G, 3, clear=False)
         rows.append({"graph": graph, "case": case, "warpgraph_cold_s": ours,

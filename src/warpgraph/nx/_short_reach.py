@@ -43,7 +43,7 @@ from ._capi import CLEAR, SET_ADD, _call0, _call2, _caller, api
 from ._capi_nodes import node_sets
 from ._dict_layout import _entry, _entry_key, _i64, _prefetch_entries, _table, _u8, _u32
 
-__all__ = ["GAVE_UP", "UNREADABLE", "layer", "reach"]
+__all__ = ["GAVE_UP", "UNREADABLE", "layer", "reach", "within"]
 
 #: :func:`reach`'s answer when more than ``limit`` nodes were found.
 GAVE_UP = None
@@ -294,6 +294,37 @@ def layer(rows: dict, source: Any, depth: int, limit: int) -> set | None:
         return UNREADABLE
     added, found = _run(rows, source, limit, depth, True)
     return _answer(added, found)
+
+
+def within(rows: dict, source: Any, limit: int, depth: int = -1) -> int | None:
+    """How many nodes ``source`` reaches through the adjacency dict ``rows`` within ``depth``
+    hops (-1: any), the source not counted, found by the same search (no set is built for
+    them); :data:`GAVE_UP` (None) once more than ``limit``; :data:`UNREADABLE` as for
+    :func:`reach`. ``source`` must be a node of ``rows`` when ``depth`` is 0.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(6)
+    >>> within(G._adj, 2, 10) in (5, UNREADABLE), within(G._adj, 2, 10, 1) in (2, UNREADABLE)
+    (True, True)
+    >>> within(G._adj, 0, 3) in (GAVE_UP, UNREADABLE)
+    True
+
+    Raises
+    ------
+    TypeError
+        When ``depth`` or ``limit`` is not an integer.
+    """
+    limit, depth = operator.index(limit), operator.index(depth)
+    if not _readable(rows, source, limit):
+        return UNREADABLE
+    queue = np.empty((limit + 2, 2), dtype=np.int64)
+    queue[0] = id(source), hash(source)
+    found = {source}  # (the search's own set of the nodes seen)
+    added, _ = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, limit, depth,
+                       id(dict), id(int), id(str))  # fmt: skip
+    return _answer(added, added)
 
 
 def _answer(added: int, found: Any) -> Any:

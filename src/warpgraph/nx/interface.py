@@ -31,6 +31,7 @@ from ._from_networkx import (
     _view_of_weights,
     _weight_attribute,
 )
+from ._networkx_own import SHORT_CALLS, WEIGHTED_CALLS, answered_by_networkx_when_few
 
 __all__ = ["SMALL_GRAPH_EDGES", "WarpgraphGraph", "Weighted", "backend_interface"]
 
@@ -438,12 +439,13 @@ DEFERRED = frozenset(
         "is_branching",
         "is_arborescence",
     }
+    | SHORT_CALLS.keys()  # (a search that reaches few nodes: NetworkX's own call, first)
 )
 #: Deferred functions that take edge weights: they read them when they need them, from the
 #: source graph (:meth:`WarpgraphGraph.nx_weights`), after the checks on its dicts.
 #: ``dag_longest_path_length`` and ``dag_longest_path`` raise NetworkX's ``NetworkXUnfeasible``
 #: for a cycle found there.
-DEFERRED_WEIGHTED = frozenset({"dag_longest_path_length", "dag_longest_path"})
+DEFERRED_WEIGHTED = frozenset({"dag_longest_path_length", "dag_longest_path"}) | WEIGHTED_CALLS
 
 
 #: Whether :func:`._arenas.keep_object_arenas` ran, with :func:`.._alloc.raise_trim_threshold`
@@ -592,8 +594,9 @@ def _converted(G: Any) -> bool:
     return bool(cache.get("backends", {}).get("warpgraph"))
 
 
-for _name in FUNCTIONS:
-    setattr(BackendInterface, _name, staticmethod(getattr(_algorithms, _name)))
+for _name in FUNCTIONS:  # (a search that reaches few nodes: NetworkX's own call, first)
+    _ours = answered_by_networkx_when_few(_name, getattr(_algorithms, _name))
+    setattr(BackendInterface, _name, staticmethod(_ours))
 
 #: The object behind the ``networkx.backends`` entry point.
 backend_interface = BackendInterface()

@@ -1,0 +1,174 @@
+"""Single-source calls whose search reaches few nodes, answered by NetworkX's own code.
+
+A search from a node of a small component, a DAG's leaf or within a small ``cutoff`` /
+``depth_limit`` touches a few nodes in NetworkX (microseconds); converting a graph of a
+million edges first costs milliseconds (2 cores, grid:708 with 3-node components added: a
+BFS from such a node 40-60 ms, Dijkstra 110 ms, against NetworkX's 5-10 us). So before a
+dispatched single-source function of :data:`SHORT_CALLS` converts a graph of at least
+:data:`MIN_NODES` nodes, the compiled search of its dicts (:func:`._short_reach.within`)
+counts the nodes within reach (within the depth limit where there is one) along the rows
+the function searches; at most :data:`FEW_NODES` of them and NetworkX's own function runs
+on the graph (``backend="networkx"``): its result is NetworkX's by definition, and the graph
+stays unconverted. Past that, the search gives up (~0.05-0.1 ms on 2 cores) and the backend
+runs as before. Only graphs not converted yet, with int or str labels in plain dicts (what
+the compiled search reads), and a source that is a node.
+
+Smaller graphs are left to the backend's own code whatever the reach (converting them costs
+little), so the test suite's small graphs keep testing it.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from collections.abc import Callable
+from numbers import Real
+from typing import Any
+
+from . import _short_reach
+
+__all__ = [
+    "FEW_NODES",
+    "MIN_NODES",
+    "SHORT_CALLS",
+    "WEIGHTED_CALLS",
+    "answered_by_networkx_when_few",
+]
+
+#: At most this many nodes within reach (the source not counted): NetworkX's own call.
+FEW_NODES = 512
+#: Graphs of fewer nodes are left to the backend (its conversion costs little there).
+MIN_NODES = 16384
+
+
+def _depth(limit: Any) -> int:
+    """The hops a ``cutoff`` / ``depth_limit`` allows (-1: no limit; a limit the search
+    cannot take as hops, a float past int64 or NaN, counts as none: the reach is then
+    counted whole, an upper bound)."""
+    if limit is None or isinstance(limit, bool) or not isinstance(limit, Real):
+        return -1
+    if not math.isfinite(limit) or limit < 0 or limit >= 2**62:
+        return -1
+    return int(limit)
+
+
+def _from(node: str, depth: str | None = None, reverse: str | None = None) -> Callable:
+    """A reader of the call's bound arguments: ``(node, hops, along incoming arcs)``."""
+
+    def read(a: dict) -> tuple[Any, int, bool] | None:
+        return a.get(node), _depth(a.get(depth)) if depth else -1, bool(a.get(reverse, False))
+
+    return read
+
+
+def _path_source(a: dict) -> tuple[Any, int, bool] | None:
+    """``shortest_path`` / ``shortest_path_length``: from ``source``, or from ``target`` when
+    there is no source (undirected only: ``can_run`` declines the rest); pairs are NetworkX's."""
+    if a.get("source") is not None:
+        return (a["source"], -1, False) if a.get("target") is None else None
+    return (a.get("target"), -1, False) if a.get("target") is not None else None
+
+
+def _one_node(name: str) -> Callable:
+    """``closeness_centrality(u=...)``, ``eccentricity(v=...)``: a single node only."""
+
+    def read(a: dict) -> tuple[Any, int, bool] | None:
+        return (a.get(name), -1, False) if a.get(name) is not None else None
+
+    return read
+
+
+#: Function -> how to read (source node, hops, incoming) from its bound arguments.
+SHORT_CALLS: dict[str, Callable[[dict], tuple[Any, int, bool] | None]] = {
+    "bfs_edges": _from("source", "depth_limit", "reverse"),
+    "bfs_tree": _from("source", "depth_limit", "reverse"),
+    "bfs_predecessors": _from("source", "depth_limit"),
+    "bfs_successors": _from("source", "depth_limit"),
+    "bfs_layers": _from("sources"),
+    "single_source_shortest_path_length": _from("source", "cutoff"),
+    "single_source_shortest_path": _from("source", "cutoff"),
+    "single_target_shortest_path": _from("target", "cutoff"),
+    "single_target_shortest_path_length": _from("target", "cutoff"),
+    "shortest_path": _path_source,
+    "shortest_path_length": _path_source,
+    "dfs_edges": _from("source", "depth_limit"),
+    "dfs_tree": _from("source", "depth_limit"),
+    "dfs_predecessors": _from("source", "depth_limit"),
+    "dfs_successors": _from("source", "depth_limit"),
+    "dfs_preorder_nodes": _from("source", "depth_limit"),
+    "dfs_postorder_nodes": _from("source", "depth_limit"),
+    "dfs_labeled_edges": _from("source", "depth_limit"),
+    "single_source_dijkstra_path_length": _from("source"),
+    "single_source_dijkstra_path": _from("source"),
+    "single_source_dijkstra": _from("source"),
+    "dijkstra_predecessor_and_distance": _from("source"),
+    "single_source_bellman_ford_path_length": _from("source"),
+    "single_source_bellman_ford_path": _from("source"),
+    "single_source_bellman_ford": _from("source"),
+    "bellman_ford_predecessor_and_distance": _from("source"),
+    "bellman_ford_path": _from("source"),
+    "bellman_ford_path_length": _from("source"),
+    "find_negative_cycle": _from("source"),
+    "eccentricity": _one_node("v"),
+    "closeness_centrality": _one_node("u"),  # (undirected only: NetworkX copies G.reverse())
+}
+
+
+#: The functions of :data:`SHORT_CALLS` that read edge weights (``weight``, default 1 where
+#: an edge lacks it): converted with them at once when the backend runs them.
+WEIGHTED_CALLS = frozenset(
+    name
+    for name in SHORT_CALLS
+    if "dijkstra" in name or "bellman_ford" in name or name.startswith("shortest_path")
+    or name == "find_negative_cycle"
+)  # fmt: skip
+
+
+def few_within(P: Any, node: Any, hops: int, incoming: bool) -> bool:
+    """Whether ``node`` of the NetworkX graph ``P`` reaches at most :data:`FEW_NODES` other
+    nodes within ``hops`` (-1: any) along its out-arcs (``incoming``: in-arcs), counted by
+    the compiled search of its dicts; False where that search cannot run (then unknown)."""
+    try:
+        rows = P._pred if incoming and P.is_directed() else P._adj
+        if node not in rows:
+            return False
+    except (AttributeError, TypeError):  # (a view without the dicts; an unhashable node)
+        return False
+    found = _short_reach.within(rows, node, FEW_NODES, hops)
+    return found is not _short_reach.UNREADABLE and found is not _short_reach.GAVE_UP
+
+
+def answered_by_networkx_when_few(name: str, ours: Callable) -> Callable:
+    """``ours`` (the backend's ``name``), first handing a call whose search reaches few
+    nodes of a large graph not converted yet to NetworkX's own ``name`` (module docstring);
+    ``ours`` itself for the functions not in :data:`SHORT_CALLS`."""
+    read = SHORT_CALLS.get(name)
+    if read is None:
+        return ours
+    signature = inspect.signature(ours)
+
+    @functools.wraps(ours)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        G = args[0] if args else kwargs.get("G")
+        P = getattr(G, "pending", None)
+        if P is None:  # (converted already: cached, or a graph NetworkX does not defer)
+            return ours(*args, **kwargs)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return ours(*args, **kwargs)
+        found = read(bound.arguments) if len(P) >= MIN_NODES else None
+        if name == "closeness_centrality" and P.is_directed():
+            found = None
+        if found is not None and few_within(P, *found):
+            import networkx as nx
+
+            bound.arguments[next(iter(signature.parameters))] = P
+            return getattr(nx, name)(*bound.args, backend="networkx", **bound.kwargs)
+        weight = bound.arguments.get("weight", "weight") if name in WEIGHTED_CALLS else None
+        if type(weight) is str:  # (read in the conversion's scan, as an eager one reads it)
+            G.convert_pending(edge_attrs={weight: 1})
+        return ours(*args, **kwargs)
+
+    return call

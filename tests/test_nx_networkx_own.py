@@ -1,0 +1,147 @@
+"""Single-source calls whose search reaches few nodes of a large graph not converted yet are
+answered by NetworkX's own code (``nx/_networkx_own.py``): the same results, the graph left
+unconverted; larger searches, small graphs, cached conversions and directed closeness run in
+the backend as before."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import _networkx_own, _short_reach  # noqa: E402
+from warpgraph.nx._networkx_own import FEW_NODES, MIN_NODES, SHORT_CALLS, _depth  # noqa: E402
+
+BACKEND = "warpgraph"
+
+
+def _cached(G):
+    return next(iter(G.__networkx_cache__["backends"]["warpgraph"].values()))
+
+
+def _readable() -> bool:
+    return _short_reach.within(nx.path_graph(3)._adj, 0, 5) is not _short_reach.UNREADABLE
+
+
+@pytest.fixture(scope="module")
+def graphs():
+    """A connected weighted lattice of more than MIN_NODES nodes plus 3-node paths, undirected
+    and directed (both ways round each lattice edge, one way along each path)."""
+    side = math.isqrt(MIN_NODES) + 2
+    G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(side, side))
+    for u, v in G.edges():
+        G.edges[u, v]["weight"] = (u * 7 + v) % 5 + 1
+    n = len(G)
+    for i in range(20):
+        nx.add_path(G, [n + 3 * i, n + 3 * i + 1, n + 3 * i + 2], weight=2)
+    D = nx.DiGraph()
+    D.add_nodes_from(G)
+    D.add_edges_from((u, v, d) for u, v, d in G.edges(data=True))
+    D.add_edges_from((v, u, d) for u, v, d in G.edges(data=True) if u < n)
+    return G, D, n
+
+
+CALLS = {  # name -> call(G, source, **kw)
+    "single_source_shortest_path_length": lambda G, s, **k: nx.single_source_shortest_path_length(
+        G, s, **k
+    ),
+    "single_source_shortest_path": lambda G, s, **k: nx.single_source_shortest_path(G, s, **k),
+    "bfs_edges": lambda G, s, **k: list(nx.bfs_edges(G, s, **k)),
+    "bfs_layers": lambda G, s, **k: list(nx.bfs_layers(G, s, **k)),
+    "bfs_tree": lambda G, s, **k: list(nx.bfs_tree(G, s, **k).edges()),
+    "bfs_predecessors": lambda G, s, **k: list(nx.bfs_predecessors(G, s, **k)),
+    "dfs_edges": lambda G, s, **k: list(nx.dfs_edges(G, s, **k)),
+    "dfs_postorder_nodes": lambda G, s, **k: list(nx.dfs_postorder_nodes(G, s, **k)),
+    "dfs_labeled_edges": lambda G, s, **k: list(nx.dfs_labeled_edges(G, s, **k)),
+    "shortest_path": lambda G, s, **k: nx.shortest_path(G, s, **k),
+    "shortest_path_length": lambda G, s, **k: nx.shortest_path_length(G, s, weight="weight", **k),
+    "single_source_dijkstra": lambda G, s, **k: nx.single_source_dijkstra(G, s, **k),
+    "dijkstra_predecessor_and_distance": lambda G, s, **k: nx.dijkstra_predecessor_and_distance(
+        G, s, **k
+    ),
+    "single_source_bellman_ford_path_length": (
+        lambda G, s, **k: nx.single_source_bellman_ford_path_length(G, s, **k)
+    ),
+    "bellman_ford_path_length": lambda G, s, **k: nx.bellman_ford_path_length(G, s, s + 1, **k),
+    "closeness_centrality": lambda G, s, **k: nx.closeness_centrality(G, u=s, **k),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+@pytest.mark.parametrize("directed", [False, True])
+def test_few_nodes_answered_by_networkx_unconverted(graphs, name, directed):
+    """From a node of a 3-node component: NetworkX's answer, and the graph never converted
+    (its cached conversion still the deferred one)."""
+    if not _readable():
+        pytest.skip("the C API search is not available on this interpreter")
+    G, D, n = graphs
+    H = D if directed else G
+    call = CALLS[name]
+    s = n + 30
+    H.__networkx_cache__.clear()
+    assert call(H, s, backend=BACKEND) == call(H, s)
+    alone = not (directed and name == "closeness_centrality")  # (NetworkX copies G.reverse())
+    assert (_cached(H).pending is H) == alone, name
+
+
+@pytest.mark.parametrize("name", ["single_source_shortest_path_length", "bfs_edges", "dfs_edges"])
+def test_a_small_cutoff_is_a_small_search(graphs, name):
+    """In the connected lattice, a depth limit of 2 reaches a dozen nodes: NetworkX's call;
+    a limit of 200 reaches thousands: the backend's (the graph converted)."""
+    if not _readable():
+        pytest.skip("the C API search is not available on this interpreter")
+    G, _, _ = graphs
+    key = "cutoff" if name.startswith("single") else "depth_limit"
+    call = CALLS[name]
+    for limit, alone in ((2, True), (2.9, True), (200, False), (math.nan, False)):
+        G.__networkx_cache__.clear()
+        assert call(G, 5, backend=BACKEND, **{key: limit}) == call(G, 5, **{key: limit})
+        assert (_cached(G).pending is G) == alone, limit
+
+
+def test_large_searches_and_small_graphs_run_in_the_backend(graphs, monkeypatch):
+    """A search of the whole lattice, any search of a graph under MIN_NODES nodes, and a
+    weighted one: the backend's own (NetworkX's own is never called), equal to NetworkX's; the
+    weighted conversion reads the weights in its scan."""
+    G = graphs[0]
+    called = []
+    monkeypatch.setattr(_networkx_own, "few_within",
+                        lambda *a: called.append(a) or False)  # fmt: skip
+    small = nx.path_graph(50)
+    for H, s in ((G, 0), (small, 3)):
+        H.__networkx_cache__.clear()
+        got = nx.single_source_dijkstra_path_length(H, s, backend=BACKEND)
+        assert list(got.items()) == list(nx.single_source_dijkstra_path_length(H, s).items())
+        W = _cached(H)
+        assert W.pending is None and W.weight == "weight"
+    assert [a[1] for a in called] == [0]  # (asked for the lattice only)
+
+
+def test_depth_of_a_limit():
+    assert [_depth(x) for x in (None, True, 0, 3, 2.9, -1, math.inf, math.nan, "3")] == [
+        -1, -1, 0, 3, 2, -1, -1, -1, -1]  # fmt: skip
+
+
+def test_within_counts_the_ball(graphs):
+    """:func:`_short_reach.within` counts the nodes within a number of hops as NetworkX's BFS
+    finds them, or gives up past its limit."""
+    if not _readable():
+        pytest.skip("the C API search is not available on this interpreter")
+    G, D, n = graphs
+    for H in (G, D):
+        for s, hops in ((0, 3), (500, 5), (n + 3, -1), (n + 4, 1)):
+            ball = nx.single_source_shortest_path_length(H, s, cutoff=None if hops < 0 else hops)
+            assert _short_reach.within(H._adj, s, FEW_NODES, hops) == len(ball) - 1
+    assert _short_reach.within(G._adj, 0, FEW_NODES) is _short_reach.GAVE_UP
+    assert _short_reach.within(D._pred, n + 5, FEW_NODES) == 2  # (a 3-node path, in-arcs)
+
+
+def test_every_short_call_is_dispatched_and_deferred():
+    """Each function of SHORT_CALLS is a dispatched one, converted on first use."""
+    from warpgraph.nx import FUNCTIONS
+    from warpgraph.nx.interface import DEFERRED
+
+    assert set(SHORT_CALLS) <= set(FUNCTIONS)
+    assert set(SHORT_CALLS) <= DEFERRED
