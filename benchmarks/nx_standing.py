@@ -37,7 +37,8 @@ TARGET = {"cpu": 20.0, "gpu": 100.0}
 #: ``0..n-1``: unchanged within noise on 2 cores, but grid:708's directed ``ancestors`` now
 #: searches its 27k nodes again in NetworkX's order: 1.6 -> 3.9 ms there; 9be68fb prefetches
 #: that search's rows); 2525543 builds the compiled short search's sets in its queue's order
-#: and searches a node's component so first; 9b03c59 ran betweenness at 8 GPU blocks per SM
+#: and searches a node's component so first; 4a467be hands single-source calls that reach
+#: few nodes to NetworkX; 9b03c59 ran betweenness at 8 GPU blocks per SM
 #: (faster on the H200 in the library's own benchmark).
 CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) for one device)
     "connected_components": "2026-12-05 05:44:03",  # de4df98
@@ -46,6 +47,10 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     "descendants": "2026-12-05 06:17:56",  # 4e55277
     "ancestors": "2026-12-05 07:58:55",  # 9be68fb
     "descendants_at_distance": "2026-12-05 08:28:03",  # 2525543 (its set in NetworkX's order)
+    # 4a467be: a search of up to 512 nodes before the conversion (~0.05-0.1 ms on 2 cores)
+    "bellman_ford_path_length": "2026-12-05 08:53:28",
+    "closeness_centrality(u)": "2026-12-05 08:53:28",
+    "eccentricity(v)": "2026-12-05 08:53:28",
     ("betweenness_centrality", "gpu"): "2026-12-05 05:20:34",  # 9b03c59 (the GPU's only)
     ("edge_betweenness_centrality", "gpu"): "2026-12-05 05:20:34",  # 9b03c59
 }
