@@ -6,7 +6,8 @@ of a 3-node component and of the giant one in grid:708 with 50 such components a
 ``0..n-1`` and ``str``), and of a 2,000-node component among 100 (200k nodes, shuffled int and
 ``str`` labels); single-source BFS, DFS, Dijkstra and one-node closeness from a node of a
 3-node component of that grid, and a BFS with ``cutoff=2`` in its giant component (answered
-by NetworkX's own code: ``nx/_networkx_own.py``). Each warpgraph call clears the conversion
+by NetworkX's own code: ``nx/_networkx_own.py``); ``triangles`` and ``clustering`` of one or
+two nodes of urand:17 (the same). Each warpgraph call clears the conversion
 cache first (median of ``--repeat``); NetworkX's median of 3. Every result is compared with
 NetworkX's element by element (set iteration order included).
 
@@ -70,6 +71,8 @@ def _cases() -> Iterator[tuple[str, str, nx.Graph, Callable]]:
     for d in (2, 3):
         yield ("urand:17", f"descendants_at_distance d={d}", U,
                lambda G, d=d, **kw: nx.descendants_at_distance(G, s, d, **kw))  # fmt: skip
+    yield "urand:17", "triangles(G, v)", U, partial(_from_node, nx.triangles, s)
+    yield "urand:17", "clustering(G, [v, w])", U, partial(_from_node, nx.clustering, [s, s + 1])
     g = build("grid:708")
     G = _with_tiny_components(g["U"], 50)
     n = len(g["U"])

@@ -145,3 +145,40 @@ def test_every_short_call_is_dispatched_and_deferred():
 
     assert set(SHORT_CALLS) <= set(FUNCTIONS)
     assert set(SHORT_CALLS) <= DEFERRED
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda G, nodes, **k: nx.triangles(G, nodes, **k),
+        lambda G, nodes, **k: nx.clustering(G, nodes, **k),
+        lambda G, nodes, **k: nx.average_clustering(G, nodes, **k),
+    ],
+    ids=["triangles", "clustering", "average_clustering"],
+)
+def test_few_named_nodes_answered_by_networkx(graphs, call):
+    """``triangles`` / ``clustering`` / ``average_clustering`` of a node or a few: NetworkX's
+    own call, the graph unconverted; too many nodes, a hub's rows past the bound or an
+    iterator of nodes (read once): the backend's. Equal to NetworkX's each time."""
+    from warpgraph.nx._networkx_own import LOCAL_ENTRIES, LOCAL_NODES
+
+    G = graphs[0].copy()
+    G.add_edges_from((7, 10**6 + i) for i in range(LOCAL_ENTRIES))  # (node 7: a hub)
+    G.add_edges_from([(10**6, 10**6 + 1)])  # (a triangle at the hub)
+    lattice = list(range(100, 100 + LOCAL_NODES + 1))
+    cases = [(5, True), ([5, 300, 301], True), ((5,), True), (set(lattice[:3]), True),
+             (lattice, False), (7, False), ([5, 7], False), (iter([5, 6]), False)]  # fmt: skip
+    for nodes, alone in cases:
+        G.__networkx_cache__.clear()
+        fresh = hasattr(nodes, "__next__")  # (an iterator: one for each call)
+        try:
+            want = call(G, iter([5, 6]) if fresh else nodes)
+        except AttributeError:  # (NetworkX's average_clustering of one node: so does ours)
+            with pytest.raises(AttributeError):
+                call(G, nodes, backend=BACKEND)
+            continue
+        got = call(G, iter([5, 6]) if fresh else nodes, backend=BACKEND)
+        assert got == want and type(got) is type(want), nodes
+        if isinstance(want, dict):
+            assert list(got) == list(want)
+        assert (_cached(G).pending is G) == alone, nodes

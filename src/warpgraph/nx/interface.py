@@ -31,7 +31,12 @@ from ._from_networkx import (
     _view_of_weights,
     _weight_attribute,
 )
-from ._networkx_own import SHORT_CALLS, WEIGHTED_CALLS, answered_by_networkx_when_few
+from ._networkx_own import (
+    LOCAL_CALLS,
+    SHORT_CALLS,
+    WEIGHTED_CALLS,
+    answered_by_networkx_when_few,
+)
 
 __all__ = ["SMALL_GRAPH_EDGES", "WarpgraphGraph", "Weighted", "backend_interface"]
 
@@ -440,6 +445,7 @@ DEFERRED = frozenset(
         "is_arborescence",
     }
     | SHORT_CALLS.keys()  # (a search that reaches few nodes: NetworkX's own call, first)
+    | LOCAL_CALLS.keys()  # (a few nodes of little work named: the same)
 )
 #: Deferred functions that take edge weights: they read them when they need them, from the
 #: source graph (:meth:`WarpgraphGraph.nx_weights`), after the checks on its dicts.
