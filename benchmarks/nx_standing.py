@@ -38,8 +38,8 @@ TARGET = {"cpu": 20.0, "gpu": 100.0}
 #: searches its 27k nodes again in NetworkX's order: 1.6 -> 3.9 ms there; 9be68fb prefetches
 #: that search's rows); 2525543 builds the compiled short search's sets in its queue's order
 #: and searches a node's component so first; 4a467be hands single-source calls that reach
-#: few nodes to NetworkX, af5ec57 calls naming a few nodes of little work; 9b03c59 ran betweenness at 8 GPU blocks per SM
-#: (faster on the H200 in the library's own benchmark).
+#: few nodes to NetworkX, af5ec57 calls naming a few nodes of little work; 9b03c59 ran
+#: betweenness at 8 GPU blocks per SM (faster on the H200 in the library's own benchmark).
 CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) for one device)
     "connected_components": "2026-12-05 05:44:03",  # de4df98
     "weakly_connected_components": "2026-12-05 05:44:03",  # de4df98
