@@ -66,6 +66,7 @@ CALLS = {  # name -> call(G, source, **kw)
     ),
     "bellman_ford_path_length": lambda G, s, **k: nx.bellman_ford_path_length(G, s, s + 1, **k),
     "closeness_centrality": lambda G, s, **k: nx.closeness_centrality(G, u=s, **k),
+    "descendants_at_distance": lambda G, s, **k: nx.descendants_at_distance(G, s, 10, **k),
 }
 
 

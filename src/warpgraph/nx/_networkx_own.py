@@ -92,6 +92,7 @@ SHORT_CALLS: dict[str, Callable[[dict], tuple[Any, int, bool] | None]] = {
     "bfs_predecessors": _from("source", "depth_limit"),
     "bfs_successors": _from("source", "depth_limit"),
     "bfs_layers": _from("sources"),
+    "descendants_at_distance": _from("source", "distance"),  # (deep, in a small component)
     "single_source_shortest_path_length": _from("source", "cutoff"),
     "single_source_shortest_path": _from("source", "cutoff"),
     "single_target_shortest_path": _from("target", "cutoff"),
