@@ -183,3 +183,25 @@ def test_few_named_nodes_answered_by_networkx(graphs, call):
         if isinstance(want, dict):
             assert list(got) == list(want)
         assert (_cached(G).pending is G) == alone, nodes
+
+
+def test_bad_arguments_are_refused_or_left_to_the_backend(graphs):
+    """:func:`_short_reach.within` refuses a limit or depth that is not an integer and
+    declines a negative limit; the checks before a NetworkX-own call answer False (the
+    backend's own code then raises NetworkX's errors) for nodes that are not hashable, not
+    nodes, or not a container they read."""
+    from warpgraph.nx._networkx_own import few_within, local_work_small
+
+    G = graphs[0]
+    with pytest.raises(TypeError):
+        _short_reach.within(G._adj, 0, 2.5)
+    with pytest.raises(TypeError):
+        _short_reach.within(G._adj, 0, 10, "2")
+    assert _short_reach.within(G._adj, 0, -1) is _short_reach.UNREADABLE
+    assert few_within(G, [0], -1, False) is False  # (unhashable)
+    assert few_within(G, "no such node", -1, False) is False
+    assert local_work_small(G, [[0], 1]) is False
+    assert local_work_small(G, ["no such node"]) is False
+    assert local_work_small(G, "no such node") is False
+    with pytest.raises(nx.NodeNotFound):  # (the backend's own error, as NetworkX's)
+        nx.single_source_dijkstra_path_length(G, "no such node", backend=BACKEND)

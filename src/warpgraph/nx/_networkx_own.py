@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 #: At most this many nodes within reach (the source not counted): NetworkX's own call.
-FEW_NODES = 512
+FEW_NODES = _short_reach.SHORT_SEARCH_NODES
 #: Graphs of fewer nodes are left to the backend (its conversion costs little there).
 MIN_NODES = 16384
 
@@ -76,11 +76,14 @@ def _path_source(a: dict) -> tuple[Any, int, bool] | None:
     return (a.get("target"), -1, False) if a.get("target") is not None else None
 
 
-def _one_node(name: str) -> Callable:
-    """``closeness_centrality(u=...)``, ``eccentricity(v=...)``: a single node only."""
+def _one_node(name: str, undirected: bool = False) -> Callable:
+    """``closeness_centrality(u=...)``, ``eccentricity(v=...)``: a single node only
+    (``undirected``: of an undirected graph only)."""
 
     def read(a: dict) -> tuple[Any, int, bool] | None:
-        return (a.get(name), -1, False) if a.get(name) is not None else None
+        if a.get(name) is None or (undirected and a["G"].is_directed()):
+            return None
+        return a[name], -1, False
 
     return read
 
@@ -92,7 +95,6 @@ SHORT_CALLS: dict[str, Callable[[dict], tuple[Any, int, bool] | None]] = {
     "bfs_predecessors": _from("source", "depth_limit"),
     "bfs_successors": _from("source", "depth_limit"),
     "bfs_layers": _from("sources"),
-    "descendants_at_distance": _from("source", "distance"),  # (deep, in a small component)
     "single_source_shortest_path_length": _from("source", "cutoff"),
     "single_source_shortest_path": _from("source", "cutoff"),
     "single_target_shortest_path": _from("target", "cutoff"),
@@ -118,18 +120,29 @@ SHORT_CALLS: dict[str, Callable[[dict], tuple[Any, int, bool] | None]] = {
     "bellman_ford_path_length": _from("source"),
     "find_negative_cycle": _from("source"),
     "eccentricity": _one_node("v"),
-    "closeness_centrality": _one_node("u"),  # (undirected only: NetworkX copies G.reverse())
+    "closeness_centrality": _one_node("u", undirected=True),  # (NetworkX copies G.reverse())
 }
 
 
 #: The functions of :data:`SHORT_CALLS` that read edge weights (``weight``, default 1 where
 #: an edge lacks it): converted with them at once when the backend runs them.
 WEIGHTED_CALLS = frozenset(
-    name
-    for name in SHORT_CALLS
-    if "dijkstra" in name or "bellman_ford" in name or name.startswith("shortest_path")
-    or name == "find_negative_cycle"
-)  # fmt: skip
+    {
+        "single_source_dijkstra_path_length",
+        "single_source_dijkstra_path",
+        "single_source_dijkstra",
+        "dijkstra_predecessor_and_distance",
+        "single_source_bellman_ford_path_length",
+        "single_source_bellman_ford_path",
+        "single_source_bellman_ford",
+        "bellman_ford_predecessor_and_distance",
+        "bellman_ford_path",
+        "bellman_ford_path_length",
+        "find_negative_cycle",
+        "shortest_path",
+        "shortest_path_length",
+    }
+)
 
 
 #: Functions that may name a few nodes (``nodes``): NetworkX's work is then the named nodes'
@@ -247,9 +260,7 @@ def answered_by_networkx_when_few(name: str, ours: Callable) -> Callable:
             nodes = bound.arguments.get(local)
             return nodes is not None and local_work_small(P, nodes)
         found = read(bound.arguments)
-        if found is None or (name == "closeness_centrality" and P.is_directed()):
-            return False
-        return few_within(P, *found)
+        return found is not None and few_within(P, *found)
 
     @functools.wraps(ours)
     def call(*args: Any, **kwargs: Any) -> Any:

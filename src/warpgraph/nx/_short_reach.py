@@ -43,8 +43,13 @@ from ._capi import CLEAR, SET_ADD, _call0, _call2, _caller, api
 from ._capi_nodes import node_sets
 from ._dict_layout import _entry, _entry_key, _i64, _prefetch_entries, _table, _u8, _u32
 
-__all__ = ["GAVE_UP", "UNREADABLE", "layer", "reach", "within"]
+__all__ = ["GAVE_UP", "SHORT_SEARCH_NODES", "UNREADABLE", "layer", "reach", "within"]
 
+#: The bound of the short searches the backend makes before it converts a graph (nodes found,
+#: the source not counted): ``descendants`` / ``ancestors``, ``node_connected_component``, and
+#: the calls handed to NetworkX (:mod:`._networkx_own`). ~0.05-0.1 ms of search on 2 cores
+#: when it gives up.
+SHORT_SEARCH_NODES = 512
 #: :func:`reach`'s answer when more than ``limit`` nodes were found.
 GAVE_UP = None
 #: :func:`reach`'s answer when the dicts cannot be searched so (the caller searches in Python).
@@ -200,16 +205,24 @@ def _run(
     nodes it added and the set of them (the source left out unless ``with_source``: then
     first), or with ``layer`` the set of the last layer's nodes, each built in the search's
     order (UNREADABLE where it cannot be built so)."""
-    queue = np.empty((limit + 2, 2), dtype=np.int64)  # (address, hash) of each node found
-    queue[0] = id(source), hash(source)
-    found = {source}  # (holds every node queued: their addresses stay valid)
-    added, last = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, limit, depth,
-                          id(dict), id(int), id(str))  # fmt: skip
+    added, last, queue, _held = _searched(rows, source, limit, depth)  # (_held: kept alive)
     if added < 0:
         return added, None
     first = last if layer else (0 if with_source else 1)  # (the last layer, or all found)
-    made = _ordered_set(queue[first : added + 1, 0])  # (while ``found`` holds them)
+    made = _ordered_set(queue[first : added + 1, 0])  # (while ``_held`` holds them)
     return added, UNREADABLE if made is None else made
+
+
+def _searched(rows: dict, source: Any, limit: int, depth: int) -> tuple[int, int, Any, set]:
+    """``(added, last, queue, found)`` of :func:`_search` from ``source``: the queue holds
+    the (address, hash) of each node found in NetworkX's order, and ``found`` (the search's
+    set) holds a reference to each, so their addresses stay valid while it lives."""
+    queue = np.empty((limit + 2, 2), dtype=np.int64)
+    queue[0] = id(source), hash(source)
+    found = {source}
+    added, last = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, limit, depth,
+                          id(dict), id(int), id(str))  # fmt: skip
+    return added, last, queue, found
 
 
 def _ordered_set(addresses: np.ndarray) -> set | None:
@@ -319,11 +332,7 @@ def within(rows: dict, source: Any, limit: int, depth: int = -1) -> int | None:
     limit, depth = operator.index(limit), operator.index(depth)
     if not _readable(rows, source, limit):
         return UNREADABLE
-    queue = np.empty((limit + 2, 2), dtype=np.int64)
-    queue[0] = id(source), hash(source)
-    found = {source}  # (the search's own set of the nodes seen)
-    added, _ = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, limit, depth,
-                       id(dict), id(int), id(str))  # fmt: skip
+    added = _searched(rows, source, limit, depth)[0]
     return _answer(added, added)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..cpu.atomics import atomic_add
+from . import _short_reach
 from ._common import (
     _small_sets,
     backend_device,
@@ -54,9 +55,9 @@ __all__ = [
 #: 1/64 of a search of every row on top of the pass.
 SMALL_COMPONENT_SHARE = 64
 #: Before that, the compiled search of the dicts from the node (:mod:`._short_reach`) looks
-#: for a component of at most this many other nodes; past it, it gives up (at most ~0.1 ms
-#: spent, 2 cores) for the search in place. Reachability's short search has the same bound.
-SHORT_COMPONENT_NODES = 512
+#: for a component of at most this many other nodes; past it, it gives up for the search in
+#: place (the short searches' one bound).
+SHORT_COMPONENT_NODES = _short_reach.SHORT_SEARCH_NODES
 
 
 def _read_in_place(G, labels: bool, tables=None):
@@ -176,8 +177,6 @@ def node_connected_component(G, n: Any) -> set:
     if not (n in G if P is None else n in P):
         raise KeyError(n)
     if P is not None and "_weak_components" not in G.__dict__:
-        from . import _short_reach
-
         # (a few hundred nodes found at ~0.1-0.2 us each, where any pass over the whole
         # graph reads every node: 0.43 ms for a 3-node component of grid:708's 501k, 8.7 ms
         # with str labels, against NetworkX's 6 us; 2 cores)

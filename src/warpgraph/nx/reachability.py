@@ -50,7 +50,7 @@ __all__ = ["LOCAL_REACH_NODES", "ancestors", "descendants", "reach_within"]
 #: A search on the NetworkX dicts gives up past this many nodes found. Python steps through
 #: each node found (~1 us a node: 4,096 nodes of grid:708 took 4-7 ms on 2 cores), so the
 #: search given up costs a tenth of converting a 1M-edge graph (~0.5 ms).
-LOCAL_REACH_NODES = 512
+LOCAL_REACH_NODES = _short_reach.SHORT_SEARCH_NODES
 
 
 def reach_within(rows: Any, source: Any, limit: int) -> set | None:

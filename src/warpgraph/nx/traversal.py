@@ -332,7 +332,9 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
     likely reaches few nodes (:func:`._common.local_search`) of a graph not converted yet runs
     on its own dicts, never converting it: compiled for int and str labels
     (:func:`._short_reach.layer`; past 1/16 of the nodes it gives up and the graph is
-    converted), by set algebra for others (:func:`._common.layer_by_sets`)."""
+    converted), by set algebra for others (:func:`._common.layer_by_sets`). Any other search
+    (deep, from a node of a small component) runs compiled while it finds at most
+    :data:`._short_reach.SHORT_SEARCH_NODES` nodes before the graph is converted."""
     pending = G.pending
     if not (source in G if pending is None else pending.has_node(source)):
         raise node_error("graph", source)
@@ -342,11 +344,15 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
         return set()
     if depth != distance or depth < 0 or depth >= len(G):
         return set()  # NetworkX compares every layer index with ``distance``: none is equal
-    if pending is not None and local_search(pending, depth):
-        near = _short_reach.layer(pending._adj, source, depth, max(len(G) // 16, 1))
+    if pending is not None:
+        # (a search estimated to stay local may find up to 1/16 of the nodes; any other, a
+        # deep one from a node of a small component, the short searches' bound)
+        local = local_search(pending, depth)
+        limit = max(len(G) // 16, 1) if local else _short_reach.SHORT_SEARCH_NODES
+        near = _short_reach.layer(pending._adj, source, depth, limit)
         if near is _short_reach.UNREADABLE:  # (labels other than ints and strs)
-            near = layer_by_sets(pending._adj, source, depth)
-            if not ints_in_home_slots(near):  # (NetworkX's set where its order may differ)
+            near = layer_by_sets(pending._adj, source, depth) if local else None
+            if near is not None and not ints_in_home_slots(near):  # (NetworkX's order)
                 near = python_layer(pending._adj, source, depth)
         if near is not _short_reach.GAVE_UP:  # (the compiled search's: in NetworkX's order)
             return near
