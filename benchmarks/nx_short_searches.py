@@ -5,7 +5,8 @@ Cases: ``descendants_at_distance`` at distances 2 and 3 on urand:17; ``node_conn
 of a 3-node component and of the giant one in grid:708 with 50 such components added (labels
 ``0..n-1`` and ``str``), and of a 2,000-node component among 100 (200k nodes, shuffled int and
 ``str`` labels); single-source BFS, DFS, Dijkstra and one-node closeness from a node of a
-3-node component of that grid, and a BFS with ``cutoff=2`` in its giant component (answered
+3-node component of that grid, ``bfs_layers`` and multi-source Dijkstra from three such
+nodes, and a BFS with ``cutoff=2`` in its giant component (answered
 by NetworkX's own code: ``nx/_networkx_own.py``); ``triangles`` and ``clustering`` of one or
 two nodes of urand:17 (the same). Each warpgraph call clears the conversion
 cache first (median of ``--repeat``); NetworkX's median of 3. Every result is compared with
@@ -90,6 +91,12 @@ def _cases() -> Iterator[tuple[str, str, nx.Graph, Callable]]:
         ("closeness_centrality(u)", lambda G, s, **kw: nx.closeness_centrality(G, u=s, **kw)),
     ):
         yield "grid:708+50x3", f"{case}, 3-node", G, partial(_from_node, call, tiny)
+    three = [tiny, n + 4, n + 58]  # (nodes of three 3-node components)
+    for case, call in (
+        ("bfs_layers", lambda G, s, **kw: list(nx.bfs_layers(G, s, **kw))),
+        ("multi_source_dijkstra_path_length", nx.multi_source_dijkstra_path_length),
+    ):
+        yield "grid:708+50x3", f"{case}, 3 x 3-node", G, partial(_from_node, call, three)
     near = partial(_from_node, nx.single_source_shortest_path_length, g["source"], cutoff=2)
     yield "grid:708+50x3", "single_source_shortest_path_length cutoff=2, giant", G, near
     F = nx.disjoint_union_all([nx.gnm_random_graph(2000, 6000, seed=i) for i in range(100)])
@@ -106,12 +113,15 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--out", default=None, help="JSON path")
+    ap.add_argument("--match", default="", help="only the cases whose name holds this text")
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
     nx.config.warnings_to_ignore.add("cache")
     rows = []
     for graph, case, G, call in _cases():
+        if args.match not in case:
+            continue
         want = call(G)
         G.__networkx_cache__.clear()
         got = call(G, backend="warpgraph")

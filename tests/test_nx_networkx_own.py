@@ -117,7 +117,7 @@ def test_large_searches_and_small_graphs_run_in_the_backend(graphs, monkeypatch)
         assert list(got.items()) == list(nx.single_source_dijkstra_path_length(H, s).items())
         W = _cached(H)
         assert W.pending is None and W.weight == "weight"
-    assert [a[1] for a in called] == [0]  # (asked for the lattice only)
+    assert [a[1] for a in called] == [(0,)]  # (asked for the lattice only)
 
 
 def test_depth_of_a_limit():
@@ -185,6 +185,42 @@ def test_few_named_nodes_answered_by_networkx(graphs, call):
         assert (_cached(G).pending is G) == alone, nodes
 
 
+MULTI = {  # name -> call(G, sources)
+    "bfs_layers": lambda G, s, **k: list(nx.bfs_layers(G, s, **k)),
+    "multi_source_dijkstra_path_length": nx.multi_source_dijkstra_path_length,
+    "multi_source_dijkstra_path": nx.multi_source_dijkstra_path,
+    "multi_source_dijkstra": nx.multi_source_dijkstra,
+}
+
+
+@pytest.mark.parametrize("name", sorted(MULTI))
+@pytest.mark.parametrize("directed", [False, True])
+def test_few_nodes_from_several_sources(graphs, name, directed):
+    """Sources in three 3-node components (a list with a repeat, a tuple, a set): NetworkX's
+    answer, the graph unconverted; one source in the lattice: the backend's (converted)."""
+    if not _readable():
+        pytest.skip("the C API search is not available on this interpreter")
+    G, D, n = graphs
+    H = D if directed else G
+    call = MULTI[name]
+    few = [n + 30, n + 4, n + 30, n + 58]
+    for sources, alone in ((few, True), (tuple(few), True), (set(few), True),
+                           ([n + 4, 5], False)):  # fmt: skip
+        H.__networkx_cache__.clear()
+        assert call(H, sources, backend=BACKEND) == call(H, sources), sources
+        assert (_cached(H).pending is H) == alone, sources
+    counted = _short_reach.within_sources(H._adj, (n + 30, n + 4, n + 58), FEW_NODES)
+    assert counted == (4 if directed else 6)  # (the rest of each path, or the nodes on)
+    if name == "bfs_layers":  # (no sources: no layers)
+        assert call(H, [], backend=BACKEND) == call(H, []) == []
+    bad_ones = ([n + 4, "no such node"],) + (() if name == "bfs_layers" else ([],))
+    for bad in bad_ones:  # (NetworkX's own error, from the backend)
+        with pytest.raises(nx.NetworkXException if bad else ValueError) as theirs:
+            call(H, bad)
+        with pytest.raises(type(theirs.value), match=str(theirs.value)):
+            call(H, bad, backend=BACKEND)
+
+
 def test_bad_arguments_are_refused_or_left_to_the_backend(graphs):
     """:func:`_short_reach.within` refuses a limit or depth that is not an integer and
     declines a negative limit; the checks before a NetworkX-own call answer False (the
@@ -198,8 +234,8 @@ def test_bad_arguments_are_refused_or_left_to_the_backend(graphs):
     with pytest.raises(TypeError):
         _short_reach.within(G._adj, 0, 10, "2")
     assert _short_reach.within(G._adj, 0, -1) is _short_reach.UNREADABLE
-    assert few_within(G, [0], -1, False) is False  # (unhashable)
-    assert few_within(G, "no such node", -1, False) is False
+    assert few_within(G, ([0],), -1, False) is False  # (unhashable)
+    assert few_within(G, ("no such node",), -1, False) is False
     assert local_work_small(G, [[0], 1]) is False
     assert local_work_small(G, ["no such node"]) is False
     assert local_work_small(G, "no such node") is False

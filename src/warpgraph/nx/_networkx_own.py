@@ -1,4 +1,4 @@
-"""Single-source calls whose search reaches few nodes, answered by NetworkX's own code.
+"""Single- and few-source calls whose search reaches few nodes, answered by NetworkX's own code.
 
 A search from a node of a small component, a DAG's leaf or within a small ``cutoff`` /
 ``depth_limit`` touches a few nodes in NetworkX (microseconds); converting a graph of a
@@ -9,9 +9,11 @@ dispatched single-source function of :data:`SHORT_CALLS` converts a graph of at 
 counts the nodes within reach (within the depth limit where there is one) along the rows
 the function searches; at most :data:`FEW_NODES` of them and NetworkX's own function runs
 on the graph (``backend="networkx"``): its result is NetworkX's by definition, and the graph
-stays unconverted. Past that, the search gives up (~0.05-0.1 ms on 2 cores) and the backend
-runs as before. Only graphs not converted yet, with int or str labels in plain dicts (what
-the compiled search reads), and a source that is a node.
+stays unconverted. ``bfs_layers`` and ``multi_source_dijkstra*`` given a few sources (a
+list, tuple or set of at most :data:`FEW_SOURCES`) are searched from all of them at once
+(:func:`._short_reach.within_sources`). Past that, the search gives up (~0.05-0.1 ms on 2
+cores) and the backend runs as before. Only graphs not converted yet, with int or str labels
+in plain dicts (what the compiled search reads), and sources that are nodes.
 
 The same for the functions of :data:`LOCAL_CALLS` (``triangles``, ``clustering``,
 ``average_clustering``) given a few ``nodes`` whose rows and neighbours' rows are short
@@ -46,6 +48,8 @@ __all__ = [
 FEW_NODES = _short_reach.SHORT_SEARCH_NODES
 #: Graphs of fewer nodes are left to the backend (its conversion costs little there).
 MIN_NODES = 16384
+#: At most this many sources given in a list, tuple or set: a multi-source call is searched.
+FEW_SOURCES = 64
 
 
 def _depth(limit: Any) -> int:
@@ -59,42 +63,59 @@ def _depth(limit: Any) -> int:
     return int(limit)
 
 
-def _from(node: str, depth: str | None = None, reverse: str | None = None) -> Callable:
-    """A reader of the call's bound arguments: ``(node, hops, along incoming arcs)``."""
+#: A call's search as its reader finds it: ``(sources, hops, along incoming arcs)``.
+Search = tuple[tuple, int, bool]
 
-    def read(a: dict) -> tuple[Any, int, bool] | None:
-        return a.get(node), _depth(a.get(depth)) if depth else -1, bool(a.get(reverse, False))
+
+def _from(node: str, depth: str | None = None, reverse: str | None = None) -> Callable:
+    """A reader of the call's bound arguments: the search from its one ``node``."""
+
+    def read(a: dict) -> Search | None:
+        hops = _depth(a.get(depth)) if depth else -1
+        return (a.get(node),), hops, bool(a.get(reverse, False))
 
     return read
 
 
-def _path_source(a: dict) -> tuple[Any, int, bool] | None:
+def _sources(a: dict) -> Search | None:
+    """``bfs_layers`` (a node, or a list of nodes) and ``multi_source_dijkstra*`` (a
+    collection of nodes): the distinct sources, where they come in a list, tuple or set of at
+    most :data:`FEW_SOURCES` (an iterator is not read: NetworkX's call reads it once)."""
+    sources = a.get("sources")
+    if sources in a["G"].pending:  # (bfs_layers' one node: NetworkX's own test, unconverted)
+        return (sources,), -1, False
+    if type(sources) not in (list, tuple, set, frozenset) or not 0 < len(sources) <= FEW_SOURCES:
+        return None
+    return tuple(dict.fromkeys(sources)), -1, False
+
+
+def _path_source(a: dict) -> Search | None:
     """``shortest_path`` / ``shortest_path_length``: from ``source``, or from ``target`` when
     there is no source (undirected only: ``can_run`` declines the rest); pairs are NetworkX's."""
     if a.get("source") is not None:
-        return (a["source"], -1, False) if a.get("target") is None else None
-    return (a.get("target"), -1, False) if a.get("target") is not None else None
+        return ((a["source"],), -1, False) if a.get("target") is None else None
+    return ((a.get("target"),), -1, False) if a.get("target") is not None else None
 
 
 def _one_node(name: str, undirected: bool = False) -> Callable:
     """``closeness_centrality(u=...)``, ``eccentricity(v=...)``: a single node only
     (``undirected``: of an undirected graph only)."""
 
-    def read(a: dict) -> tuple[Any, int, bool] | None:
+    def read(a: dict) -> Search | None:
         if a.get(name) is None or (undirected and a["G"].is_directed()):
             return None
-        return a[name], -1, False
+        return (a[name],), -1, False
 
     return read
 
 
-#: Function -> how to read (source node, hops, incoming) from its bound arguments.
-SHORT_CALLS: dict[str, Callable[[dict], tuple[Any, int, bool] | None]] = {
+#: Function -> how to read its search (:data:`Search`) from its bound arguments.
+SHORT_CALLS: dict[str, Callable[[dict], Search | None]] = {
     "bfs_edges": _from("source", "depth_limit", "reverse"),
     "bfs_tree": _from("source", "depth_limit", "reverse"),
     "bfs_predecessors": _from("source", "depth_limit"),
     "bfs_successors": _from("source", "depth_limit"),
-    "bfs_layers": _from("sources"),
+    "bfs_layers": _sources,
     "single_source_shortest_path_length": _from("source", "cutoff"),
     "single_source_shortest_path": _from("source", "cutoff"),
     "single_target_shortest_path": _from("target", "cutoff"),
@@ -111,6 +132,9 @@ SHORT_CALLS: dict[str, Callable[[dict], tuple[Any, int, bool] | None]] = {
     "single_source_dijkstra_path_length": _from("source"),
     "single_source_dijkstra_path": _from("source"),
     "single_source_dijkstra": _from("source"),
+    "multi_source_dijkstra_path_length": _sources,  # (a weighted cutoff: no hop limit)
+    "multi_source_dijkstra_path": _sources,
+    "multi_source_dijkstra": _sources,
     "dijkstra_predecessor_and_distance": _from("source"),
     "single_source_bellman_ford_path_length": _from("source"),
     "single_source_bellman_ford_path": _from("source"),
@@ -131,6 +155,9 @@ WEIGHTED_CALLS = frozenset(
         "single_source_dijkstra_path_length",
         "single_source_dijkstra_path",
         "single_source_dijkstra",
+        "multi_source_dijkstra_path_length",
+        "multi_source_dijkstra_path",
+        "multi_source_dijkstra",
         "dijkstra_predecessor_and_distance",
         "single_source_bellman_ford_path_length",
         "single_source_bellman_ford_path",
@@ -203,10 +230,11 @@ def local_work_small(P: Any, nodes: Any) -> bool:
     return True
 
 
-def few_within(P: Any, node: Any, hops: int, incoming: bool) -> bool:
-    """Whether ``node`` of the NetworkX graph ``P`` reaches at most :data:`FEW_NODES` other
-    nodes within ``hops`` (-1: any) along its out-arcs (``incoming``: in-arcs), counted by
-    the compiled search of its dicts; False where that search cannot run (then unknown).
+def few_within(P: Any, sources: tuple, hops: int, incoming: bool) -> bool:
+    """Whether the ``sources`` (a tuple of distinct nodes) of the NetworkX graph ``P`` reach
+    at most :data:`FEW_NODES` other nodes within ``hops`` (-1: any) along their out-arcs
+    (``incoming``: in-arcs), counted by the compiled search of its dicts; False where one is
+    not a node (the backend raises NetworkX's error) or that search cannot run (unknown).
 
     Examples
     --------
@@ -214,20 +242,20 @@ def few_within(P: Any, node: Any, hops: int, incoming: bool) -> bool:
     >>> from warpgraph.nx import _short_reach
     >>> D = nx.path_graph(2000, create_using=nx.DiGraph)
     >>> readable = _short_reach.within(D._adj, 0, 1) is not _short_reach.UNREADABLE
-    >>> few_within(D, 1990, -1, False) == readable  # (9 nodes on)
+    >>> few_within(D, (1990,), -1, False) == readable  # (9 nodes on)
     True
-    >>> few_within(D, 0, -1, False), few_within(D, 0, 3, False) == readable
+    >>> few_within(D, (0,), -1, False), few_within(D, (0, 1000), 3, False) == readable
     (False, True)
-    >>> few_within(D, 1990, -1, True)  # (1,990 nodes reach it)
+    >>> few_within(D, (1990,), -1, True)  # (1,990 nodes reach it)
     False
     """
     try:
         rows = P._pred if incoming and P.is_directed() else P._adj
-        if node not in rows:
+        if not all(source in rows for source in sources):
             return False
     except (AttributeError, TypeError):  # (a view without the dicts; an unhashable node)
         return False
-    found = _short_reach.within(rows, node, FEW_NODES, hops)
+    found = _short_reach.within_sources(rows, sources, FEW_NODES, hops)
     return found is not _short_reach.UNREADABLE and found is not _short_reach.GAVE_UP
 
 

@@ -43,7 +43,15 @@ from ._capi import CLEAR, SET_ADD, _call0, _call2, _caller, api
 from ._capi_nodes import node_sets
 from ._dict_layout import _entry, _entry_key, _i64, _prefetch_entries, _table, _u8, _u32
 
-__all__ = ["GAVE_UP", "SHORT_SEARCH_NODES", "UNREADABLE", "layer", "reach", "within"]
+__all__ = [
+    "GAVE_UP",
+    "SHORT_SEARCH_NODES",
+    "UNREADABLE",
+    "layer",
+    "reach",
+    "within",
+    "within_sources",
+]
 
 #: The bound of the short searches the backend makes before it converts a graph (nodes found,
 #: the source not counted): ``descendants`` / ``ancestors``, ``node_connected_component``, and
@@ -148,19 +156,19 @@ def _prefetch_block(outer, queue, lo, hi, rows_at, dict_type):  # pragma: no cov
 
 @nb.njit(cache=True)
 def _search(
-    fns, get_item, rows, found, queue, limit, depth, dict_type, int_type, str_type
+    fns, get_item, rows, found, queue, start, limit, depth, dict_type, int_type, str_type
 ):  # pragma: no cover - compiled
-    """Add to the set ``found`` (holding the source, ``queue[0]``: its address and hash)
-    the nodes reached through the rows of ``rows``, layer by layer, ``depth`` layers (-1: all),
-    each queued in ``queue``. ``(added, last)``: how many nodes were added to ``found`` (so
-    ``queue[:added + 1]`` holds the source and them) and where the last layer searched
-    starts in ``queue``; ``added`` is :data:`_TOO_MANY` once more than ``limit`` were found,
-    :data:`_CANNOT` when a row is not a plain combined dict, a key is not an exact int or
-    str, or a C call failed (its error cleared). Each block of queued nodes is fetched first
-    (:func:`_prefetch_block`)."""
+    """Add to the set ``found`` (holding the ``start`` distinct sources, ``queue[:start]``:
+    address and hash of each) the nodes reached through the rows of ``rows``, layer by layer,
+    ``depth`` layers (-1: all), each queued in ``queue``. ``(added, last)``: how many nodes
+    were added to ``found`` (so ``queue[:start + added]`` holds the sources and them) and
+    where the last layer searched starts in ``queue``; ``added`` is :data:`_TOO_MANY` once
+    more than ``limit`` were found, :data:`_CANNOT` when a row is not a plain combined dict,
+    a key is not an exact int or str, or a C call failed (its error cleared). Each block of
+    queued nodes is fetched first (:func:`_prefetch_block`)."""
     outer = rows if _i64(rows + 40) == 0 else np.int64(0)  # (a combined table: fetched)
     rows_at = np.empty(_BLOCK, dtype=np.int64)
-    lo, hi, layers = 0, 1, 0
+    lo, hi, layers = 0, start, 0
     while lo < hi and layers != depth:
         end = hi
         for i in range(lo, end):
@@ -188,14 +196,14 @@ def _search(
                     _call0(fns[CLEAR])
                     return _CANNOT, 0
                 if _i64(found + _SET_USED) != before:
-                    if hi > limit:
+                    if hi - start >= limit:
                         return _TOO_MANY, 0
                     queue[hi, 0] = key
                     queue[hi, 1] = _entry(at, kind)[1]
                     hi += 1
         lo = end
         layers += 1
-    return hi - 1, lo
+    return hi - start, lo
 
 
 def _run(
@@ -205,7 +213,7 @@ def _run(
     nodes it added and the set of them (the source left out unless ``with_source``: then
     first), or with ``layer`` the set of the last layer's nodes, each built in the search's
     order (UNREADABLE where it cannot be built so)."""
-    added, last, queue, _held = _searched(rows, source, limit, depth)  # (_held: kept alive)
+    added, last, queue, _held = _searched(rows, (source,), limit, depth)  # (_held: alive)
     if added < 0:
         return added, None
     first = last if layer else (0 if with_source else 1)  # (the last layer, or all found)
@@ -213,15 +221,18 @@ def _run(
     return added, UNREADABLE if made is None else made
 
 
-def _searched(rows: dict, source: Any, limit: int, depth: int) -> tuple[int, int, Any, set]:
-    """``(added, last, queue, found)`` of :func:`_search` from ``source``: the queue holds
-    the (address, hash) of each node found in NetworkX's order, and ``found`` (the search's
-    set) holds a reference to each, so their addresses stay valid while it lives."""
-    queue = np.empty((limit + 2, 2), dtype=np.int64)
-    queue[0] = id(source), hash(source)
-    found = {source}
-    added, last = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, limit, depth,
-                          id(dict), id(int), id(str))  # fmt: skip
+def _searched(rows: dict, sources: tuple, limit: int, depth: int) -> tuple[int, int, Any, set]:
+    """``(added, last, queue, found)`` of :func:`_search` from the distinct ``sources``: the
+    queue holds the (address, hash) of each source and node found in NetworkX's order, and
+    ``found`` (the search's set) holds a reference to each, so their addresses stay valid
+    while it lives."""
+    start = len(sources)
+    queue = np.empty((start + limit + 1, 2), dtype=np.int64)
+    for i, source in enumerate(sources):
+        queue[i] = id(source), hash(source)
+    found = set(sources)
+    added, last = _search(api().fns, _GET_ITEM, id(rows), id(found), queue, start, limit,
+                          depth, id(dict), id(int), id(str))  # fmt: skip
     return added, last, queue, found
 
 
@@ -236,13 +247,13 @@ def _ordered_set(addresses: np.ndarray) -> set | None:
     return None if made is None else made[0]
 
 
-def _readable(rows: Any, source: Any, limit: int) -> bool:
-    """Whether :func:`_search` can run: the C API usable, ``rows`` a dict, ``source`` an
+def _readable(rows: Any, sources: tuple, limit: int) -> bool:
+    """Whether :func:`_search` can run: the C API usable, ``rows`` a dict, each source an
     exact ``int`` or ``str``, ``limit`` not negative."""
     return (
         _GET_ITEM is not None
         and type(rows) is dict
-        and type(source) in (int, str)
+        and all(type(source) in (int, str) for source in sources)
         and limit >= 0
         and api() is not None
     )
@@ -273,7 +284,7 @@ def reach(rows: dict, source: Any, limit: int, with_source: bool = False) -> set
         When ``limit`` is not an integer.
     """
     limit = operator.index(limit)
-    if not _readable(rows, source, limit):
+    if not _readable(rows, (source,), limit):
         return UNREADABLE
     added, found = _run(rows, source, limit, -1, False, with_source)
     return _answer(added, found)
@@ -303,7 +314,7 @@ def layer(rows: dict, source: Any, depth: int, limit: int) -> set | None:
         When ``depth`` or ``limit`` is not an integer.
     """
     limit, depth = operator.index(limit), operator.index(depth)
-    if depth < 0 or not _readable(rows, source, limit):
+    if depth < 0 or not _readable(rows, (source,), limit):
         return UNREADABLE
     added, found = _run(rows, source, limit, depth, True)
     return _answer(added, found)
@@ -329,10 +340,32 @@ def within(rows: dict, source: Any, limit: int, depth: int = -1) -> int | None:
     TypeError
         When ``depth`` or ``limit`` is not an integer.
     """
+    return within_sources(rows, (source,), limit, depth)
+
+
+def within_sources(rows: dict, sources: tuple, limit: int, depth: int = -1) -> int | None:
+    """:func:`within` from several distinct ``sources`` at once (each a node of ``rows``, in
+    a tuple): how many other nodes they reach within ``depth`` hops, searched as NetworkX's
+    multi-source searches (``bfs_layers``, ``multi_source_dijkstra``) reach them.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(10)
+    >>> within_sources(G._adj, (0, 9), 10, 1) in (2, UNREADABLE)  # (nodes 1 and 8)
+    True
+    >>> within_sources(G._adj, (0, 9), 3) in (GAVE_UP, UNREADABLE)
+    True
+
+    Raises
+    ------
+    TypeError
+        When ``depth`` or ``limit`` is not an integer.
+    """
     limit, depth = operator.index(limit), operator.index(depth)
-    if not _readable(rows, source, limit):
+    if not sources or not _readable(rows, sources, limit):
         return UNREADABLE
-    added = _searched(rows, source, limit, depth)[0]
+    added = _searched(rows, sources, limit, depth)[0]
     return _answer(added, added)
 
 
