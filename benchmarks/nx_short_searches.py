@@ -6,7 +6,8 @@ of a 3-node component and of the giant one in grid:708 with 50 such components a
 ``0..n-1`` and ``str``), and of a 2,000-node component among 100 (200k nodes, shuffled int and
 ``str`` labels); single-source BFS, DFS, Dijkstra and one-node closeness from a node of a
 3-node component of that grid, ``bfs_layers`` and multi-source Dijkstra from three such
-nodes, and a BFS with ``cutoff=2`` in its giant component (answered
+nodes, a BFS with ``cutoff=2`` and Dijkstra with ``cutoff=200`` (weights 1-100) in its
+giant component (answered
 by NetworkX's own code: ``nx/_networkx_own.py``); ``triangles`` and ``clustering`` of one or
 two nodes of urand:17 (the same). Each warpgraph call clears the conversion
 cache first (median of ``--repeat``); NetworkX's median of 3. Every result is compared with
@@ -99,6 +100,8 @@ def _cases() -> Iterator[tuple[str, str, nx.Graph, Callable]]:
         yield "grid:708+50x3", f"{case}, 3 x 3-node", G, partial(_from_node, call, three)
     near = partial(_from_node, nx.single_source_shortest_path_length, g["source"], cutoff=2)
     yield "grid:708+50x3", "single_source_shortest_path_length cutoff=2, giant", G, near
+    near = partial(_from_node, nx.single_source_dijkstra_path_length, g["source"], cutoff=200)
+    yield "grid:708+50x3", "single_source_dijkstra_path_length cutoff=200, giant", G, near
     F = nx.disjoint_union_all([nx.gnm_random_graph(2000, 6000, seed=i) for i in range(100)])
     order = list(F)
     random.Random(1).shuffle(order)

@@ -221,6 +221,63 @@ def test_few_nodes_from_several_sources(graphs, name, directed):
             call(H, bad, backend=BACKEND)
 
 
+CUTOFF_CALLS = {  # name -> call(G, source, cutoff)
+    "single_source_dijkstra_path_length": lambda G, s, c, **k: (
+        nx.single_source_dijkstra_path_length(G, s, cutoff=c, **k)
+    ),
+    "single_source_dijkstra": lambda G, s, c, **k: nx.single_source_dijkstra(G, s, cutoff=c, **k),
+    "dijkstra_predecessor_and_distance": lambda G, s, c, **k: nx.dijkstra_predecessor_and_distance(
+        G, s, cutoff=c, **k
+    ),
+    "multi_source_dijkstra_path": lambda G, s, c, **k: nx.multi_source_dijkstra_path(
+        G, [s, s + 2], cutoff=c, **k
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CUTOFF_CALLS))
+@pytest.mark.parametrize("directed", [False, True])
+def test_a_small_distance_cutoff_is_a_small_search(graphs, name, directed):
+    """In the connected lattice (weights 1-5), Dijkstra within a distance of 6 settles a few
+    dozen nodes: NetworkX's call, unconverted; within 10,000 (or inf, or a cutoff that is not
+    a number) the backend's, converted. Both equal to NetworkX's."""
+    G, D, _ = graphs
+    H = D if directed else G
+    call = CUTOFF_CALLS[name]
+    for cutoff, alone in ((6, True), (6.5, True), (0, True), (10_000, False), (math.inf, False)):
+        H.__networkx_cache__.clear()
+        assert call(H, 300, cutoff, backend=BACKEND) == call(H, 300, cutoff), cutoff
+        assert (_cached(H).pending is H) == alone, cutoff
+
+
+def test_distance_cutoff_search_reads_weights_as_networkx(graphs):
+    """:func:`few_within_distance` follows NetworkX's Dijkstra: a missing weight counts 1, a
+    None weight hides the edge; it gives up at a negative, NaN or non-numeric weight, a
+    weight function, a hub's row past LOCAL_ENTRIES, and a cutoff that is not a number."""
+    from warpgraph.nx._networkx_own import LOCAL_ENTRIES, few_within_distance
+
+    P = nx.path_graph(2 * FEW_NODES)
+    nx.set_edge_attributes(P, 1, "w")
+    assert few_within_distance(P, (0,), FEW_NODES, "w")
+    assert not few_within_distance(P, (0,), FEW_NODES + 1, "w")
+    assert not few_within_distance(P, (0, 100), FEW_NODES, "w")  # (more from both)
+    assert few_within_distance(P, (0,), 10**9, "missing") is False  # (counts 1 each)
+    P.edges[5, 6]["w"] = None  # (hidden: nothing past node 5)
+    assert few_within_distance(P, (0,), 10**9, "w")
+    for bad in (-1, math.nan, "3", 2j):
+        P.edges[2, 3]["w"] = bad
+        assert few_within_distance(P, (0,), 10, "w") is False, bad
+    P.edges[2, 3]["w"] = 1
+    assert few_within_distance(P, (0,), 10, lambda u, v, d: 1) is False
+    for cutoff in (None, "10", math.nan, math.inf, True):
+        assert few_within_distance(P, (0,), cutoff, "w") is False, cutoff
+    assert few_within_distance(P, ([0],), 10, "w") is False
+    assert few_within_distance(P, ("no such node",), 10, "w") is False
+    S = nx.star_graph(LOCAL_ENTRIES + 1)
+    assert few_within_distance(S, (0,), 0.5, "weight") is False  # (the hub's row: too long)
+    assert few_within_distance(S, (1,), 0.5, "weight") is True
+
+
 def test_bad_arguments_are_refused_or_left_to_the_backend(graphs):
     """:func:`_short_reach.within` refuses a limit or depth that is not an integer and
     declines a negative limit; the checks before a NetworkX-own call answer False (the
