@@ -84,16 +84,24 @@ def _from(node: str, depth: str | None = None, reverse: str | None = None) -> Ca
     return read
 
 
-def _sources(a: dict) -> Search | None:
-    """``bfs_layers`` (a node, or a list of nodes) and ``multi_source_dijkstra*`` (a
-    collection of nodes): the distinct sources, where they come in a list, tuple or set of at
-    most :data:`FEW_SOURCES` (an iterator is not read: NetworkX's call reads it once)."""
-    sources = a.get("sources")
-    if sources in a["G"].pending:  # (bfs_layers' one node: NetworkX's own test, unconverted)
-        return (sources,), -1, False
-    if type(sources) not in (list, tuple, set, frozenset) or not 0 < len(sources) <= FEW_SOURCES:
-        return None
-    return tuple(dict.fromkeys(sources)), -1, False
+def _sources(one_node: bool) -> Callable:
+    """A reader of ``sources``, a list, tuple or set of at most :data:`FEW_SOURCES` nodes
+    (``multi_source_dijkstra*``) or (``one_node``: ``bfs_layers``) also a node: the distinct
+    sources; None for anything else (an iterator is not read: NetworkX's call reads it once)."""
+
+    def read(a: dict) -> Search | None:
+        sources = a.get("sources")
+        if one_node and sources in a["G"].pending:  # (NetworkX's own test, unconverted)
+            return (sources,), -1, False
+        if type(sources) not in (list, tuple, set, frozenset):
+            return None
+        try:
+            distinct = tuple(dict.fromkeys(sources))
+        except TypeError:  # (an unhashable source: the backend raises NetworkX's error)
+            return None
+        return (distinct, -1, False) if 0 < len(distinct) <= FEW_SOURCES else None
+
+    return read
 
 
 def _path_source(a: dict) -> Search | None:
@@ -122,7 +130,7 @@ SHORT_CALLS: dict[str, Callable[[dict], Search | None]] = {
     "bfs_tree": _from("source", "depth_limit", "reverse"),
     "bfs_predecessors": _from("source", "depth_limit"),
     "bfs_successors": _from("source", "depth_limit"),
-    "bfs_layers": _sources,
+    "bfs_layers": _sources(one_node=True),
     "single_source_shortest_path_length": _from("source", "cutoff"),
     "single_source_shortest_path": _from("source", "cutoff"),
     "single_target_shortest_path": _from("target", "cutoff"),
@@ -139,9 +147,9 @@ SHORT_CALLS: dict[str, Callable[[dict], Search | None]] = {
     "single_source_dijkstra_path_length": _from("source"),
     "single_source_dijkstra_path": _from("source"),
     "single_source_dijkstra": _from("source"),
-    "multi_source_dijkstra_path_length": _sources,  # (a weighted cutoff: no hop limit)
-    "multi_source_dijkstra_path": _sources,
-    "multi_source_dijkstra": _sources,
+    "multi_source_dijkstra_path_length": _sources(one_node=False),  # (cutoff: a distance)
+    "multi_source_dijkstra_path": _sources(one_node=False),
+    "multi_source_dijkstra": _sources(one_node=False),
     "dijkstra_predecessor_and_distance": _from("source"),
     "single_source_bellman_ford_path_length": _from("source"),
     "single_source_bellman_ford_path": _from("source"),
