@@ -293,6 +293,10 @@ def test_bad_arguments_are_refused_or_left_to_the_backend(graphs):
     with pytest.raises(TypeError):
         _short_reach.within(G._adj, 0, 10, "2")
     assert _short_reach.within(G._adj, 0, -1) is _short_reach.UNREADABLE
+    assert _short_reach.within_sources(G._adj, (), 10) is _short_reach.UNREADABLE  # (none)
+    assert _short_reach.within_sources(G._adj, (0, 1.5), 10) is _short_reach.UNREADABLE
+    with pytest.raises(TypeError):
+        _short_reach.within_sources(G._adj, (0, 1), 2.5)
     assert few_within(G, ([0],), -1, False) is False  # (unhashable)
     assert few_within(G, ("no such node",), -1, False) is False
     assert local_work_small(G, [[0], 1]) is False
