@@ -103,6 +103,35 @@ def test_a_small_cutoff_is_a_small_search(graphs, name):
         assert (_cached(G).pending is G) == alone, limit
 
 
+@pytest.mark.parametrize("name", ["single_source_shortest_path", "bfs_tree", "dfs_edges"])
+@pytest.mark.parametrize("directed", [False, True])
+def test_a_depth_limit_is_counted_further(name, directed):
+    """Within a depth limit the count runs to FEW_NODES_WITHIN_LIMIT nodes, past FEW_NODES:
+    along a path of more than MIN_NODES nodes, a limit reaching FEW_NODES + 1 nodes or exactly
+    FEW_NODES_WITHIN_LIMIT is NetworkX's call, one node more the backend's; with no limit the
+    path is the backend's, and so is a 1,000-node component (past FEW_NODES, no limit)."""
+    from warpgraph.nx._networkx_own import FEW_NODES_WITHIN_LIMIT
+
+    if not _readable():
+        pytest.skip("the C API search is not available on this interpreter")
+    H = nx.path_graph(MIN_NODES + 100, create_using=nx.DiGraph if directed else nx.Graph)
+    nx.add_path(H, range(10**6, 10**6 + 1000))
+    key = "cutoff" if name.startswith("single") else "depth_limit"
+    call = CALLS[name]
+    cases = (
+        (0, FEW_NODES + 1, True),
+        (0, FEW_NODES_WITHIN_LIMIT, True),
+        (0, FEW_NODES_WITHIN_LIMIT + 1, False),
+        (0, None, False),
+        (10**6, None, False),
+        (10**6, 900, True),
+    )
+    for s, limit, alone in cases:
+        H.__networkx_cache__.clear()
+        assert call(H, s, backend=BACKEND, **{key: limit}) == call(H, s, **{key: limit})
+        assert (_cached(H).pending is H) == alone, (s, limit)
+
+
 def test_large_searches_and_small_graphs_run_in_the_backend(graphs, monkeypatch):
     """A search of the whole lattice, any search of a graph under MIN_NODES nodes, and a
     weighted one: the backend's own (NetworkX's own is never called), equal to NetworkX's; the

@@ -7,16 +7,17 @@ BFS from such a node 13-16 ms, Dijkstra 42 ms, against NetworkX's 6-8 us). So be
 dispatched single-source function of :data:`SHORT_CALLS` converts a graph of at least
 :data:`MIN_NODES` nodes, the compiled search of its dicts (:func:`._short_reach.within`)
 counts the nodes within reach (within the depth limit where there is one) along the rows
-the function searches; at most :data:`FEW_NODES` of them and NetworkX's own function runs
-on the graph (``backend="networkx"``): its result is NetworkX's by definition, and the graph
-stays unconverted. ``bfs_layers`` and ``multi_source_dijkstra*`` given a few sources (a
-list, tuple or set of at most :data:`FEW_SOURCES`) are searched from all of them at once
+the function searches; at most :data:`FEW_NODES` of them (:data:`FEW_NODES_WITHIN_LIMIT`
+within a depth limit) and NetworkX's own function runs on the graph (``backend="networkx"``):
+its result is NetworkX's by definition, and the graph stays unconverted. ``bfs_layers`` and
+``multi_source_dijkstra*`` given a few sources (a list, tuple or set of at most
+:data:`FEW_SOURCES`) are searched from all of them at once
 (:func:`._short_reach.within_sources`). A Dijkstra call given a ``cutoff``
 (:data:`DISTANCE_CUTOFF_CALLS`) is counted by a search of the weighted distances instead
-(:func:`few_within_distance`, in Python: ~0.6 ms to give up on 2 cores). Past that, the
-search gives up (~0.05-0.1 ms on 2 cores) and the backend runs as before. Only graphs not
-converted yet, with int or str labels in plain dicts (what the compiled search reads), and
-sources that are nodes.
+(:func:`few_within_distance`, in Python: 2 cores, ~1 ms to give up in grid:708, ~9 ms in
+urand:17, whose rows are four times longer). Past that, the search gives up (~0.05-0.3 ms on
+2 cores) and the backend runs as before. Only graphs not converted yet, with int or str
+labels in plain dicts (what the compiled search reads), and sources that are nodes.
 
 The same for the functions of :data:`LOCAL_CALLS` (``triangles``, ``clustering``,
 ``average_clustering``) given a few ``nodes`` whose rows and neighbours' rows are short
@@ -42,6 +43,7 @@ from . import _short_reach
 __all__ = [
     "DISTANCE_CUTOFF_CALLS",
     "FEW_NODES",
+    "FEW_NODES_WITHIN_LIMIT",
     "LOCAL_CALLS",
     "MIN_NODES",
     "SHORT_CALLS",
@@ -53,6 +55,12 @@ __all__ = [
 
 #: At most this many nodes within reach (the source not counted): NetworkX's own call.
 FEW_NODES = _short_reach.SHORT_SEARCH_NODES
+#: The same within a depth limit (a hop count). A call that names one mostly means a local
+#: search, and the compiled count gives up cheaply (2 cores: ~0.15-0.5 ms at this bound), so
+#: it runs on to where NetworkX's own search stops being the cheaper (2 cores, grid:708:
+#: 1,861 nodes within 30 hops 1.1-4.1 ms in NetworkX, 14-19 ms through the backend, which
+#: converts first).
+FEW_NODES_WITHIN_LIMIT = 2048
 #: Graphs of fewer nodes are left to the backend (its conversion costs little there).
 MIN_NODES = 16384
 #: At most this many sources given in a list, tuple or set: a multi-source call is searched.
@@ -264,7 +272,8 @@ def _all_nodes(rows: dict | None, sources: tuple) -> bool:
 
 def few_within(P: Any, sources: tuple, hops: int, incoming: bool) -> bool:
     """Whether the ``sources`` (a tuple of distinct nodes) of the NetworkX graph ``P`` reach
-    at most :data:`FEW_NODES` other nodes within ``hops`` (-1: any) along their out-arcs
+    at most :data:`FEW_NODES` other nodes (:data:`FEW_NODES_WITHIN_LIMIT` when ``hops`` is
+    a limit) within ``hops`` (-1: any) along their out-arcs
     (``incoming``: in-arcs), counted by the compiled search of its dicts; False where one is
     not a node (the backend raises NetworkX's error) or that search cannot run (unknown).
 
@@ -284,7 +293,8 @@ def few_within(P: Any, sources: tuple, hops: int, incoming: bool) -> bool:
     rows = getattr(P, "_pred" if incoming and P.is_directed() else "_adj", None)
     if not _all_nodes(rows, sources):
         return False
-    found = _short_reach.within_sources(rows, sources, FEW_NODES, hops)
+    bound = FEW_NODES if hops < 0 else FEW_NODES_WITHIN_LIMIT
+    found = _short_reach.within_sources(rows, sources, bound, hops)
     return found is not _short_reach.UNREADABLE and found is not _short_reach.GAVE_UP
 
 
