@@ -125,3 +125,41 @@ def write_json(name: str, payload: dict[str, Any], out: str | None = None) -> Pa
     tmp.write_text(json.dumps(payload, indent=2, default=str) + "\n")
     os.replace(tmp, path)
     return path
+
+
+def first_call_parser(doc: str) -> Any:
+    """The options of the scripts that time the backend's first calls against NetworkX:
+    ``--graphs``, ``--repeat`` (first calls, median), ``--device`` (the backend's configured
+    device) and ``--out`` (a JSON path); the description is ``doc``'s first paragraph."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
+    ap.add_argument("--repeat", type=int, default=5, help="warpgraph first calls (median)")
+    ap.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"],
+                    help="the backend's configured device")  # fmt: skip
+    ap.add_argument("--out", default=None, help="JSON path")
+    return ap
+
+
+def configure_backend(device: str) -> str:
+    """Set the warpgraph backend's device (NetworkX's cache warnings off) and return the
+    device it resolves to, printed."""
+    import networkx as nx
+
+    from warpgraph.nx._common import backend_device
+
+    nx.config.backends.warpgraph.device = device
+    nx.config.warnings_to_ignore.add("cache")
+    resolved = backend_device()
+    print(f"backend device: {device} -> {resolved}")
+    return resolved
+
+
+def dump_rows(out: str | None, benchmark: str, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` with the environment to ``out`` (nothing when it is None)."""
+    if out:
+        with open(out, "w") as fh:
+            json.dump({"benchmark": benchmark, "environment": environment(), "rows": rows},
+                      fh, indent=1)  # fmt: skip
+        print("wrote", out)

@@ -15,13 +15,11 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import time
 
 import networkx as nx
-from _common import environment
+from _common import configure_backend, dump_rows, first_call_parser
 from nx_backend import build
 
 CASES = {
@@ -46,18 +44,8 @@ def _median(call, repeat: int, clear=None) -> tuple[float, object]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
-    ap.add_argument("--repeat", type=int, default=5, help="warpgraph first calls (median)")
-    ap.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"],
-                    help="the backend's configured device")  # fmt: skip
-    ap.add_argument("--out", default=None, help="JSON path")
-    args = ap.parse_args()
-    from warpgraph.nx._common import backend_device
-
-    nx.config.backends.warpgraph.device = args.device
-    device = backend_device()
-    print(f"backend device: {args.device} -> {device}")
+    args = first_call_parser(__doc__).parse_args()
+    device = configure_backend(args.device)
     rows = []
     for spec in args.graphs:
         info = build(spec)
@@ -77,11 +65,7 @@ def main() -> None:
                          "warpgraph_cold_s": ours_s, "speedup": theirs_s / ours_s})  # fmt: skip
             print(f"{spec:10} {name:36} NX {theirs_s:8.3f} s  warpgraph {ours_s * 1e3:8.1f} ms"
                   f"  {theirs_s / ours_s:7.1f}x")  # fmt: skip
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump({"benchmark": "nx_one_node", "environment": environment(), "rows": rows},
-                      f, indent=1)  # fmt: skip
-        print("wrote", args.out)
+    dump_rows(args.out, "nx_one_node", rows)
 
 
 if __name__ == "__main__":

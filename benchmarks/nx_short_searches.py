@@ -22,7 +22,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import time
@@ -30,7 +29,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 import networkx as nx
-from _common import environment
+from _common import dump_rows
 from nx_backend import build
 
 
@@ -144,10 +143,7 @@ def main(argv: list[str] | None = None) -> None:
                      "networkx_s": theirs, "speedup": theirs / ours})  # fmt: skip
         print(f"{graph:14} {case:46} {ours * 1e3:8.3f} ms  NetworkX {theirs * 1e3:8.3f} ms"
               f"  {theirs / ours:6.2f}x")  # fmt: skip
-    if args.out:
-        with open(args.out, "w") as fh:
-            json.dump({"benchmark": "nx_short_searches", "environment": environment(),
-                       "rows": rows}, fh, indent=1)  # fmt: skip
+    dump_rows(args.out, "nx_short_searches", rows)
 
 
 if __name__ == "__main__":

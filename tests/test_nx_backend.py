@@ -463,7 +463,9 @@ def test_can_run_refuses_unsupported_arguments():
     can = backend_interface.can_run
     assert can("clustering", (G,), {}) is True
     assert can("clustering", (G,), {"weight": "w"}) is not True
-    assert can("clustering", (D,), {}) is not True
+    assert can("clustering", (D,), {}) is True  # (Fagiolo's, since session 55)
+    assert can("clustering", (D,), {"weight": "w"}) is not True
+    assert can("triangles", (D,), {}) is not True  # (NetworkX refuses it)
     assert can("triadic_census", (D,), {}) is True
     assert can("triadic_census", (D,), {"nodelist": list(D)[:3]}) is not True
     assert can("connected_components", (D,), {}) is not True
@@ -666,8 +668,9 @@ def test_triangles(seed, kind):
 
 
 @pytest.mark.parametrize(("seed", "kind"), CASES)
-def test_transitivity(seed, kind):
-    G = random_graph(seed, kind)
+@pytest.mark.parametrize("directed", [False, True])
+def test_transitivity(seed, kind, directed):
+    G = random_graph(seed, kind, directed=directed)
     ours, theirs = both("transitivity", G)
     assert ours == theirs and type(ours) is type(theirs)
 
@@ -678,8 +681,9 @@ def test_transitivity_without_triangles_is_int_zero():
 
 
 @pytest.mark.parametrize(("seed", "kind"), CASES)
-def test_clustering(seed, kind):
-    G = random_graph(seed, kind)
+@pytest.mark.parametrize("directed", [False, True])
+def test_clustering(seed, kind, directed):
+    G = random_graph(seed, kind, directed=directed)
     assert_same_dict(*both("clustering", G))
     nodes = list(G)
     v = nodes[-1]
@@ -869,8 +873,9 @@ def test_null_graph_connectivity_errors():
 
 
 @pytest.mark.parametrize(("seed", "kind"), FEW)
-def test_average_clustering_is_networkx_float(seed, kind):
-    G = random_graph(seed, kind)
+@pytest.mark.parametrize("directed", [False, True])
+def test_average_clustering_is_networkx_float(seed, kind, directed):
+    G = random_graph(seed, kind, directed=directed)
     for count_zeros in (True, False):
         try:
             theirs = nx.average_clustering(G, count_zeros=count_zeros)
@@ -897,14 +902,21 @@ def test_python_sum_is_builtin_sum():
     assert python_sum(x, True) != python_sum(x, False)  # the two rules differ on such data
 
 
-def test_average_clustering_exact_on_many_distinct_values():
+@pytest.mark.parametrize("directed", [False, True])
+def test_average_clustering_exact_on_many_distinct_values(directed):
     G = nx.powerlaw_cluster_graph(3000, 4, 0.6, seed=3)
+    if directed:  # (each edge one way or both, at random)
+        rng = random.Random(5)
+        G = nx.DiGraph([(u, v) if rng.random() < 0.5 else (v, u) for u, v in G.edges()])
+        G.add_edges_from((v, u) for u, v in list(G.edges())[::3])
     for count_zeros in (True, False):
         theirs = nx.average_clustering(G, count_zeros=count_zeros)
         assert nx.average_clustering(G, count_zeros=count_zeros, backend=BACKEND) == theirs
     some = list(G)[::7]
     theirs = nx.average_clustering(G, nodes=some)
     assert nx.average_clustering(G, nodes=some, backend=BACKEND) == theirs
+    assert_same_dict(*both("clustering", G))
+    assert both("transitivity", G)[0] == nx.transitivity(G)
 
 
 # ---------------------------------------------------------------- device configuration
@@ -1128,6 +1140,7 @@ def test_gpu_device_equals_networkx(seed):
             ("number_connected_components", G),
             ("is_connected", G),
             ("transitivity", G),
+            ("transitivity", D),
             ("number_strongly_connected_components", D),
             ("is_strongly_connected", D),
         ):
@@ -1136,6 +1149,7 @@ def test_gpu_device_equals_networkx(seed):
         for func, H in (
             ("triangles", G),
             ("clustering", G),
+            ("clustering", D),
             ("core_number", G),
             ("core_number", D),
             ("triadic_census", D),

@@ -215,6 +215,29 @@ def test_few_named_nodes_answered_by_networkx(graphs, call):
         assert (_cached(G).pending is G) == alone, nodes
 
 
+@pytest.mark.parametrize("name", ["clustering", "average_clustering"])
+def test_few_named_nodes_of_a_digraph_count_predecessor_rows(graphs, name):
+    """A directed graph's clustering reads both rows of each node: a node with few successors
+    but a hub of predecessors (or next to one) is the backend's; a lattice node is NetworkX's."""
+    from warpgraph.nx._networkx_own import LOCAL_ENTRIES
+
+    D = graphs[1].copy()
+    D.add_edges_from((10**6 + i, 7) for i in range(LOCAL_ENTRIES))  # (node 7: in-hub)
+    D.add_edges_from([(7, 10**6), (10**6 + 1, 10**6)])  # (a triangle at the hub)
+    call = getattr(nx, name)
+    for nodes, alone in ((5, True), ([5, 300], True), (7, False), ([10**6], False)):
+        D.__networkx_cache__.clear()
+        try:
+            want = call(D, nodes)
+        except AttributeError:  # (NetworkX's average_clustering of one node: so does ours)
+            with pytest.raises(AttributeError):
+                call(D, nodes, backend=BACKEND)
+            continue
+        got = call(D, nodes, backend=BACKEND)
+        assert got == want and type(got) is type(want), nodes
+        assert (_cached(D).pending is D) == alone, nodes
+
+
 MULTI = {  # name -> call(G, sources)
     "bfs_layers": lambda G, s, **k: list(nx.bfs_layers(G, s, **k)),
     "multi_source_dijkstra_path_length": nx.multi_source_dijkstra_path_length,

@@ -11,8 +11,13 @@ from hypothesis import strategies as st
 
 import warpgraph as wg
 from warpgraph.algorithms.triangles import clustering, transitivity, triangle_count, triangles
-from warpgraph.algorithms.triangles.reference import clustering_reference, triangles_reference
-from warpgraph.algorithms.triangles.verify import verify_triangles
+from warpgraph.algorithms.triangles.reference import (
+    clustering_reference,
+    directed_clustering_reference,
+    directed_transitivity_reference,
+    triangles_reference,
+)
+from warpgraph.algorithms.triangles.verify import verify_directed_clustering, verify_triangles
 from warpgraph.errors import InvalidArgumentError, VerificationError
 
 DEVICES = ["cpu", pytest.param("gpu", marks=pytest.mark.gpu)]
@@ -104,11 +109,72 @@ def test_selection():
         triangles(G, [0, 9], device="cpu")
 
 
+def nx_digraph(n, src, dst):
+    H = nx.DiGraph()
+    H.add_nodes_from(range(n))
+    H.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
+    return H
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@given(case=edge_lists())
+def test_directed_clustering_and_transitivity_match_networkx(device, case):
+    """A directed graph's clustering (Fagiolo's) and transitivity (successor sets) equal
+    NetworkX's exactly (the same integer quotients) and the dense matrix references."""
+    n, src, dst = case
+    D, H = build(n, src, dst, directed=True), nx_digraph(n, src, dst)
+    got = host(clustering(D, device=device)).tolist()
+    want = nx.clustering(H)
+    assert got == [want[v] for v in range(n)]
+    np.testing.assert_allclose(got, directed_clustering_reference(n, src, dst), rtol=1e-15)
+    assert transitivity(D, device=device) == nx.transitivity(H)
+    assert transitivity(D, device=device) == directed_transitivity_reference(n, src, dst)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_directed_clustering_dense_reference(seed):
+    """Larger random digraphs (mutual arcs, loops, repeats) against the dense references."""
+    rng = np.random.default_rng(seed)
+    n = 150
+    src, dst = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
+    src, dst = np.r_[src, dst[:800]], np.r_[dst, src[:800]]  # (800 mutual pairs)
+    D = build(n, src, dst, directed=True)
+    c = clustering(D, device="cpu")
+    np.testing.assert_allclose(c, directed_clustering_reference(n, src, dst), rtol=1e-15)
+    verify_directed_clustering(D, c)
+    wrong = c.copy()
+    wrong[7] = wrong[7] / 2 if wrong[7] else 0.5
+    with pytest.raises(VerificationError, match="vertex 7"):
+        verify_directed_clustering(D, wrong)
+    with pytest.raises(VerificationError, match="rule 1"):
+        verify_directed_clustering(D, c[:-1])
+    want = directed_transitivity_reference(n, src, dst)
+    assert transitivity(D, device="cpu") == pytest.approx(want, rel=1e-15)
+
+
+def test_directed_known_graphs():
+    """A 3-cycle with one mutual dyad; a transitive triple; a mutual triangle (every dyad
+    both ways: Fagiolo's clustering and the transitivity are 1)."""
+    D = wg.Graph.from_edges([0, 1, 2, 1], [1, 2, 0, 0], directed=True)
+    assert clustering(D, device="cpu").tolist() == [0.5, 0.5, 1.0]
+    assert clustering(D, 2, device="cpu") == 1.0
+    T = wg.Graph.from_edges([0, 0, 1], [1, 2, 2], directed=True)
+    assert transitivity(T, device="cpu") == 0.5
+    K = wg.Graph.from_networkx(nx.complete_graph(3, create_using=nx.DiGraph))
+    assert clustering(K, device="cpu").tolist() == [1.0] * 3
+    assert transitivity(K, device="cpu") == 1.0
+    P = wg.Graph.from_edges([0, 1], [1, 2], directed=True)
+    assert transitivity(P, device="cpu") == 0.0
+    assert clustering(P, device="cpu").tolist() == [0.0] * 3
+
+
 def test_bad_input():
     D = wg.Graph.from_edges([0, 1], [1, 2], directed=True)
-    for f in (triangles, triangle_count, transitivity, clustering):
+    for f in (triangles, triangle_count):
         with pytest.raises(InvalidArgumentError, match="undirected"):
             f(D, device="cpu")
+    with pytest.raises(InvalidArgumentError, match="weighted clustering"):
+        clustering(D, weight="weight", device="cpu")
     with pytest.raises(InvalidArgumentError, match=r"warpgraph\.Graph"):
         triangles(nx.Graph(), device="cpu")
     G = D.to_undirected()

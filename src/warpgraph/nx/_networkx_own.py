@@ -217,7 +217,8 @@ def local_work_small(P: Any, nodes: Any) -> bool:
     """Whether ``nodes`` (one node of the NetworkX graph ``P``, or a list, tuple or set of
     at most :data:`LOCAL_NODES` of them; nothing else is read, so an iterator stays whole)
     reach at most :data:`LOCAL_ENTRIES` row entries within one hop: their own rows and
-    their neighbours'. Stops counting once past it (so a hub costs no more).
+    their neighbours' (a directed graph's successor and predecessor rows, both of which its
+    clustering reads). Stops counting once past it (so a hub costs no more).
 
     Examples
     --------
@@ -228,8 +229,12 @@ def local_work_small(P: Any, nodes: Any) -> bool:
     >>> P = nx.path_graph(100)
     >>> local_work_small(P, 5), local_work_small(P, [5, 6]), local_work_small(P, iter([5]))
     (True, True, False)
+    >>> D = nx.DiGraph((i, 0) for i in range(1, 20000))  # (node 0: 19,999 predecessors)
+    >>> local_work_small(D, 0), local_work_small(D, 5)
+    (False, False)
     """
     adj = P._adj
+    tables = (adj, P._pred) if P.is_directed() else (adj,)
     try:
         single = nodes in adj
     except TypeError:  # (unhashable: a list or set of nodes)
@@ -244,18 +249,21 @@ def local_work_small(P: Any, nodes: Any) -> bool:
     total = 0
     for v in named:
         try:
-            row = adj.get(v)
+            found = adj.get(v)
         except TypeError:
             return False
-        if row is None:  # (not a node: the backend's own errors and skips)
+        if found is None:  # (not a node: the backend's own errors and skips)
             return False
-        total += len(row)
-        if total > LOCAL_ENTRIES:
-            return False
-        rows.append(row)
+        for table in tables:
+            row = table[v]
+            total += len(row)
+            if total > LOCAL_ENTRIES:
+                return False
+            rows.append(row)
     for row in rows:
         for w in row:
-            total += len(adj[w])
+            for table in tables:
+                total += len(table[w])
             if total > LOCAL_ENTRIES:
                 return False
     return True

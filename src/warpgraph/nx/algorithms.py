@@ -232,11 +232,7 @@ def _is_number(x: Any) -> bool:
 
 
 def _check_clustering(G, nodes=None, weight=None, **_: Any) -> bool | str:
-    if weight is not None:
-        return "weighted clustering is not implemented"
-    if _is_directed(G):
-        return "directed clustering is not implemented"
-    return True
+    return "weighted clustering is not implemented" if weight is not None else True
 
 
 def _check_triadic_census(G, nodelist=None) -> bool | str:
@@ -587,7 +583,6 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "is_connected": _check_undirected,
     "node_connected_component": _check_undirected,
     "triangles": _check_undirected,
-    "transitivity": _check_undirected,
     "weakly_connected_components": _check_directed,
     "number_weakly_connected_components": _check_directed,
     "is_weakly_connected": _check_directed,

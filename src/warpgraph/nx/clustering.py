@@ -56,18 +56,30 @@ def triangles(G, nodes: Any = None):
     return _per_node(G, _triangles(G.on(dev, any_order=True), device=dev), nodes)
 
 
-def transitivity(G) -> float | int:
-    """Global clustering coefficient; ``0`` (an int, as NetworkX) without triangles."""
+def _placed(G) -> tuple[Any, str]:
+    """The converted graph where its triangles are counted, and that device: a directed one
+    on the CPU with its rows sorted (:mod:`warpgraph.algorithms.triangles.directed` merges
+    them), an undirected one on the backend's device in any row order."""
+    if G.is_directed():
+        return G.on("cpu"), "cpu"
     dev = backend_device()
-    value = _transitivity(G.on(dev, any_order=True), device=dev)
+    return G.on(dev, any_order=True), dev
+
+
+def transitivity(G) -> float | int:
+    """Global clustering coefficient (a directed graph's by NetworkX's rule for it); ``0``
+    (an int, as NetworkX) without triangles."""
+    graph, dev = _placed(G)
+    value = _transitivity(graph, device=dev)
     return 0 if value == 0 else value
 
 
 @gc_paused()
 def clustering(G, nodes: Any = None, weight: str | None = None):
-    """Local clustering of each node (unweighted, undirected); ``0`` (int) without triangles."""
-    dev = backend_device()
-    return _per_node(G, _clustering(G.on(dev, any_order=True), device=dev), nodes, zero_int=True)
+    """Local clustering of each node (unweighted; Fagiolo's for a directed graph); ``0``
+    (int) without triangles."""
+    graph, dev = _placed(G)
+    return _per_node(G, _clustering(graph, device=dev), nodes, zero_int=True)
 
 
 #: CPython's ``sum`` of floats compensates its rounding (Neumaier) from Python 3.12 on.
@@ -110,8 +122,8 @@ def average_clustering(
             if not count_zeros:
                 c = [v for v in c if abs(v) > 0]
             return sum(c) / len(c)
-    dev = backend_device()
-    c = host(_clustering(G.on(dev, any_order=True), device=dev)).astype(np.float64, copy=False)
+    graph, dev = _placed(G)
+    c = host(_clustering(graph, device=dev)).astype(np.float64, copy=False)
     if not count_zeros:
         c = c[c != 0]
     if c.size == 0:

@@ -6,8 +6,11 @@ exactly once in ``O(m^1.5)`` work (Schank & Wagner's "forward" algorithm, as GAP
 CPU: Numba, parallel over balanced row chunks, hash (position-array) intersections. GPU: a
 group of lanes per oriented arc, binary-searching the shorter list in the longer one.
 
-Input: undirected graphs (directed ones raise, as in NetworkX). Self-loops are ignored and
-parallel edges count once, as NetworkX does (it works on neighbour sets).
+Input: undirected graphs for the counts (directed ones raise, as in NetworkX).
+:func:`clustering` and :func:`transitivity` also take directed graphs, with NetworkX's
+definitions for a ``DiGraph`` (:mod:`.directed`; computed on the CPU on either device).
+Self-loops are ignored and parallel edges count once, as NetworkX does (it works on neighbour
+sets).
 """
 
 from __future__ import annotations
@@ -158,7 +161,9 @@ def transitivity(G: Graph, *, device: str = "auto") -> float:
     Parameters
     ----------
     G : Graph
-        An undirected graph; self-loops are ignored, parallel edges count once.
+        Self-loops are ignored, parallel edges count once. A directed graph gets NetworkX's
+        rule for a ``DiGraph`` (transitive triples ``v -> w -> k``, ``v -> k`` over
+        ``sum d_out (d_out - 1)``), computed on the CPU whatever ``device``.
     device : {"auto", "cpu", "gpu"}
         Where to compute.
 
@@ -175,6 +180,11 @@ def transitivity(G: Graph, *, device: str = "auto") -> float:
     >>> round(transitivity(G, device="cpu"), 4)
     0.6
     """
+    if isinstance(G, Graph) and G.directed:
+        from .directed import directed_transitivity
+
+        resolve_device(device)  # (its errors)
+        return directed_transitivity(G.to("cpu"))
     check_undirected(G, "transitivity")
     G, dev = place(G, device)
     if dev == "gpu":
@@ -195,12 +205,14 @@ def clustering(G: Graph, nodes: Any = None, weight: str | None = None, *, device
     """Local clustering coefficient ``2 T(v) / (d(v) (d(v) - 1))`` of every vertex.
 
     ``d(v)`` counts distinct neighbours other than ``v``; vertices of degree < 2 get 0, as in
-    ``networkx.clustering``.
+    ``networkx.clustering``. A directed graph gets Fagiolo's directed clustering, as
+    ``networkx.clustering`` of a ``DiGraph`` (:mod:`.directed`), computed on the CPU and
+    returned on ``device``.
 
     Parameters
     ----------
     G : Graph
-        An undirected graph; self-loops are ignored, parallel edges count once.
+        Self-loops are ignored, parallel edges count once.
     nodes : int or array_like of int, optional
         Return only these vertices (an ``int`` gives a Python ``float``).
     weight : None
@@ -215,7 +227,7 @@ def clustering(G: Graph, nodes: Any = None, weight: str | None = None, *, device
     Raises
     ------
     InvalidArgumentError
-        If ``G`` is directed, ``weight`` is given, or ``nodes`` is out of range.
+        If ``weight`` is given or ``nodes`` is out of range.
 
     Examples
     --------
@@ -224,9 +236,22 @@ def clustering(G: Graph, nodes: Any = None, weight: str | None = None, *, device
     >>> G = wg.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], directed=False)
     >>> clustering(G, device="cpu").round(4).tolist()
     [1.0, 1.0, 0.3333, 0.0]
+    >>> D = wg.Graph.from_edges([0, 1, 2, 1], [1, 2, 0, 0], directed=True)
+    >>> clustering(D, device="cpu").tolist()
+    [0.5, 0.5, 1.0]
     """
     if weight is not None:
         raise InvalidArgumentError("weighted clustering is not implemented; pass weight=None")
+    if isinstance(G, Graph) and G.directed:
+        from .directed import directed_clustering
+
+        dev = resolve_device(device)
+        c = directed_clustering(G.to("cpu"))
+        if dev == "gpu":
+            from ...device import cupy
+
+            c = cupy().asarray(c)
+        return _select(c, nodes, dev)
     check_undirected(G, "clustering")
     G, dev = place(G, device)
     t, deg = _per_vertex(G, dev)

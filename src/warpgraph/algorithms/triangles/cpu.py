@@ -11,7 +11,9 @@ triangle updates:
   follow from ``c`` (:func:`per_vertex_from_arcs`);
 - ``SUPPORT``: triangles per edge (k-truss): ``p`` and ``q`` as above, ``r`` (row ``b``, shared)
   atomically into a second array;
-- ``CENSUS``: a per-chunk histogram of the 6-bit triad code ``code[p] + 4 code[q] + 16 code[r]``.
+- ``CENSUS``: a per-chunk histogram of the 6-bit triad code ``code[p] + 4 code[q] + 16 code[r]``;
+- ``DYAD_ARCS``: as ``ARCS``, adding the product of the three dyads' arc counts (1 one-way,
+  2 mutual: ``codes``) instead of 1 (directed clustering, :mod:`.directed`).
 
 Every mode also returns per-chunk totals.
 """
@@ -28,15 +30,23 @@ __all__ = [
     "ARCS",
     "CENSUS",
     "COUNT",
+    "DYAD_ARCS",
     "SUPPORT",
     "arc_counts",
+    "dyad_arc_counts",
     "edge_support",
     "enumerate_triangles",
     "per_vertex_from_arcs",
     "triangle_total",
 ]
 
-COUNT, ARCS, SUPPORT, CENSUS = 0, 1, 2, 3
+COUNT, ARCS, SUPPORT, CENSUS, DYAD_ARCS = 0, 1, 2, 3, 4
+
+
+@nb.njit(inline="always")
+def _arcs_of(code):
+    """Arcs of a dyad of code ``code`` (bit 0: one way, bit 1: the other)."""
+    return np.int64((code & 1) + (code >> 1))
 
 
 @nb.njit(inline="always")
@@ -50,6 +60,10 @@ def _hit(mode, chunk, p, q, r, c, c2, codes, hist):
         atomic_add(c2, r, 1)
     elif mode == CENSUS:
         hist[chunk, codes[p] + 4 * codes[q] + 16 * codes[r]] += 1
+    elif mode == DYAD_ARCS:
+        w = _arcs_of(codes[p]) * _arcs_of(codes[q]) * _arcs_of(codes[r])
+        c[p] += w
+        c[q] += w
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
@@ -139,6 +153,13 @@ def per_vertex_from_arcs(o: Oriented, c: np.ndarray) -> np.ndarray:
     t = np.zeros(o.num_vertices, dtype=np.int64)
     _scatter_heads(o.indptr, o.indices, c, t)
     return t[o.rank]
+
+
+def dyad_arc_counts(o: Oriented, c: np.ndarray) -> None:
+    """``c[p] +=`` the product of the three dyads' arc counts of every triangle in which arc
+    ``p`` leaves the lowest vertex (needs ``o.codes``); :func:`per_vertex_from_arcs` of ``c``
+    is each vertex's half of ``(B^3)[v, v]``, ``B = A + A^T``."""
+    _run(o, DYAD_ARCS, c=c, codes=o.codes)
 
 
 def edge_support(o: Oriented) -> np.ndarray:
