@@ -747,10 +747,12 @@ def test_bfs_edges_and_trees_in_networkx_order(seed, kind, directed):
         for distance in (0, 1, 2, 3.0, 40, -1):
             ours, theirs = both("descendants_at_distance", G, source, distance)
             assert ours == theirs and type(ours) is set
-    if not directed:
-        assert list(nx.bfs_edges(G, source, reverse=True, backend=BACKEND)) == list(
-            nx.bfs_edges(G, source, reverse=True)
+    for limit in (None, 1, 2.5):  # (directed: along in-arcs, in NetworkX's _pred order)
+        kw = {"reverse": True, "depth_limit": limit}
+        assert list(nx.bfs_edges(G, source, backend=BACKEND, **kw)) == list(
+            nx.bfs_edges(G, source, **kw)
         )
+        _graphs_equal_exactly(*both("bfs_tree", G, source, **kw))
     with pytest.raises(nx.NetworkXError, match="not in the"):
         list(nx.bfs_edges(G, "no such node", backend=BACKEND))
 
@@ -769,7 +771,7 @@ def test_bfs_tree_refuses_what_it_cannot_order():
     D = random_graph(1, directed=True)
     can = backend_interface.can_run
     assert can("bfs_edges", (D, next(iter(D))), {}) is True
-    assert can("bfs_edges", (D, next(iter(D))), {"reverse": True}) is not True
+    assert can("bfs_edges", (D, next(iter(D))), {"reverse": True}) is True  # (since session 55)
     assert can("bfs_tree", (D, next(iter(D))), {"sort_neighbors": sorted}) is not True
     assert can("bfs_successors", (D, next(iter(D))), {"depth_limit": "x"}) is not True
 
@@ -1215,20 +1217,25 @@ def _array_layers(monkeypatch, switch: int = 1):
     from warpgraph.algorithms.bfs import discovery_order
     from warpgraph.nx import traversal
 
-    def bfs(G, ids, max_depth=-1):
-        indptr = traversal.host(G.graph.indptr)
-        return discovery_order.ordered_bfs(indptr, G.nx_order, ids, max_depth, xp=np,
+    def bfs(G, ids, max_depth=-1, incoming=False):
+        if incoming and G.is_directed():
+            indptr, heads = traversal._nx_pred_rows(G)
+        else:
+            indptr, heads = traversal.host(G.graph.indptr), G.nx_order
+        return discovery_order.ordered_bfs(indptr, heads, ids, max_depth, xp=np,
                                         switch_arcs=switch)  # fmt: skip
 
     monkeypatch.setattr(traversal, "_bfs", bfs)
 
 
 def _assert_bfs_calls_equal(G, source, limit):
-    """bfs_edges (type too), bfs_tree, bfs_predecessors and bfs_successors equal NetworkX's."""
-    ours, theirs = both("bfs_edges", G, source, depth_limit=limit)
-    assert type(ours) is type(theirs)
-    assert list(ours) == list(theirs)
-    _graphs_equal_exactly(*both("bfs_tree", G, source, depth_limit=limit))
+    """bfs_edges (type too; also reversed), bfs_tree (also reversed), bfs_predecessors and
+    bfs_successors equal NetworkX's."""
+    for reverse in (False, True):
+        ours, theirs = both("bfs_edges", G, source, reverse=reverse, depth_limit=limit)
+        assert type(ours) is type(theirs)
+        assert list(ours) == list(theirs)
+        _graphs_equal_exactly(*both("bfs_tree", G, source, reverse=reverse, depth_limit=limit))
     ours, theirs = both("bfs_predecessors", G, source, depth_limit=limit)
     assert list(ours) == list(theirs)
     ours, theirs = both("bfs_successors", G, source, depth_limit=limit)

@@ -68,13 +68,11 @@ def test_as_networkx(seed, directed):
     for node in (nodes[0], rng.choice(nodes), "absent"):
         for cutoff in CUTOFFS:
             assert_as_networkx("single_source_shortest_path", G, node, cutoff)
-            if not directed:
-                assert_as_networkx("single_target_shortest_path", G, node, cutoff)
+            assert_as_networkx("single_target_shortest_path", G, node, cutoff)
         assert_as_networkx("shortest_path", G, node)
         assert_as_networkx("shortest_path", G, source=node, method="bellman-ford")
         assert_as_networkx("shortest_path", G, node, method="no such method")
-        if not directed:
-            assert_as_networkx("shortest_path", G, target=node)
+        assert_as_networkx("shortest_path", G, target=node)  # (directed: along in-arcs)
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -135,8 +133,9 @@ def test_declined_cases_run_in_networkx():
     assert backend.can_run("shortest_path", (G,), {}) is not True  # all pairs
     assert backend.can_run("shortest_path", (G, 0, 3), {}) is not True  # source-target
     assert backend.can_run("shortest_path", (G, 0), {"weight": lambda u, v, d: 1}) is not True
-    assert backend.can_run("shortest_path", (D,), {"target": 2}) is not True
-    assert backend.can_run("single_target_shortest_path", (D, 2), {}) is not True
+    assert backend.can_run("shortest_path", (D,), {"target": 2, "weight": "w"}) is not True
+    assert backend.can_run("shortest_path", (D,), {"target": 2}) is True  # (since session 55)
+    assert backend.can_run("single_target_shortest_path", (D, 2), {}) is True
     assert backend.can_run("shortest_path", (D, 0), {}) is True
     assert backend.can_run("single_source_shortest_path", (D, 0), {}) is True
     # under automatic dispatch (the default) they are NetworkX's own answers
@@ -159,3 +158,6 @@ def test_on_the_gpu():
         assert_as_networkx("single_source_shortest_path", G, 0)
         assert_as_networkx("single_target_shortest_path", G, 7, 3)
         assert_as_networkx("shortest_path", G, 11)
+        D = nx.gnm_random_graph(100_000, 500_000, seed=3, directed=True)
+        assert_as_networkx("single_target_shortest_path", D, 7)  # (along _pred rows)
+        assert_as_networkx("shortest_path", D, target=11)

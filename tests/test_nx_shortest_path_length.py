@@ -1,9 +1,10 @@
 """``shortest_path_length`` (``nx/shortest_paths.py``) and ``single_target_shortest_path_length``
 (``nx/traversal.py``) through the backend: the one-dict cases of ``shortest_path_length`` (from a
-source; to a target on an undirected graph) and ``single_target_shortest_path_length`` on
-undirected graphs equal NetworkX's, keys in NetworkX's order and values of its types, for every
-method; the other cases are declined by ``can_run`` and run in NetworkX under automatic
-dispatch."""
+source; to a target, weighted only on an undirected graph) and
+``single_target_shortest_path_length`` equal NetworkX's, keys in NetworkX's order (a directed
+graph's searches to a target along its in-arcs in ``_pred`` order) and values of its types,
+for every method; the other cases are declined by ``can_run`` and run in NetworkX under
+automatic dispatch."""
 
 from __future__ import annotations
 
@@ -50,12 +51,14 @@ def test_from_a_source_as_networkx(seed, directed, kind):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_to_a_target_on_an_undirected_graph_as_networkx(seed):
-    G = weighted(seed, False, "int")
-    target = next(iter(G))
-    assert_as_networkx(G, target=target)
-    assert_as_networkx(G, target=target, weight="cost")
-    assert_as_networkx(G, target=target, weight="cost", method="bellman-ford")
+@pytest.mark.parametrize("directed", [False, True])
+def test_to_a_target_as_networkx(seed, directed):
+    G = weighted(seed, directed, "int")
+    for target in random.Random(seed).sample(list(G), 3):
+        assert_as_networkx(G, target=target)
+        if not directed:  # (weighted and directed: declined, below)
+            assert_as_networkx(G, target=target, weight="cost")
+            assert_as_networkx(G, target=target, weight="cost", method="bellman-ford")
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -82,10 +85,11 @@ def test_errors_as_networkx():
 
 
 def test_declined_cases_run_in_networkx():
-    """All pairs, source-target pairs and directed lengths to a target: ``can_run`` says why,
-    and automatic dispatch runs NetworkX (same answers)."""
+    """All pairs, source-target pairs and weighted directed lengths to a target: ``can_run``
+    says why, and automatic dispatch runs NetworkX (same answers)."""
     D = nx.gnp_random_graph(40, 0.1, seed=2, directed=True)
-    for kwargs in ({}, {"source": 0, "target": 5}, {"target": 5}, {"target": 5, "weight": "w"}):
+    assert backend_interface.can_run("shortest_path_length", (D,), {"target": 5}) is True
+    for kwargs in ({}, {"source": 0, "target": 5}, {"target": 5, "weight": "w"}):
         reason = backend_interface.can_run("shortest_path_length", (D,), kwargs)
         assert isinstance(reason, str) and reason, kwargs
     nx.config.backend_priority.algos = [BACKEND]
@@ -107,10 +111,12 @@ def _listed(result):
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_single_target_on_undirected_graphs_as_networkx(seed):
+@pytest.mark.parametrize("directed", [False, True])
+def test_single_target_as_networkx(seed, directed):
     """The result type of the installed NetworkX (3.4: an iterator of pairs, with its
-    FutureWarning; 3.5 on: a dict), the same pairs in the same order, every cutoff."""
-    G = weighted(seed, False, "int")
+    FutureWarning; 3.5 on: a dict), the same pairs in the same order (a directed graph's
+    search along its in-arcs, in ``_pred`` order), every cutoff."""
+    G = weighted(seed, directed, "int")
     for target in random.Random(seed).sample(list(G), 2):
         for cutoff in (None, 0, 1, 2.5, -1):
             with warnings.catch_warnings(record=True) as theirs_warned:
@@ -129,21 +135,6 @@ def test_single_target_on_undirected_graphs_as_networkx(seed):
             assert kinds <= {w.category for w in ours_warned}
     with pytest.raises(nx.NodeNotFound, match="Target absent is not in G"):
         nx.single_target_shortest_path_length(G, "absent", backend=BACKEND)
-
-
-def test_single_target_on_directed_graphs_runs_in_networkx():
-    D = nx.gnp_random_graph(40, 0.1, seed=2, directed=True)
-    reason = backend_interface.can_run("single_target_shortest_path_length", (D, 5), {})
-    assert isinstance(reason, str) and reason
-    nx.config.backend_priority.algos = [BACKEND]
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", FutureWarning)  # (NetworkX 3.4's)
-            got = _listed(nx.single_target_shortest_path_length(D, 5))
-            want = _listed(nx.single_target_shortest_path_length(D, 5, backend="networkx"))
-        assert got == want
-    finally:
-        nx.config.backend_priority.algos = []
 
 
 def test_bellman_ford_int_sums_past_int64_run_in_networkx():

@@ -82,12 +82,15 @@ def _depth(limit: Any) -> int:
 Search = tuple[tuple, int, bool]
 
 
-def _from(node: str, depth: str | None = None, reverse: str | None = None) -> Callable:
-    """A reader of the call's bound arguments: the search from its one ``node``."""
+def _from(
+    node: str, depth: str | None = None, reverse: str | None = None, incoming: bool = False
+) -> Callable:
+    """A reader of the call's bound arguments: the search from its one ``node``, along
+    in-arcs where ``incoming`` (a search to a target) or the argument ``reverse`` is true."""
 
     def read(a: dict) -> Search | None:
         hops = _depth(a.get(depth)) if depth else -1
-        return (a.get(node),), hops, bool(a.get(reverse, False))
+        return (a.get(node),), hops, incoming or bool(a.get(reverse, False))
 
     return read
 
@@ -113,11 +116,12 @@ def _sources(one_node: bool) -> Callable:
 
 
 def _path_source(a: dict) -> Search | None:
-    """``shortest_path`` / ``shortest_path_length``: from ``source``, or from ``target`` when
-    there is no source (undirected only: ``can_run`` declines the rest); pairs are NetworkX's."""
+    """``shortest_path`` / ``shortest_path_length``: from ``source``, or from ``target`` along
+    in-arcs when there is no source (``can_run`` declines a weighted one on a directed graph);
+    pairs are NetworkX's."""
     if a.get("source") is not None:
         return ((a["source"],), -1, False) if a.get("target") is None else None
-    return ((a.get("target"),), -1, False) if a.get("target") is not None else None
+    return ((a.get("target"),), -1, True) if a.get("target") is not None else None
 
 
 def _one_node(name: str, undirected: bool = False) -> Callable:
@@ -141,8 +145,8 @@ SHORT_CALLS: dict[str, Callable[[dict], Search | None]] = {
     "bfs_layers": _sources(one_node=True),
     "single_source_shortest_path_length": _from("source", "cutoff"),
     "single_source_shortest_path": _from("source", "cutoff"),
-    "single_target_shortest_path": _from("target", "cutoff"),
-    "single_target_shortest_path_length": _from("target", "cutoff"),
+    "single_target_shortest_path": _from("target", "cutoff", incoming=True),
+    "single_target_shortest_path_length": _from("target", "cutoff", incoming=True),
     "shortest_path": _path_source,
     "shortest_path_length": _path_source,
     "dfs_edges": _from("source", "depth_limit"),

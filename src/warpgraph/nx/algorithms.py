@@ -250,8 +250,6 @@ def _check_directed(G, **_: Any) -> bool | str:
 def _check_bfs_tree(G, source=None, reverse=False, depth_limit=None, sort_neighbors=None):
     if sort_neighbors is not None:
         return "sort_neighbors= is not implemented (NetworkX's order is the adjacency order)"
-    if reverse and _is_directed(G):
-        return "reverse=True on a directed graph is not implemented (predecessor order)"
     if depth_limit is not None and not _is_number(depth_limit):
         return f"depth_limit must be a number, got {type(depth_limit).__name__}"
     return True
@@ -371,24 +369,29 @@ def _check_condensation(G, scc=None) -> bool | str:
     return _check_directed(G)
 
 
-def _one_end(G, source: Any, target: Any, what: str) -> bool | str:
+def _one_end(G, source: Any, target: Any, what: str, weight: Any) -> bool | str:
     """Whether ``shortest_path``/``shortest_path_length`` asks for one dict warpgraph makes:
-    from a source, or to a target on an undirected graph (``what``: "paths" or "lengths")."""
+    from a source, or to a target, weighted only on an undirected graph (``what``: "paths"
+    or "lengths"; NetworkX's weighted search to a target of a directed graph runs on its
+    reverse view, whose weighted rows warpgraph does not build in that order)."""
     if source is None and target is None:
         return f"all-pairs {what} are not implemented"
     if source is not None and target is not None:
         return (
             f"a source-target {what[:-1]} runs in NetworkX (its bidirectional search stops early)"
         )
-    if source is None and _is_directed(G):
-        return f"{what} to a target on a directed graph are not implemented (predecessor order)"
+    if source is None and weight is not None and _is_directed(G):
+        return (
+            f"weighted {what} to a target on a directed graph are not implemented "
+            "(predecessor order)"
+        )
     return True
 
 
 def _check_shortest_path_length(
     G, source=None, target=None, weight=None, method="dijkstra"
 ) -> bool | str:
-    found = _one_end(G, source, target, "lengths")
+    found = _one_end(G, source, target, "lengths", weight)
     return found if found is not True or weight is None else _check_weight(G, weight)
 
 
@@ -399,7 +402,7 @@ def _check_shortest_path(G, source=None, target=None, weight=None, method="dijks
         found = _check_weight(G, weight)
         if found is not True:
             return found
-    return _one_end(G, source, target, "paths")
+    return _one_end(G, source, target, "paths", weight)
 
 
 def _is_plain_number(x: Any) -> bool:
@@ -625,8 +628,6 @@ ARGUMENT_CHECKS: dict[str, Callable[..., bool | str]] = {
     "find_negative_cycle": _check_weight,
     "negative_edge_cycle": _check_weight,
     "shortest_path_length": _check_shortest_path_length,
-    "single_target_shortest_path_length": _check_undirected,
-    "single_target_shortest_path": _check_undirected,
     "shortest_path": _check_shortest_path,
     "pagerank": _check_pagerank,
     "eigenvector_centrality": _check_eigenvector,

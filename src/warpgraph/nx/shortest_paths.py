@@ -697,19 +697,21 @@ def shortest_path_length(
     G, source: Any = None, target: Any = None, weight: Any = None, method: str = "dijkstra"
 ) -> dict:
     """NetworkX's ``shortest_path_length`` where it returns one dict: from ``source`` (no
-    ``target``), or to ``target`` on an undirected graph (no ``source``; the same lengths from
-    it). As NetworkX: unweighted when ``weight`` is None, else Dijkstra or Bellman-Ford by
-    ``method``, each computed by the function of that name here (so keys in NetworkX's order);
+    ``target``), or to ``target`` (no ``source``; the lengths from it, along a directed
+    graph's in-arcs in NetworkX's ``_pred`` order, as NetworkX searches its reverse view). As
+    NetworkX: unweighted when ``weight`` is None, else Dijkstra or Bellman-Ford by ``method``,
+    each computed by the function of that name here (so keys in NetworkX's order);
     ``ValueError`` for another method. All pairs, a source-target pair (NetworkX's
-    bidirectional searches stop early) and lengths to a target on a directed graph (NetworkX
-    reads its predecessors in their own order) run in NetworkX (``can_run``)."""
-    from .traversal import single_source_shortest_path_length
+    bidirectional searches stop early) and weighted lengths to a target on a directed graph
+    run in NetworkX (``can_run``)."""
+    from .traversal import hop_lengths
 
     if method not in METHODS:
         raise ValueError(f"method not supported: {method}")
     node = source if source is not None else target
     if weight is None:
-        return single_source_shortest_path_length(G, node)
+        with gc_paused():
+            return hop_lengths(G, node, None, incoming=source is None)
     if method == "dijkstra":
         return single_source_dijkstra_path_length(G, node, weight=weight)
     return single_source_bellman_ford_path_length(G, node, weight=weight)

@@ -38,7 +38,7 @@ from ._common import (
     split_list,
     try_node_dict,
 )
-from ._component_order import ints_in_home_slots, layer_set, python_layer
+from ._component_order import _nx_pred_rows, ints_in_home_slots, layer_set, python_layer
 from ._results import bfs_tree_graph
 
 __all__ = [
@@ -101,7 +101,14 @@ def bfs_order(indptr: np.ndarray, heads: np.ndarray, ids: np.ndarray, max_depth:
 GPU_MIN_ARCS = 1 << 18
 
 
-def _bfs(G, ids: np.ndarray, max_depth: int = -1) -> tuple:
+def _bfs(G, ids: np.ndarray, max_depth: int = -1, incoming: bool = False) -> tuple:
+    """:func:`search_rows` over ``G``'s rows in NetworkX's order: its adjacency (``_adj`` /
+    ``_succ``), or with ``incoming`` a directed graph's ``_pred`` rows (NetworkX's searches
+    to a target and ``bfs_edges(reverse=True)`` read those, in their own order: read from the
+    source graph once, :func:`._component_order._nx_pred_rows`)."""
+    if incoming and G.is_directed():
+        indptr, heads = _nx_pred_rows(G)
+        return search_rows(G, indptr, heads, "nx_pred", ids, max_depth)
     return search_rows(G, host(G.any_order.indptr), G.nx_order, "nx_order", ids, max_depth)
 
 
@@ -161,9 +168,15 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
 
     Keys come in NetworkX's order: layer by layer, each layer in discovery order.
     """
+    return hop_lengths(G, source, cutoff)
+
+
+def hop_lengths(G, source: Any, cutoff: Any = None, incoming: bool = False) -> dict:
+    """:func:`single_source_shortest_path_length`; with ``incoming`` the search runs along a
+    directed graph's in-arcs, in NetworkX's ``_pred`` order (the lengths *to* ``source``)."""
     if source not in G:
         raise node_error("source", source)
-    order, _, starts = _within_cutoff(G, source, cutoff)
+    order, _, starts = _within_cutoff(G, source, cutoff, incoming)
     levels = np.repeat(np.arange(starts.size - 1), np.diff(starts))
     found = try_node_dict(G, order[: starts[-1]], levels)  # compiled (equal levels share an int)
     if found is not None:
@@ -177,10 +190,12 @@ def single_source_shortest_path_length(G, source: Any, cutoff: float | None = No
     return found
 
 
-def _within_cutoff(G, source: Any, cutoff: Any) -> tuple:
-    """``(order, parents, starts)`` of the BFS from ``source`` (in ``G``), ``starts`` cut to the
-    layers NetworkX keeps under ``cutoff`` (layer k while ``cutoff > k - 1``)."""
-    order, parent, starts = _bfs(G, np.array([G.find(source)]), _depth_for(cutoff, len(G)))
+def _within_cutoff(G, source: Any, cutoff: Any, incoming: bool = False) -> tuple:
+    """``(order, parents, starts)`` of the BFS from ``source`` (in ``G``; ``incoming``: along
+    in-arcs), ``starts`` cut to the layers NetworkX keeps under ``cutoff`` (layer k while
+    ``cutoff > k - 1``)."""
+    depth = _depth_for(cutoff, len(G))
+    order, parent, starts = _bfs(G, np.array([G.find(source)]), depth, incoming)
     if cutoff is not None:
         starts = starts[: _layers_within(starts, cutoff) + 1]
     return order, parent, starts
@@ -188,8 +203,9 @@ def _within_cutoff(G, source: Any, cutoff: Any) -> tuple:
 
 def _path_dict(G, source: Any, cutoff: Any, *, to_source: bool = False) -> dict:
     """NetworkX's dict of BFS paths from ``source`` (each through the node's BFS parent), keys
-    in its order; ``to_source``: each path reversed (:func:`._common.path_dict`)."""
-    order, parent, starts = _within_cutoff(G, source, cutoff)
+    in its order; ``to_source``: the paths to ``source``, each reversed
+    (:func:`._common.path_dict`), searched along a directed graph's in-arcs."""
+    order, parent, starts = _within_cutoff(G, source, cutoff, incoming=to_source)
     end = int(starts[-1])
     return path_dict(G, order[:end], parent[:end], 1, to_source=to_source)
 
@@ -214,9 +230,9 @@ def single_source_shortest_path(G, source: Any, cutoff: float | None = None) -> 
 
 @gc_paused()
 def single_target_shortest_path(G, target: Any, cutoff: float | None = None) -> dict:
-    """NetworkX's shortest paths to ``target`` on an undirected graph (``{node: [node, ...,
-    target]}``): the search from the target, each path reversed, in NetworkX's order;
-    directed graphs run in NetworkX (``can_run``: it reads ``G._pred`` in its own order).
+    """NetworkX's shortest paths to ``target`` (``{node: [node, ..., target]}``): the search
+    from the target (along a directed graph's in-arcs, in NetworkX's ``_pred`` order), each
+    path reversed, in NetworkX's order.
 
     Examples
     --------
@@ -235,13 +251,13 @@ def shortest_path(
     G, source: Any = None, target: Any = None, weight: Any = None, method: str = "dijkstra"
 ) -> dict:
     """NetworkX's ``shortest_path`` where it returns one dict of paths: from ``source`` (no
-    ``target``), or to ``target`` on an undirected graph (no ``source``; NetworkX's paths from
-    it, each reversed), keys in NetworkX's order; unweighted when ``weight`` is None
-    (:func:`single_source_shortest_path`), else Dijkstra's or Bellman-Ford's by ``method``
-    (:mod:`.shortest_paths`); ``ValueError`` for a method NetworkX does not know. All pairs,
-    a source-target pair (NetworkX's bidirectional searches stop early) and paths to a target
-    on a directed graph (NetworkX reads the predecessors in their own order) run in NetworkX
-    (``can_run``).
+    ``target``), or to ``target`` (no ``source``; NetworkX's paths from it, along a directed
+    graph's in-arcs, each reversed), keys in NetworkX's order; unweighted when ``weight`` is
+    None (:func:`single_source_shortest_path`), else Dijkstra's or Bellman-Ford's by
+    ``method`` (:mod:`.shortest_paths`); ``ValueError`` for a method NetworkX does not know.
+    All pairs, a source-target pair (NetworkX's bidirectional searches stop early) and
+    weighted paths to a target on a directed graph (NetworkX searches its reverse view) run
+    in NetworkX (``can_run``).
 
     Examples
     --------
@@ -274,16 +290,16 @@ def shortest_path(
 
 
 def single_target_shortest_path_length(G, target: Any, cutoff: float | None = None):
-    """Hop distance to ``target`` from each node that reaches it, on an undirected graph: the
-    distances from it, in NetworkX's order (NetworkX runs the same search from the target over
-    ``G._adj``); directed graphs run in NetworkX (``can_run``: it reads ``G._pred`` in its own
-    order). As the installed NetworkX: from 3.5 a dict; in 3.4 an iterator of ``(node,
-    length)`` pairs, with NetworkX's ``FutureWarning``."""
+    """Hop distance to ``target`` from each node that reaches it: the search from the target,
+    as NetworkX runs it (over ``G._adj``, or a directed graph's ``G._pred`` in its order),
+    keys in its order. As the installed NetworkX: from 3.5 a dict; in 3.4 an iterator of
+    ``(node, length)`` pairs, with NetworkX's ``FutureWarning``."""
     import networkx as nx
 
     if target not in G:
         raise nx.NodeNotFound(f"Target {target} is not in G")
-    found = single_source_shortest_path_length(G, target, cutoff)
+    with gc_paused():
+        found = hop_lengths(G, target, cutoff, incoming=True)
     if networkx_version() >= (3, 5):
         return found
     warnings.warn(
@@ -362,13 +378,16 @@ def descendants_at_distance(G, source: Any, distance: Any) -> set:
     return layer_set(G, order[starts[depth] : starts[depth + 1]])  # (in NetworkX's order)
 
 
-def _tree_arcs(G, source: Any, depth_limit: Any) -> tuple[np.ndarray, np.ndarray]:
+def _tree_arcs(
+    G, source: Any, depth_limit: Any, incoming: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """``(parents, children)`` dense ids of the tree arcs within ``depth_limit``, in NetworkX's
-    discovery order."""
+    discovery order (``incoming``: along a directed graph's in-arcs, ``reverse=True``)."""
     if source not in G:
         raise node_error("neighbors", source, G.is_directed())
     limit = len(G) if depth_limit is None else depth_limit
-    order, parent, starts = _bfs(G, np.array([G.find(source)]), _depth_for(limit, len(G)))
+    depth = _depth_for(limit, len(G))
+    order, parent, starts = _bfs(G, np.array([G.find(source)]), depth, incoming)
     end = starts[_layers_within(starts, limit)] if starts.size > 1 else 1
     if not 0 < limit:
         end = 1
@@ -378,8 +397,9 @@ def _tree_arcs(G, source: Any, depth_limit: Any) -> tuple[np.ndarray, np.ndarray
 def bfs_edges(
     G, source: Any, reverse: bool = False, depth_limit: Any = None, sort_neighbors: Any = None
 ) -> Iterator[tuple]:
-    """Generator of the BFS tree edges ``(parent, child)`` in NetworkX's discovery order."""
-    parents, children = _tree_arcs(G, source, depth_limit)
+    """Generator of the BFS tree edges ``(parent, child)`` in NetworkX's discovery order
+    (``reverse``: along a directed graph's in-arcs, in NetworkX's ``_pred`` order)."""
+    parents, children = _tree_arcs(G, source, depth_limit, bool(reverse))
     with gc_paused():
         edges = list(zip(G.label_list(parents), G.label_list(children), strict=True))
     yield from edges
@@ -388,8 +408,10 @@ def bfs_edges(
 def bfs_tree(
     G, source: Any, reverse: bool = False, depth_limit: Any = None, sort_neighbors: Any = None
 ):
-    """The BFS tree as a ``networkx.DiGraph``, nodes and edges in NetworkX's order."""
-    parents, children = _tree_arcs(G, source, depth_limit)
+    """The BFS tree as a ``networkx.DiGraph``, nodes and edges in NetworkX's order
+    (``reverse``: the search along a directed graph's in-arcs; its arcs still point from
+    parent to child, as NetworkX's)."""
+    parents, children = _tree_arcs(G, source, depth_limit, bool(reverse))
     return bfs_tree_graph(G, G.find(source), parents, children)
 
 
