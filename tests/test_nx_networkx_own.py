@@ -103,6 +103,37 @@ def test_a_small_cutoff_is_a_small_search(graphs, name):
         assert (_cached(G).pending is G) == alone, limit
 
 
+TARGET_CALLS = {  # name -> call(G, target): searches along a directed graph's in-arcs
+    "single_target_shortest_path": lambda G, t, **k: nx.single_target_shortest_path(G, t, **k),
+    "single_target_shortest_path_length": lambda G, t, **k: dict(
+        nx.single_target_shortest_path_length(G, t, **k)
+    ),
+    "shortest_path": lambda G, t, **k: nx.shortest_path(G, target=t, **k),
+    "shortest_path_length": lambda G, t, **k: nx.shortest_path_length(G, target=t, **k),
+    "bfs_edges": lambda G, t, **k: list(nx.bfs_edges(G, t, reverse=True, **k)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TARGET_CALLS))
+def test_searches_to_a_target_count_in_arcs(graphs, name):
+    """In the directed lattice, the end of a one-way 3-node path is reached from 2 nodes:
+    NetworkX's call, unconverted; its start is reached from none but reaches 2 (out-arcs
+    would say few too); a lattice node is reached from all: the backend's."""
+    if not _readable():
+        pytest.skip("the C API search is not available on this interpreter")
+    _, D, n = graphs
+    call = TARGET_CALLS[name]
+    for t, alone in ((n + 5, True), (n + 3, True), (7, False)):
+        D.__networkx_cache__.clear()
+        assert call(D, t, backend=BACKEND) == call(D, t), (name, t)
+        assert (_cached(D).pending is D) == alone, (name, t)
+    P = nx.DiGraph()  # (a long in-path to node 0: out-arcs see nothing, in-arcs everything)
+    nx.add_path(P, range(MIN_NODES + 10, -1, -1))
+    P.__networkx_cache__.clear()
+    assert call(P, 0, backend=BACKEND) == call(P, 0)
+    assert _cached(P).pending is None, name  # (converted: the in-arc search reaches all)
+
+
 @pytest.mark.parametrize("name", ["single_source_shortest_path", "bfs_tree", "dfs_edges"])
 @pytest.mark.parametrize("directed", [False, True])
 def test_a_depth_limit_is_counted_further(name, directed):
