@@ -1,0 +1,86 @@
+"""Searches along a directed graph's in-arcs through the NetworkX backend (session 55), against
+NetworkX itself: ``single_target_shortest_path_length``, ``single_target_shortest_path``,
+``shortest_path_length(G, target=t)`` and ``bfs_edges(G, t, reverse=True)`` of
+``nx_backend.build``'s directed graph ``D`` (urand:17: the benchmark's source, which 131k nodes
+reach; grid:708: the last node, which every node reaches), beside the forward
+``single_source_shortest_path_length`` for scale. Before session 55 NetworkX ran these (the
+backend declined them: NetworkX reads ``_pred`` in its own order).
+
+First calls (the conversion cache cleared, median of ``--repeat``) and cached calls; NetworkX
+once; every result compared with NetworkX's (dicts in order, lists of edges).
+
+Usage::
+
+    cd benchmarks; python nx_in_arcs.py --out results/nx_in_arcs.json
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import networkx as nx
+from _common import configure_backend, dump_rows, first_call_parser
+from nx_backend import build
+
+
+def _timed(call, repeat: int, clear=None) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeat):
+        if clear is not None:
+            clear()
+        t0 = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def _cases(D, t, s) -> dict:
+    return {
+        "single_target_shortest_path_length": lambda **kw: nx.single_target_shortest_path_length(
+            D, t, **kw
+        ),
+        "single_target_shortest_path": lambda **kw: nx.single_target_shortest_path(D, t, **kw),
+        "shortest_path_length(G, target=t)": lambda **kw: nx.shortest_path_length(
+            D, target=t, **kw
+        ),
+        "bfs_edges(G, t, reverse=True)": lambda **kw: list(nx.bfs_edges(D, t, reverse=True, **kw)),
+        "single_source_shortest_path_length (forward)": (
+            lambda **kw: nx.single_source_shortest_path_length(D, s, **kw)
+        ),
+    }
+
+
+def _listed(x):
+    return list(x.items()) if isinstance(x, dict) else x
+
+
+def main() -> None:
+    args = first_call_parser(__doc__).parse_args()
+    device = configure_backend(args.device)
+    rows = []
+    for spec in args.graphs:
+        info = build(spec)
+        D = info["D"]
+        t = info["source"] if spec.startswith("urand") else len(D) - 1
+        for name, call in _cases(D, t, info["source"]).items():
+            call(backend="warpgraph")  # (compilation, untimed)
+            theirs_s, theirs = _timed(call, 1)
+            ours_s, ours = _timed(lambda call=call: call(backend="warpgraph"), args.repeat,
+                                  D.__networkx_cache__.clear)  # fmt: skip
+            cached_s, _ = _timed(lambda call=call: call(backend="warpgraph"), args.repeat)
+            if _listed(ours) != _listed(theirs):
+                raise AssertionError(f"{spec} {name}: the backend's result is not NetworkX's")
+            rows.append({"graph": spec, "case": name, "device": device, "networkx_s": theirs_s,
+                         "warpgraph_cold_s": ours_s, "warpgraph_cached_s": cached_s,
+                         "speedup": theirs_s / ours_s})  # fmt: skip
+            print(
+                f"{spec:10} {name:46} NX {theirs_s:8.3f} s  first {ours_s * 1e3:8.1f} ms"
+                f"  cached {cached_s * 1e3:8.1f} ms  {theirs_s / ours_s:6.1f}x",
+                flush=True,
+            )
+    dump_rows(args.out, "nx_in_arcs", rows)
+
+
+if __name__ == "__main__":
+    main()
