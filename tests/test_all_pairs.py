@@ -245,9 +245,8 @@ def test_networkx_one_node_and_some_nodes(seed, kind, directed):
         ("closeness_centrality", {"distance": "weight"}),
         ("eccentricity", {"v": iter([0, 1])}),
         ("eccentricity", {"weight": "weight"}),
-        ("diameter", {"usebounds": True}),
         ("radius", {"e": {0: 1, 1: 1}}),
-        ("periphery", {"usebounds": True}),
+        ("diameter", {"usebounds": True, "weight": "weight"}),
         ("average_shortest_path_length", {"weight": "weight"}),
         ("average_shortest_path_length", {"method": "dijkstra"}),
     ],
@@ -259,6 +258,47 @@ def test_networkx_declined_arguments(func, kwargs):
     interface = nx.utils.backends.backends[BACKEND].load()
     reason = interface.can_run(func, (G,), kwargs)
     assert isinstance(reason, str) and "NetworkX" in reason
+
+
+def _bounds_graphs() -> list:
+    """Connected graphs where the extrema bounding takes few or many searches (a cycle and a
+    complete graph bound nothing), with loops and str labels, plus the null, one-node and
+    disconnected graphs (NetworkX's errors)."""
+    graphs = [nx.empty_graph(0), nx.empty_graph(1), nx.empty_graph(3), nx.cycle_graph(17),
+              nx.complete_graph(6), nx.path_graph(9), nx.star_graph(5), nx.petersen_graph(),
+              nx.grid_2d_graph(7, 9), nx.barbell_graph(5, 4)]  # fmt: skip
+    for seed in range(40):
+        rng = random.Random(seed)
+        n = rng.randint(5, 80)
+        G = nx.connected_watts_strogatz_graph(n, rng.choice([2, 4]), rng.random(), seed=seed)
+        if seed % 3 == 0:
+            G.add_edge(0, 0)
+        if seed % 4 == 1:
+            G = nx.relabel_nodes(G, {v: f"n{v}" for v in G})
+        graphs.append(G)
+    return graphs
+
+
+@needs_backend
+@pytest.mark.parametrize("func", ["diameter", "radius", "periphery", "center"])
+@pytest.mark.parametrize("searches", [0, 1, 2, 64])
+def test_usebounds_as_networkx(func, searches, monkeypatch):
+    """``usebounds=True`` on an undirected graph: NetworkX's extrema bounding, answered by the
+    backend's searches (after ``searches`` single ones, the undecided nodes' eccentricities
+    from the joint search): NetworkX's value (its type) or node list in its order, and its
+    errors; the oracle is the plain definition over every eccentricity (``usebounds=False``)."""
+    from warpgraph.nx import distance_measures
+
+    monkeypatch.setattr(distance_measures, "BOUND_SEARCHES", searches)
+    for G in _bounds_graphs():
+        theirs = outcome(getattr(nx, func), G, usebounds=True)
+        ours = outcome(getattr(nx, func), G, usebounds=True, backend=BACKEND)
+        assert ours[1] is theirs[1], (func, G, ours, theirs)
+        assert type(ours[0]) is type(theirs[0]) and ours[0] == theirs[0], (func, G)
+        if theirs[1] is None and len(G) > 1:
+            assert ours[0] == getattr(nx, func)(G, backend=BACKEND)  # (all eccentricities)
+    interface = nx.utils.backends.backends[BACKEND].load()
+    assert interface.can_run(func, (nx.path_graph(3),), {"usebounds": True}) is True
 
 
 @needs_backend

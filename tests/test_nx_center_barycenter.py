@@ -195,7 +195,7 @@ def test_tree_wiener_index_past_int64():
     [
         ("center", {"e": {0: 1, 1: 1}}),
         ("center", {"weight": "weight"}),
-        ("center", {"usebounds": True}),
+        ("center", {"usebounds": True, "weight": "weight"}),
         ("barycenter", {"weight": "weight"}),
         ("barycenter", {"attr": "sum"}),
         ("barycenter", {"sp": {0: {0: 0}}}),

@@ -263,7 +263,7 @@ def calls(G: nx.Graph, rng: np.random.Generator) -> Iterator[tuple[str, tuple, d
             yield "betweenness_centrality", (G,), {"k": min(len(G), 5), "seed": 7, **options}
         for options in ({}, {"normalized": False, "k": min(len(G), 5), "seed": 3}):
             yield "edge_betweenness_centrality", (G,), options
-        for name in ("diameter", "radius", "periphery", "center"):  # (declined: undirected)
+        for name in ("diameter", "radius", "periphery", "center"):  # (the extrema bounding)
             yield name, (G,), {"usebounds": True}
     for name in ("connected_components", "number_connected_components", "is_connected",
                  "strongly_connected_components", "number_strongly_connected_components",

@@ -287,9 +287,8 @@ def _check_k_truss(G, k=None) -> bool | str:
 
 def _check_all_pairs(G, **kwargs: Any) -> bool | str:
     """The all-pairs measures (:mod:`.distance_measures`): unweighted, computed (not given;
-    ``closeness_centrality``'s ``u`` and ``eccentricity``'s ``v`` pick the searches), no
-    ``attr`` (``barycenter`` writes it to the graph), and no ``usebounds=True`` on an
-    undirected graph (NetworkX's extrema bounding runs a few searches, not one per node)."""
+    ``closeness_centrality``'s ``u`` and ``eccentricity``'s ``v`` pick the searches) and no
+    ``attr`` (``barycenter`` writes it to the graph)."""
     for name in ("sp", "e", "distance", "weight"):
         if kwargs.get(name) is not None:
             return f"{name}= runs in NetworkX (unweighted measures computed here only)"
@@ -299,8 +298,6 @@ def _check_all_pairs(G, **kwargs: Any) -> bool | str:
         return "attr= runs in NetworkX (it writes each node's distance sum to the graph)"
     if kwargs.get("method") not in (None, "unweighted"):
         return "methods other than 'unweighted' run in NetworkX"
-    if kwargs.get("usebounds") is True and not _is_directed(G):
-        return "usebounds=True runs in NetworkX (its extrema bounding: a few searches)"
     return True
 
 

@@ -9,9 +9,18 @@ traversal) on the backend's device; the results are then NetworkX's exactly: int
 closeness built with NetworkX's float operations in its order (``(r - 1.0) / total``, times
 ``(r - 1.0) / (n - 1)``). Errors come where NetworkX raises them, checked before the searches
 (a disconnected graph is found in linear time). What these functions do with a weight, a node
-subset, given eccentricities or distances, or ``attr`` runs in NetworkX (``can_run``), as do
-``usebounds=True`` on undirected graphs (NetworkX's extrema bounding: a few searches, not all
-of them).
+subset, given eccentricities or distances, or ``attr`` runs in NetworkX (``can_run``).
+
+``usebounds=True`` on an undirected graph (``diameter``, ``radius``, ``periphery``,
+``center``) is NetworkX's extrema bounding (Takes & Kosters): a few searches, each bounding
+every node's eccentricity from below and above, until the bounds settle the answer. Here
+(:func:`_extrema_by_bounds`, since session 55) each search is the backend's and the bounds
+are arrays; the answer is NetworkX's whatever the order of the searches (the bounds are
+valid and the loop ends only once they decide it), so the next node is picked as NetworkX
+picks it (smallest lower / largest upper bound, then the larger degree) with ties in node
+order where NetworkX takes its set's order. After :data:`BOUND_SEARCHES` single searches
+the nodes still undecided get their exact eccentricities from the joint search, which
+decides them as NetworkX's remaining searches would.
 
 Undirected trees take linear time, as NetworkX's own tree paths do (``center`` from NetworkX
 3.5, ``barycenter`` from 3.6): eccentricities from three searches (a tree's eccentricity of
@@ -147,20 +156,118 @@ def eccentricity(G, v: Any = None, sp: Any = None, weight: Any = None) -> dict |
     return found[v] if v in G else found
 
 
+#: NetworkX's error where the extrema bounding's first search misses a node.
+_BOUNDS_DISCONNECTED = "Cannot compute metric because graph is not connected."
+#: An upper bound not set yet (NetworkX's ``math.inf``), far from int64's end.
+_NO_BOUND = np.iinfo(np.int64).max // 4
+#: Single searches of the extrema bounding before the eccentricities of the nodes still
+#: undecided come from the joint search (64 sources a pass): where the bounds decide little
+#: (random graphs, whose eccentricities differ by one or two: urand:17 takes ~20,000 single
+#: searches) the bounding alone would cost more than every search.
+BOUND_SEARCHES = 64
+
+
+def _ruled_out(compute: str, lower, upper, minlower, maxlower, minupper, maxupper):
+    """NetworkX's rule for the candidates whose bounds settle them for ``compute``."""
+    if compute == "diameter":
+        return (upper <= maxlower) & (2 * lower >= maxupper)
+    if compute == "radius":
+        return (lower >= minupper) & (upper + 1 <= 2 * minlower)
+    if compute == "periphery":
+        return (upper < maxlower) & ((maxlower == maxupper) | (lower > maxupper))
+    return (lower > minupper) & ((minlower == minupper) | (upper + 1 < 2 * minlower))
+
+
+def _pick(ids: np.ndarray, bound: np.ndarray, degree: np.ndarray, smallest: bool) -> int:
+    """The id among ``ids`` of the smallest (or largest) ``bound``, then the largest degree,
+    then the first."""
+    values = bound[ids]
+    tied = ids[values == (values.min() if smallest else values.max())]
+    return int(tied[np.argmax(degree[tied])])
+
+
+def _extrema_by_bounds(G, compute: str):
+    """NetworkX's ``_extrema_bounding(G, compute)`` of the undirected graph ``G`` (module
+    docstring): ``diameter`` / ``radius`` an int, ``periphery`` / ``center`` the nodes in node
+    order; NetworkX's ``ValueError`` for the null graph and its ``NetworkXError`` for a
+    disconnected one."""
+    import networkx as nx
+
+    from .components import bfs_levels, is_connected
+
+    n = len(G)
+    if n == 0:
+        max({}.values())  # (NetworkX's ValueError: the largest degree of no nodes)
+    if not is_connected(G):
+        raise nx.NetworkXError(_BOUNDS_DISCONNECTED)
+    rows = G.any_order
+    degree = np.diff(host(rows.indptr))
+    lower = np.zeros(n, dtype=np.int64)
+    upper = np.full(n, _NO_BOUND, dtype=np.int64)
+    candidates = np.ones(n, dtype=bool)
+    minlower, maxlower, minupper, maxupper = _NO_BOUND, 0, _NO_BOUND, 0
+    low_node, high_node, high = int(np.argmax(degree)), -1, False
+    for _ in range(BOUND_SEARCHES):
+        if not candidates.any():
+            break
+        current = high_node if high else low_node
+        high = not high
+        dist = bfs_levels(G, rows, "any_order", current).astype(np.int64)
+        ecc = int(dist.max())
+        ids = np.flatnonzero(candidates)
+        d = dist[ids]
+        lower[ids] = low = np.maximum(lower[ids], np.maximum(d, ecc - d))
+        upper[ids] = upp = np.minimum(upper[ids], ecc + d)
+        minlower, maxlower = min(minlower, int(low.min())), max(maxlower, int(low.max()))
+        minupper, maxupper = min(minupper, int(upp.min())), max(maxupper, int(upp.max()))
+        out = _ruled_out(compute, low, upp, minlower, maxlower, minupper, maxupper)
+        candidates[ids[out | (low == upp)]] = False
+        ids = np.flatnonzero(candidates)
+        if ids.size:
+            low_node = _pick(ids, lower, degree, smallest=True)
+            high_node = _pick(ids, upper, degree, smallest=False)
+    ids = np.flatnonzero(candidates)
+    if ids.size:  # (their exact eccentricities settle them, as NetworkX's last searches do)
+        lower[ids] = upper[ids] = ecc = _stats(G, sources=ids)[2].astype(np.int64)
+        minlower, maxlower = min(minlower, int(ecc.min())), max(maxlower, int(ecc.max()))
+        minupper, maxupper = min(minupper, int(ecc.min())), max(maxupper, int(ecc.max()))
+    if compute == "diameter":
+        return maxlower
+    if compute == "radius":
+        return minupper
+    if compute == "periphery":
+        return G.label_list(np.flatnonzero(lower == maxlower))
+    return G.label_list(np.flatnonzero(upper == minupper))
+
+
+def _by_bounds(G, e: Any, usebounds: Any) -> bool:
+    """Whether NetworkX answers this call by its extrema bounding."""
+    return usebounds is True and e is None and not G.is_directed()
+
+
 def diameter(G, e: Any = None, usebounds: bool = False, weight: Any = None):
-    """The largest eccentricity (NetworkX's ``ValueError`` for the null graph)."""
+    """The largest eccentricity (NetworkX's ``ValueError`` for the null graph); by the extrema
+    bounding with ``usebounds=True`` on an undirected graph."""
+    if _by_bounds(G, e, usebounds):
+        return _extrema_by_bounds(G, "diameter")
     ecc = _eccentricities(G)
     return int(ecc.max()) if ecc.size else max({}.values())
 
 
 def radius(G, e: Any = None, usebounds: bool = False, weight: Any = None):
-    """The smallest eccentricity (NetworkX's ``ValueError`` for the null graph)."""
+    """The smallest eccentricity (NetworkX's ``ValueError`` for the null graph); by the
+    extrema bounding with ``usebounds=True`` on an undirected graph."""
+    if _by_bounds(G, e, usebounds):
+        return _extrema_by_bounds(G, "radius")
     ecc = _eccentricities(G)
     return int(ecc.min()) if ecc.size else min({}.values())
 
 
 def periphery(G, e: Any = None, usebounds: bool = False, weight: Any = None) -> list:
-    """The nodes of largest eccentricity, in node order."""
+    """The nodes of largest eccentricity, in node order (by the extrema bounding with
+    ``usebounds=True`` on an undirected graph)."""
+    if _by_bounds(G, e, usebounds):
+        return _extrema_by_bounds(G, "periphery")
     ecc = _eccentricities(G)
     if not ecc.size:
         return [max({}.values())]  # (NetworkX's ValueError: max() of no eccentricities)
@@ -268,7 +375,10 @@ def center(G, e: Any = None, usebounds: bool = False, weight: Any = None) -> lis
     """The nodes of smallest eccentricity, in node order. An undirected tree takes three
     searches (:func:`_tree_eccentricities`; NetworkX from 3.5 answers it with ``tree.center``,
     the same nodes in node order, so from 3.5 the null graph raises ``is_tree``'s error);
-    NetworkX's ``ValueError`` for the null graph otherwise."""
+    NetworkX's ``ValueError`` for the null graph otherwise. With ``usebounds=True`` on an
+    undirected graph, the extrema bounding (NetworkX tries it first)."""
+    if _by_bounds(G, e, usebounds):
+        return _extrema_by_bounds(G, "center")
     if not G.is_directed() and (len(G) or networkx_version() >= (3, 5)) and _is_tree(G):
         ecc = _tree_eccentricities(G)
     else:
