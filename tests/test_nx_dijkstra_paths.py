@@ -76,8 +76,9 @@ def test_random_graphs(seed, directed, kind):
         assert_as_networkx("multi_source_dijkstra", G, set(sources), **kw)
     assert_as_networkx("shortest_path", G, source, weight="cost")
     assert_as_networkx("shortest_path", G, source, weight="absent")
-    if not directed:
-        assert_as_networkx("shortest_path", G, target=source, weight="cost")
+    to = assert_as_networkx("shortest_path", G, target=source, weight="cost")
+    from_target = {v: path[::-1] for v, path in to.items()}  # (a digraph: along in-arcs)
+    assert_paths_are_shortest(G.reverse() if directed else G, [source], from_target, "cost")
 
 
 def test_ties_and_later_improvements_follow_networkx():
@@ -108,7 +109,7 @@ def test_errors_and_declined_calls():
         ("multi_source_dijkstra_path", (G, iter([0])), {}),
         ("single_source_dijkstra_path", (G, 0), {"weight": lambda u, v, d: 1}),
         ("shortest_path", (G, 0), {"weight": lambda u, v, d: 1, "method": "bellman-ford"}),
-        ("shortest_path", (nx.DiGraph(G),), {"target": 0, "weight": "weight"}),
+        ("shortest_path", (nx.DiGraph(G),), {"target": 0, "weight": "w", "method": "bellman-ford"}),
     ]
     for func, args, kwargs in declined:
         assert isinstance(backend.can_run(func, args, kwargs), str), func

@@ -56,8 +56,9 @@ def test_to_a_target_as_networkx(seed, directed):
     G = weighted(seed, directed, "int")
     for target in random.Random(seed).sample(list(G), 3):
         assert_as_networkx(G, target=target)
-        if not directed:  # (weighted and directed: declined, below)
-            assert_as_networkx(G, target=target, weight="cost")
+        for weight in ("cost", "absent"):  # (directed: Dijkstra along the in-arcs)
+            assert_as_networkx(G, target=target, weight=weight)
+        if not directed:  # (directed Bellman-Ford to a target: declined, below)
             assert_as_networkx(G, target=target, weight="cost", method="bellman-ford")
 
 
@@ -89,7 +90,9 @@ def test_declined_cases_run_in_networkx():
     says why, and automatic dispatch runs NetworkX (same answers)."""
     D = nx.gnp_random_graph(40, 0.1, seed=2, directed=True)
     assert backend_interface.can_run("shortest_path_length", (D,), {"target": 5}) is True
-    for kwargs in ({}, {"source": 0, "target": 5}, {"target": 5, "weight": "w"}):
+    assert backend_interface.can_run("shortest_path_length", (D,), {"target": 5, "weight": "w"})
+    bellman_ford = {"target": 5, "weight": "w", "method": "bellman-ford"}
+    for kwargs in ({}, {"source": 0, "target": 5}, bellman_ford):
         reason = backend_interface.can_run("shortest_path_length", (D,), kwargs)
         assert isinstance(reason, str) and reason, kwargs
     nx.config.backend_priority.algos = [BACKEND]

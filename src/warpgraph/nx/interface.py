@@ -107,6 +107,7 @@ class WarpgraphGraph:
         # (attr, default) -> (values, kind, hidden) in NetworkX's adjacency order, as read at
         # conversion or first use; the sorted view in ``_weighted`` is made from it when asked
         self._nx_weights: dict = {}
+        self._nx_pred_weights: dict = {}
         if weight is not None and graph.weights is not None:
             self._weighted[weight, 1] = Weighted(graph, weight_kind or "float")
 
@@ -353,8 +354,18 @@ class WarpgraphGraph:
         NotImplementedError
             As :meth:`weighted`.
         """
+        return self._arc_values(self._nx_weights, False, attr, default)
+
+    def nx_pred_weights(self, attr: str, default: Any = 1) -> tuple[np.ndarray, str, Any]:
+        """As :meth:`nx_weights`, on a directed graph's ``_pred`` rows in NetworkX's order (the
+        rows of :func:`._component_order._nx_pred_rows`; the same data dicts, read in that
+        order), for NetworkX's weighted searches of its reverse view."""
+        return self._arc_values(self._nx_pred_weights, True, attr, default)
+
+    def _arc_values(self, cache: dict, pred: bool, attr: str, default: Any) -> tuple:
+        """:meth:`nx_weights` (``pred``: :meth:`nx_pred_weights`), cached in ``cache``."""
         key = (attr, default)
-        found = self._nx_weights.get(key)
+        found = cache.get(key)
         if found is not None:
             return found
         src = self.source
@@ -364,13 +375,13 @@ class WarpgraphGraph:
             )
         from . import _cpython as raw
 
-        rows = _rows(src, self.nodes)
+        rows = list(map(src._pred.__getitem__, self.nodes)) if pred else _rows(src, self.nodes)
         arcs = self.any_order.num_arcs
         if sum(map(len, rows)) != arcs:
             raise not_implemented("the NetworkX graph changed after it was converted")
         table = raw.arc_hashes(rows) if raw.available() else None  # data-dict addresses
         with gc_paused():
-            found = self._nx_weights[key] = _read_weights(rows, attr, default, arcs, table)
+            found = cache[key] = _read_weights(rows, attr, default, arcs, table)
         return found
 
     def constant_weight(self, attr: str, default: Any = 1) -> float | None:

@@ -394,13 +394,27 @@ def _lengths(G, sources: list, order: np.ndarray, dist: np.ndarray) -> dict:
     return found
 
 
-def _dijkstra(G, sources: list, cutoff: Any, weight: str, with_pred: bool = False) -> tuple:
+def _dijkstra(
+    G, sources: list, cutoff: Any, weight: str, with_pred: bool = False, incoming: bool = False
+) -> tuple:
     """:func:`_nx_dijkstra` from ``sources`` (labels in the graph, in push order) over the
     weights of edge attribute ``weight``, ``cutoff`` as NetworkX compares it (``with_pred``:
-    with NetworkX's predecessor lists), and ``pred_start``."""
+    with NetworkX's predecessor lists), and ``pred_start``. ``incoming`` (a directed graph,
+    without ``with_pred``): along its in-arcs in NetworkX's ``_pred`` order, as NetworkX
+    searches its reverse view."""
     w = _weights(G, weight, negative_ok=False, hidden_ok=True)
-    values = w.nx_values
-    hidden = np.zeros(values.size, dtype=bool) if w.nx_hidden is None else w.nx_hidden
+    indptr, heads, values, nx_hidden = (
+        host(G.any_order.indptr),
+        G.nx_order,
+        w.nx_values,
+        w.nx_hidden,
+    )
+    if incoming and G.is_directed():
+        from ._component_order import _nx_pred_rows
+
+        indptr, heads = _nx_pred_rows(G)
+        values, _, nx_hidden = G.nx_pred_weights(weight)
+    hidden = np.zeros(values.size, dtype=bool) if nx_hidden is None else nx_hidden
     limited = cutoff is not None and not (cutoff == math.inf)
     limit = 0
     if limited and w.kind == "int":
@@ -409,7 +423,6 @@ def _dijkstra(G, sources: list, cutoff: Any, weight: str, with_pred: bool = Fals
     elif limited:
         limit = cutoff
     ids = np.array([G.find(s) for s in sources], dtype=np.int64)
-    indptr = host(G.any_order.indptr)
     pred_start = np.zeros(1, dtype=np.int64)  # (no predecessor lists)
     if with_pred:
         n = len(G)
@@ -417,9 +430,20 @@ def _dijkstra(G, sources: list, cutoff: Any, weight: str, with_pred: bool = Fals
         indegree = np.bincount(G.nx_order, minlength=n) if G.is_directed() else np.diff(indptr)
         np.cumsum(indegree, out=pred_start[1:])
     found = _nx_dijkstra(
-        indptr, G.nx_order, values, hidden, ids, values.dtype.type(limit), limited, pred_start
+        indptr, heads, values, hidden, ids, values.dtype.type(limit), limited, pred_start
     )
     return (*found, pred_start)
+
+
+def dijkstra_to_target(G, target: Any, weight: str, paths: bool) -> dict:
+    """NetworkX's Dijkstra lengths (or, ``paths``, paths, each still from ``target``) of
+    ``shortest_path_length`` / ``shortest_path`` to ``target``: from it, along a directed
+    graph's in-arcs (NetworkX searches its reverse view), else as from a source."""
+    sources = _checked_sources(G, _one_source(target))
+    order, dist, parent, reached, *_ = _dijkstra(G, sources, None, weight, incoming=True)
+    if paths:
+        return _dijkstra_paths(G, order, parent, reached)
+    return _lengths(G, sources, order, dist)
 
 
 def _dijkstra_paths(G, order: np.ndarray, parent: np.ndarray, reached: np.ndarray) -> dict:
@@ -712,6 +736,9 @@ def shortest_path_length(
     if weight is None:
         with gc_paused():
             return hop_lengths(G, node, None, incoming=source is None)
+    if method == "dijkstra" and source is None:
+        with gc_paused():
+            return dijkstra_to_target(G, target, weight, paths=False)
     if method == "dijkstra":
         return single_source_dijkstra_path_length(G, node, weight=weight)
     return single_source_bellman_ford_path_length(G, node, weight=weight)

@@ -273,7 +273,10 @@ def shortest_path(
         raise ValueError(f"method not supported: {method}")
     if weight is not None:
         node = target if source is None else source
-        if method == "dijkstra":
+        if method == "dijkstra" and source is None:  # (a digraph: along its in-arcs)
+            with gc_paused():
+                paths = shortest_paths.dijkstra_to_target(G, target, weight, paths=True)
+        elif method == "dijkstra":
             paths = shortest_paths.single_source_dijkstra_path(G, node, None, weight)
         else:
             paths = shortest_paths.single_source_bellman_ford_path(G, node, weight)
