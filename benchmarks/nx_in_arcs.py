@@ -1,7 +1,8 @@
 """Searches along a directed graph's in-arcs through the NetworkX backend (session 55), against
 NetworkX itself: ``single_target_shortest_path_length``, ``single_target_shortest_path``,
-``shortest_path_length(G, target=t)`` and ``bfs_edges(G, t, reverse=True)`` of
-``nx_backend.build``'s directed graph ``D`` (urand:17: the benchmark's source, which 131k nodes
+``shortest_path_length(G, target=t)`` (also Dijkstra's, ``weight="w"``: ints 1-100 set on
+the arcs here) and ``bfs_edges(G, t, reverse=True)`` of ``nx_backend.build``'s directed graph
+``D`` (urand:17: the benchmark's source, which 131k nodes
 reach; grid:708: the last node, which every node reaches), beside the forward
 ``single_source_shortest_path_length`` for scale. Before session 55 NetworkX ran these (the
 backend declined them: NetworkX reads ``_pred`` in its own order).
@@ -20,6 +21,7 @@ import statistics
 import time
 
 import networkx as nx
+import numpy as np
 from _common import configure_backend, dump_rows, first_call_parser
 from nx_backend import build
 
@@ -45,6 +47,9 @@ def _cases(D, t, s) -> dict:
             D, target=t, **kw
         ),
         "bfs_edges(G, t, reverse=True)": lambda **kw: list(nx.bfs_edges(D, t, reverse=True, **kw)),
+        "shortest_path_length(G, target=t, weight=w)": lambda **kw: nx.shortest_path_length(
+            D, target=t, weight="w", **kw
+        ),
         "single_source_shortest_path_length (forward)": (
             lambda **kw: nx.single_source_shortest_path_length(D, s, **kw)
         ),
@@ -62,6 +67,8 @@ def main() -> None:
     for spec in args.graphs:
         info = build(spec)
         D = info["D"]
+        w = np.random.default_rng(11).integers(1, 101, D.number_of_edges()).tolist()
+        nx.set_edge_attributes(D, dict(zip(D.edges(), w, strict=True)), "w")
         t = info["source"] if spec.startswith("urand") else len(D) - 1
         for name, call in _cases(D, t, info["source"]).items():
             call(backend="warpgraph")  # (compilation, untimed)
