@@ -1219,7 +1219,7 @@ def _array_layers(monkeypatch, switch: int = 1):
 
     def bfs(G, ids, max_depth=-1, incoming=False):
         if incoming and G.is_directed():
-            indptr, heads = traversal._nx_pred_rows(G)
+            indptr, heads = traversal.nx_pred_rows(G)
         else:
             indptr, heads = traversal.host(G.graph.indptr), G.nx_order
         return discovery_order.ordered_bfs(indptr, heads, ids, max_depth, xp=np,

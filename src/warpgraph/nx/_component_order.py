@@ -345,7 +345,7 @@ def _nx_rows(W) -> tuple[np.ndarray, np.ndarray]:
     return host(W.any_order.indptr), W.nx_order
 
 
-def _nx_pred_rows(W) -> tuple[np.ndarray, np.ndarray]:
+def nx_pred_rows(W) -> tuple[np.ndarray, np.ndarray]:
     """A directed graph's ``_pred`` rows in NetworkX's order (their order is not kept by the
     conversion: read from the source graph's dicts, in place where they can be), cached on
     ``W``. Without a source graph (a converted graph passed in) the reversed arcs in id
@@ -390,7 +390,7 @@ def _searched(W, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         found = search_orders_in_place(P, starts, sizes)
         if found is not None:
             return found
-    pred = _nx_pred_rows(W) if W.is_directed() else None
+    pred = nx_pred_rows(W) if W.is_directed() else None
     return search_orders(_nx_rows(W), pred, starts, sizes)
 
 
@@ -719,6 +719,6 @@ def every_component_set(W) -> list[set]:
     ``str`` labels: the in-place pass, 38 ms, would only be thrown away)."""
     from ._common import _small_sets
 
-    pred = _nx_pred_rows(W) if W.is_directed() else None
+    pred = nx_pred_rows(W) if W.is_directed() else None
     members, bounds = every_component_order(_nx_rows(W), pred)
     return _small_sets(W, members, bounds)

@@ -358,7 +358,7 @@ class WarpgraphGraph:
 
     def nx_pred_weights(self, attr: str, default: Any = 1) -> tuple[np.ndarray, str, Any]:
         """As :meth:`nx_weights`, on a directed graph's ``_pred`` rows in NetworkX's order (the
-        rows of :func:`._component_order._nx_pred_rows`; the same data dicts, read in that
+        rows of :func:`._component_order.nx_pred_rows`; the same data dicts, read in that
         order), for NetworkX's weighted searches of its reverse view."""
         return self._arc_values(self._nx_pred_weights, True, attr, default)
 

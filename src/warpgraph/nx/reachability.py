@@ -34,9 +34,9 @@ from . import _short_reach
 from ._common import backend_device, gc_paused, host, node_error
 from ._component_order import (
     _hash_view,
-    _nx_pred_rows,
     _nx_rows,
     ints_in_home_slots,
+    nx_pred_rows,
     python_search,
     reached_in_place,
     reached_set,
@@ -174,7 +174,7 @@ def _reached(G, source: Any, reverse: bool) -> set:
     else:
         key = "reversed" if reverse else "any_order"
         reached = search_rows(G, host(rows.indptr), host(rows.indices), key, ids)[0][1:]
-    nx_rows = _nx_pred_rows if reverse else _nx_rows  # (NetworkX's order, for its set)
+    nx_rows = nx_pred_rows if reverse else _nx_rows  # (NetworkX's order, for its set)
     return reached_set(G, int(ids[0]), reached, lambda: nx_rows(G))
 
 

@@ -403,16 +403,12 @@ def _dijkstra(
     without ``with_pred``): along its in-arcs in NetworkX's ``_pred`` order, as NetworkX
     searches its reverse view."""
     w = _weights(G, weight, negative_ok=False, hidden_ok=True)
-    indptr, heads, values, nx_hidden = (
-        host(G.any_order.indptr),
-        G.nx_order,
-        w.nx_values,
-        w.nx_hidden,
-    )
+    indptr, heads = host(G.any_order.indptr), G.nx_order
+    values, nx_hidden = w.nx_values, w.nx_hidden
     if incoming and G.is_directed():
-        from ._component_order import _nx_pred_rows
+        from ._component_order import nx_pred_rows
 
-        indptr, heads = _nx_pred_rows(G)
+        indptr, heads = nx_pred_rows(G)
         values, _, nx_hidden = G.nx_pred_weights(weight)
     hidden = np.zeros(values.size, dtype=bool) if nx_hidden is None else nx_hidden
     limited = cutoff is not None and not (cutoff == math.inf)

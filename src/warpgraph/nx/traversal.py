@@ -38,7 +38,7 @@ from ._common import (
     split_list,
     try_node_dict,
 )
-from ._component_order import _nx_pred_rows, ints_in_home_slots, layer_set, python_layer
+from ._component_order import ints_in_home_slots, layer_set, nx_pred_rows, python_layer
 from ._results import bfs_tree_graph
 
 __all__ = [
@@ -105,9 +105,9 @@ def _bfs(G, ids: np.ndarray, max_depth: int = -1, incoming: bool = False) -> tup
     """:func:`search_rows` over ``G``'s rows in NetworkX's order: its adjacency (``_adj`` /
     ``_succ``), or with ``incoming`` a directed graph's ``_pred`` rows (NetworkX's searches
     to a target and ``bfs_edges(reverse=True)`` read those, in their own order: read from the
-    source graph once, :func:`._component_order._nx_pred_rows`)."""
+    source graph once, :func:`._component_order.nx_pred_rows`)."""
     if incoming and G.is_directed():
-        indptr, heads = _nx_pred_rows(G)
+        indptr, heads = nx_pred_rows(G)
         return search_rows(G, indptr, heads, "nx_pred", ids, max_depth)
     return search_rows(G, host(G.any_order.indptr), G.nx_order, "nx_order", ids, max_depth)
 
