@@ -163,3 +163,16 @@ def dump_rows(out: str | None, benchmark: str, rows: list[dict[str, Any]]) -> No
             json.dump({"benchmark": benchmark, "environment": environment(), "rows": rows},
                       fh, indent=1)  # fmt: skip
         print("wrote", out)
+
+
+def median_call(call: Callable, repeat: int, clear: Callable | None = None) -> tuple[float, Any]:
+    """The median time of ``repeat`` calls of ``call`` (``clear()`` before each, untimed), and
+    the last call's result."""
+    times, result = [], None
+    for _ in range(repeat):
+        if clear is not None:
+            clear()
+        t0 = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result

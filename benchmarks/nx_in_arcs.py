@@ -17,24 +17,10 @@ Usage::
 
 from __future__ import annotations
 
-import statistics
-import time
-
 import networkx as nx
 import numpy as np
-from _common import configure_backend, dump_rows, first_call_parser
+from _common import configure_backend, dump_rows, first_call_parser, median_call
 from nx_backend import build
-
-
-def _timed(call, repeat: int, clear=None) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        if clear is not None:
-            clear()
-        t0 = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
 
 
 def _cases(D, t, s) -> dict:
@@ -72,10 +58,10 @@ def main() -> None:
         t = info["source"] if spec.startswith("urand") else len(D) - 1
         for name, call in _cases(D, t, info["source"]).items():
             call(backend="warpgraph")  # (compilation, untimed)
-            theirs_s, theirs = _timed(call, 1)
-            ours_s, ours = _timed(lambda call=call: call(backend="warpgraph"), args.repeat,
+            theirs_s, theirs = median_call(call, 1)
+            ours_s, ours = median_call(lambda call=call: call(backend="warpgraph"), args.repeat,
                                   D.__networkx_cache__.clear)  # fmt: skip
-            cached_s, _ = _timed(lambda call=call: call(backend="warpgraph"), args.repeat)
+            cached_s, _ = median_call(lambda call=call: call(backend="warpgraph"), args.repeat)
             if _listed(ours) != _listed(theirs):
                 raise AssertionError(f"{spec} {name}: the backend's result is not NetworkX's")
             rows.append({"graph": spec, "case": name, "device": device, "networkx_s": theirs_s,

@@ -15,11 +15,8 @@ Usage::
 
 from __future__ import annotations
 
-import statistics
-import time
-
 import networkx as nx
-from _common import configure_backend, dump_rows, first_call_parser
+from _common import configure_backend, dump_rows, first_call_parser, median_call
 from nx_backend import build
 
 CASES = {
@@ -32,17 +29,6 @@ CASES = {
 }
 
 
-def _median(call, repeat: int, clear=None) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        if clear is not None:
-            clear()
-        t0 = time.perf_counter()
-        result = call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
-
-
 def main() -> None:
     args = first_call_parser(__doc__).parse_args()
     device = configure_backend(args.device)
@@ -53,8 +39,8 @@ def main() -> None:
         for name, (which, call) in CASES.items():
             G = info["U"] if which == "U" else info["D"]
             call(G, s, backend="warpgraph")  # (compilation, untimed)
-            theirs_s, theirs = _median(lambda G=G, call=call, s=s: call(G, s), 3)
-            ours_s, ours = _median(
+            theirs_s, theirs = median_call(lambda G=G, call=call, s=s: call(G, s), 3)
+            ours_s, ours = median_call(
                 lambda G=G, call=call, s=s: call(G, s, backend="warpgraph"),
                 args.repeat,
                 clear=G.__networkx_cache__.clear,

@@ -175,6 +175,15 @@ def test_bad_input():
             f(D, device="cpu")
     with pytest.raises(InvalidArgumentError, match="weighted clustering"):
         clustering(D, weight="weight", device="cpu")
+    with pytest.raises(InvalidArgumentError, match="not in the graph"):  # (directed too)
+        clustering(D, 3, device="cpu")
+    with pytest.raises(InvalidArgumentError, match="outside"):
+        clustering(D, [0, 7], device="cpu")
+    with pytest.raises(InvalidArgumentError, match="integer vertex ids"):
+        clustering(D, [0.5], device="cpu")
+    for f in (clustering, transitivity):
+        with pytest.raises(InvalidArgumentError, match=r"warpgraph\.Graph"):
+            f(nx.DiGraph([(0, 1)]), device="cpu")
     with pytest.raises(InvalidArgumentError, match=r"warpgraph\.Graph"):
         triangles(nx.Graph(), device="cpu")
     G = D.to_undirected()
