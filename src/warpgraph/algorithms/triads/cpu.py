@@ -33,18 +33,10 @@ import numba as nb
 import numpy as np
 
 from ..triangles import cpu as tcpu
-from ..triangles.prep import census_adjacency, orient_census
+from ..triangles.prep import graph_census_adjacency, orient_census
 from .table import TRIAD_TABLE, combination_matrices
 
 __all__ = ["census_dyads", "census_triangles", "combine", "graph_census_adjacency"]
-
-
-def graph_census_adjacency(G) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Census adjacency of a CPU graph (an undirected graph: every dyad mutual)."""
-    if G.directed:
-        rip, rix, _ = G.reverse_csr()
-        return census_adjacency(G.indptr, G.indices, rip, rix)
-    return census_adjacency(G.indptr, G.indices, G.indptr, G.indices)
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)

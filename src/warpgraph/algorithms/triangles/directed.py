@@ -33,7 +33,7 @@ import numba as nb
 import numpy as np
 
 from . import cpu
-from .prep import census_adjacency, orient_census
+from .prep import graph_census_adjacency, orient_census
 
 __all__ = ["TRANSITIVE_TRIPLES", "directed_clustering", "directed_transitivity"]
 
@@ -71,12 +71,6 @@ def _dyad_degrees(ptr, code, total, mutual, out):  # pragma: no cover - JIT
         out[u] = o
 
 
-def _adjacency(G) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The census adjacency of a directed CPU graph (rows sorted)."""
-    rip, rix, _ = G.reverse_csr()
-    return census_adjacency(G.indptr, G.indices, rip, rix)
-
-
 def _degrees(ptr: np.ndarray, code: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = ptr.shape[0] - 1
     total, mutual, out = (np.empty(n, dtype=np.int64) for _ in range(3))
@@ -95,7 +89,7 @@ def directed_clustering(G) -> np.ndarray:
     >>> directed_clustering(G).tolist()  # (a 3-cycle, 0 <-> 1 mutual)
     [0.5, 0.5, 1.0]
     """
-    ptr, idx, code = _adjacency(G)
+    ptr, idx, code = graph_census_adjacency(G)
     o = orient_census(ptr, idx, code)
     weights = np.zeros(o.num_arcs, dtype=np.int64)
     cpu.dyad_arc_counts(o, weights)
@@ -117,7 +111,7 @@ def directed_transitivity(G) -> float:
     >>> directed_transitivity(G)
     0.5
     """
-    ptr, idx, code = _adjacency(G)
+    ptr, idx, code = graph_census_adjacency(G)
     hist = cpu.census_histogram(orient_census(ptr, idx, code))
     triples = int(np.dot(hist, TRANSITIVE_TRIPLES))
     if triples == 0:

@@ -29,7 +29,14 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-__all__ = ["Oriented", "balanced_chunks", "census_adjacency", "orient", "simple_degrees"]
+__all__ = [
+    "Oriented",
+    "balanced_chunks",
+    "census_adjacency",
+    "graph_census_adjacency",
+    "orient",
+    "simple_degrees",
+]
 
 
 @dataclass
@@ -254,6 +261,15 @@ def census_adjacency(
     code = np.empty(int(ptr[-1]), dtype=np.uint8)
     _union_rows(indptr, indices, rindptr, rindices, ptr, idx, code, True)
     return ptr, idx, code
+
+
+def graph_census_adjacency(G) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`census_adjacency` of a CPU graph with sorted rows (an undirected graph: every
+    dyad mutual), the input of the triad census and of the directed clustering."""
+    if G.directed:
+        rip, rix, _ = G.reverse_csr()
+        return census_adjacency(G.indptr, G.indices, rip, rix)
+    return census_adjacency(G.indptr, G.indices, G.indptr, G.indices)
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
