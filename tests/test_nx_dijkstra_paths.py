@@ -109,7 +109,6 @@ def test_errors_and_declined_calls():
         ("multi_source_dijkstra_path", (G, iter([0])), {}),
         ("single_source_dijkstra_path", (G, 0), {"weight": lambda u, v, d: 1}),
         ("shortest_path", (G, 0), {"weight": lambda u, v, d: 1, "method": "bellman-ford"}),
-        ("shortest_path", (nx.DiGraph(G),), {"target": 0, "weight": "w", "method": "bellman-ford"}),
     ]
     for func, args, kwargs in declined:
         assert isinstance(backend.can_run(func, args, kwargs), str), func
@@ -155,14 +154,22 @@ def test_bellman_ford_paths(seed, directed):
     paths = assert_as_networkx("single_source_bellman_ford_path", G, source, weight="cost")
     assert_as_networkx("single_source_bellman_ford", G, source, weight="cost")
     assert_as_networkx("shortest_path", G, source, weight="cost", method="bellman-ford")
-    if not directed:
-        assert_as_networkx("shortest_path", G, target=source, weight="cost", method="bellman-ford")
+    # to a target (a digraph: NetworkX's search of its reverse view, along the in-arcs here)
+    to = assert_as_networkx("shortest_path", G, target=source, weight="cost", method="bellman-ford")
     if isinstance(paths, dict):  # (no negative cycle reached)
-        want = bellman_ford_by_scipy(G, source, "cost")
-        assert paths.keys() == want.keys()
-        for v, path in paths.items():
-            assert path[0] == source and path[-1] == v
-            assert np.isclose(sum(G[a][b].get("cost", 1) for a, b in pairwise(path)), want[v])
+        assert_bellman_ford_paths(G, source, paths)
+    if isinstance(to, dict):
+        R = G.reverse() if directed else G
+        assert_bellman_ford_paths(R, source, {v: path[::-1] for v, path in to.items()})
+
+
+def assert_bellman_ford_paths(G, source, paths: dict) -> None:
+    """Every path starts at ``source``, follows arcs of ``G`` and weighs SciPy's distance."""
+    want = bellman_ford_by_scipy(G, source, "cost")
+    assert paths.keys() == want.keys()
+    for v, path in paths.items():
+        assert path[0] == source and path[-1] == v
+        assert np.isclose(sum(G[a][b].get("cost", 1) for a, b in pairwise(path)), want[v])
 
 
 def test_bellman_ford_first_predecessor_order():

@@ -134,7 +134,7 @@ def test_declined_cases_run_in_networkx():
     assert backend.can_run("shortest_path", (G, 0, 3), {}) is not True  # source-target
     assert backend.can_run("shortest_path", (G, 0), {"weight": lambda u, v, d: 1}) is not True
     bellman_ford = {"target": 2, "weight": "w", "method": "bellman-ford"}
-    assert backend.can_run("shortest_path", (D,), bellman_ford) is not True
+    assert backend.can_run("shortest_path", (D,), bellman_ford) is True  # (since session 56)
     assert backend.can_run("shortest_path", (D,), {"target": 2, "weight": "w"}) is True
     assert backend.can_run("shortest_path", (D,), {"target": 2}) is True  # (since session 55)
     assert backend.can_run("single_target_shortest_path", (D, 2), {}) is True

@@ -1,6 +1,6 @@
 """``shortest_path_length`` (``nx/shortest_paths.py``) and ``single_target_shortest_path_length``
 (``nx/traversal.py``) through the backend: the one-dict cases of ``shortest_path_length`` (from a
-source; to a target, weighted only on an undirected graph) and
+source; to a target) and
 ``single_target_shortest_path_length`` equal NetworkX's, keys in NetworkX's order (a directed
 graph's searches to a target along its in-arcs in ``_pred`` order) and values of its types,
 for every method; the other cases are declined by ``can_run`` and run in NetworkX under
@@ -56,10 +56,22 @@ def test_to_a_target_as_networkx(seed, directed):
     G = weighted(seed, directed, "int")
     for target in random.Random(seed).sample(list(G), 3):
         assert_as_networkx(G, target=target)
-        for weight in ("cost", "absent"):  # (directed: Dijkstra along the in-arcs)
+        for weight in ("cost", "absent"):  # (directed: along the in-arcs)
             assert_as_networkx(G, target=target, weight=weight)
-        if not directed:  # (directed Bellman-Ford to a target: declined, below)
-            assert_as_networkx(G, target=target, weight="cost", method="bellman-ford")
+            assert_as_networkx(G, target=target, weight=weight, method="bellman-ford")
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("kind", ["int", "float"])
+def test_bellman_ford_to_a_target_as_networkx(seed, kind):
+    """A directed graph's Bellman-Ford lengths to a target: NetworkX's search of its reverse
+    view (negative weights, and ``NetworkXUnbounded`` for a negative cycle that reaches the
+    target), replayed along the in-arcs; it runs here (``can_run``), not in NetworkX."""
+    G = weighted(seed, True, kind, negative=seed % 2 == 1)
+    kwargs = {"weight": "cost", "method": "bellman-ford"}
+    for target in random.Random(seed).sample(list(G), 2):
+        assert backend_interface.can_run("shortest_path_length", (G,), {"target": target, **kwargs})
+        assert_as_networkx(G, target=target, **kwargs)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -86,13 +98,14 @@ def test_errors_as_networkx():
 
 
 def test_declined_cases_run_in_networkx():
-    """All pairs, source-target pairs and weighted directed lengths to a target: ``can_run``
-    says why, and automatic dispatch runs NetworkX (same answers)."""
+    """All pairs and source-target pairs: ``can_run`` says why, and automatic dispatch runs
+    NetworkX (same answers)."""
     D = nx.gnp_random_graph(40, 0.1, seed=2, directed=True)
     assert backend_interface.can_run("shortest_path_length", (D,), {"target": 5}) is True
     assert backend_interface.can_run("shortest_path_length", (D,), {"target": 5, "weight": "w"})
     bellman_ford = {"target": 5, "weight": "w", "method": "bellman-ford"}
-    for kwargs in ({}, {"source": 0, "target": 5}, bellman_ford):
+    assert backend_interface.can_run("shortest_path_length", (D,), bellman_ford) is True
+    for kwargs in ({}, {"source": 0, "target": 5}):
         reason = backend_interface.can_run("shortest_path_length", (D,), kwargs)
         assert isinstance(reason, str) and reason, kwargs
     nx.config.backend_priority.algos = [BACKEND]

@@ -83,15 +83,16 @@ FUNCTIONS: dict[str, str] = {
     "descendants": "",
     "ancestors": "",
     "single_source_shortest_path_length": "Keys in exactly NetworkX's (BFS discovery) order.",
-    "single_target_shortest_path_length": "Undirected graphs (directed ones run in NetworkX); "
-    "keys in NetworkX's order.",
+    "single_target_shortest_path_length": "Keys in NetworkX's order (a directed graph's "
+    "in-arcs searched in its _pred order).",
     "single_source_shortest_path": "Keys in exactly NetworkX's (BFS discovery) order, each "
     "path through the node's BFS parent, as NetworkX's.",
-    "single_target_shortest_path": "Undirected graphs (directed ones run in NetworkX); keys "
-    "and paths as NetworkX's.",
-    "shortest_path": "Unweighted, with a source and no target (or, undirected, a target and "
-    "no source): NetworkX's dict of paths in its order (Dijkstra's or Bellman-Ford's with a "
-    "weight). All pairs, a source-target pair and directed paths to a target run in NetworkX.",
+    "single_target_shortest_path": "Keys and paths as NetworkX's (a directed graph's in-arcs "
+    "searched in its _pred order).",
+    "shortest_path": "With a source and no target, or a target and no source (a directed "
+    "graph's in-arcs searched in its _pred order): NetworkX's dict of paths in its order "
+    "(Dijkstra's or Bellman-Ford's with a weight). All pairs and a source-target pair run in "
+    "NetworkX.",
     "connected_components": "Components come in NetworkX's order (by their first node).",
     "number_connected_components": "",
     "is_connected": "",
@@ -206,11 +207,11 @@ if find_spec("warpgraph.algorithms.sssp") is not None:  # weighted SSSP (issue 4
         "lists with ties, NetworkX's SPFA replayed with its heuristic flag.)",
         "find_negative_cycle": _WEIGHTED + " The cycle NetworkX's search finds.",
         "negative_edge_cycle": "",
-        "shortest_path_length": "With a source and no target (or, undirected, a target and no "
-        "source): the dict of single_source_shortest_path_length, "
-        "single_source_dijkstra_path_length or single_source_bellman_ford_path_length, in "
-        "NetworkX's order. All pairs, a source-target pair and directed lengths to a target "
-        "run in NetworkX.",
+        "shortest_path_length": "With a source and no target, or a target and no source (a "
+        "directed graph's in-arcs searched in its _pred order): the dict of "
+        "single_source_shortest_path_length, single_source_dijkstra_path_length or "
+        "single_source_bellman_ford_path_length, in NetworkX's order. All pairs and a "
+        "source-target pair run in NetworkX.",
     }
 
 

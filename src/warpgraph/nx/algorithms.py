@@ -366,21 +366,15 @@ def _check_condensation(G, scc=None) -> bool | str:
     return _check_directed(G)
 
 
-def _one_end(G, source: Any, target: Any, what: str, weight: Any, method: Any) -> bool | str:
+def _one_end(G, source: Any, target: Any, what: str) -> bool | str:
     """Whether ``shortest_path``/``shortest_path_length`` asks for one dict warpgraph makes:
-    from a source, or to a target, by Bellman-Ford only on an undirected graph (``what``:
-    "paths" or "lengths"; NetworkX's weighted search to a target of a directed graph runs on
-    its reverse view: Dijkstra's replays here along the in-arcs, Bellman-Ford's does not)."""
+    from a source, or to a target (``what``: "paths" or "lengths"; NetworkX's search to a
+    target of a directed graph runs on its reverse view: replayed here along the in-arcs)."""
     if source is None and target is None:
         return f"all-pairs {what} are not implemented"
     if source is not None and target is not None:
         return (
             f"a source-target {what[:-1]} runs in NetworkX (its bidirectional search stops early)"
-        )
-    if source is None and weight is not None and method != "dijkstra" and _is_directed(G):
-        return (
-            f"Bellman-Ford {what} to a target on a directed graph are not implemented "
-            "(predecessor order)"
         )
     return True
 
@@ -388,7 +382,7 @@ def _one_end(G, source: Any, target: Any, what: str, weight: Any, method: Any) -
 def _check_shortest_path_length(
     G, source=None, target=None, weight=None, method="dijkstra"
 ) -> bool | str:
-    found = _one_end(G, source, target, "lengths", weight, method)
+    found = _one_end(G, source, target, "lengths")
     return found if found is not True or weight is None else _check_weight(G, weight)
 
 
@@ -399,7 +393,7 @@ def _check_shortest_path(G, source=None, target=None, weight=None, method="dijks
         found = _check_weight(G, weight)
         if found is not True:
             return found
-    return _one_end(G, source, target, "paths", weight, method)
+    return _one_end(G, source, target, "paths")
 
 
 def _is_plain_number(x: Any) -> bool:

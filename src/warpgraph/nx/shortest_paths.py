@@ -431,6 +431,16 @@ def _dijkstra(
     return (*found, pred_start)
 
 
+def bellman_ford_to_target(G, target: Any, weight: str, paths: bool) -> dict:
+    """NetworkX's Bellman-Ford lengths (or, ``paths``, paths, each still from ``target``) of
+    ``shortest_path_length`` / ``shortest_path`` to ``target``, as :func:`dijkstra_to_target`
+    (NetworkX's ``single_source_bellman_ford_path(_length)`` of the reverse view)."""
+    order, dist, pred, _, pred_start = _bellman_ford(G, target, weight, incoming=True)
+    if paths:
+        return _bellman_ford_paths(G, order, pred, pred_start)
+    return node_dict(G, order, dist[order], first_int=True)
+
+
 def dijkstra_to_target(G, target: Any, weight: str, paths: bool) -> dict:
     """NetworkX's Dijkstra lengths (or, ``paths``, paths, each still from ``target``) of
     ``shortest_path_length`` / ``shortest_path`` to ``target``: from it, along a directed
@@ -599,27 +609,44 @@ def _int_sums_fit(G, w: Any) -> None:
 
 
 def _bellman_ford(
-    G, source: Any, weight: str, heuristic: bool = True, *, w: Any = None, cycles: bool = False
+    G,
+    source: Any,
+    weight: str,
+    heuristic: bool = True,
+    *,
+    w: Any = None,
+    cycles: bool = False,
+    incoming: bool = False,
 ) -> tuple:
     """:func:`_nx_bellman_ford` from ``source`` over the weights of edge attribute ``weight``
     (``w``: ``_weights``' answer when already made): ``(order, dist, pred, pred_len,
     pred_start)``, after NetworkX's errors; with ``cycles``, a negative cycle is not raised
-    and ``(cycle, extra)`` (as :func:`_nx_bellman_ford`'s) follow."""
+    and ``(cycle, extra)`` (as :func:`_nx_bellman_ford`'s) follow. ``incoming`` (a directed
+    graph): along its in-arcs in NetworkX's ``_pred`` order with their weights in that order,
+    as NetworkX searches its reverse view."""
     import networkx as nx
 
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
     if w is None:
         w = _weights(G, weight, negative_ok=True, hidden_ok=False)
-    _int_sums_fit(G, w)
-    values = w.nx_values
+    _int_sums_fit(G, w)  # (the reverse view's weights are the same ones)
+    values, heads = w.nx_values, G.nx_order
     n = len(G)
     indptr = host(G.any_order.indptr)
-    indegree = np.bincount(G.nx_order, minlength=n) if G.is_directed() else np.diff(indptr)
+    # a node's predecessor list is bounded by its in-degree in the graph searched: the
+    # out-degree when the reverse view is searched
+    indegree = np.bincount(heads, minlength=n) if G.is_directed() else np.diff(indptr)
+    if incoming and G.is_directed():
+        from ._component_order import nx_pred_rows
+
+        indegree = np.diff(indptr)
+        indptr, heads = nx_pred_rows(G)
+        values = G.nx_pred_weights(weight)[0]
     pred_start = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(indegree, out=pred_start[1:])
     order, dist, status, pred, pred_len, cycle, extra = _nx_bellman_ford(
-        indptr, G.nx_order, values, G.find(source), pred_start, heuristic
+        indptr, heads, values, G.find(source), pred_start, heuristic
     )
     if status == BF_FULL:
         raise not_implemented("a predecessor list outgrew its bound (left to NetworkX)")
@@ -721,9 +748,8 @@ def shortest_path_length(
     graph's in-arcs in NetworkX's ``_pred`` order, as NetworkX searches its reverse view). As
     NetworkX: unweighted when ``weight`` is None, else Dijkstra or Bellman-Ford by ``method``,
     each computed by the function of that name here (so keys in NetworkX's order);
-    ``ValueError`` for another method. All pairs, a source-target pair (NetworkX's
-    bidirectional searches stop early) and weighted lengths to a target on a directed graph
-    run in NetworkX (``can_run``)."""
+    ``ValueError`` for another method. All pairs and a source-target pair (NetworkX's
+    bidirectional searches stop early) run in NetworkX (``can_run``)."""
     from .traversal import hop_lengths
 
     if method not in METHODS:
@@ -732,9 +758,10 @@ def shortest_path_length(
     if weight is None:
         with gc_paused():
             return hop_lengths(G, node, None, incoming=source is None)
-    if method == "dijkstra" and source is None:
+    if source is None:  # (along a directed graph's in-arcs)
+        to_target = dijkstra_to_target if method == "dijkstra" else bellman_ford_to_target
         with gc_paused():
-            return dijkstra_to_target(G, target, weight, paths=False)
+            return to_target(G, target, weight, paths=False)
     if method == "dijkstra":
         return single_source_dijkstra_path_length(G, node, weight=weight)
     return single_source_bellman_ford_path_length(G, node, weight=weight)

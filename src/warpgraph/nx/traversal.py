@@ -255,9 +255,8 @@ def shortest_path(
     graph's in-arcs, each reversed), keys in NetworkX's order; unweighted when ``weight`` is
     None (:func:`single_source_shortest_path`), else Dijkstra's or Bellman-Ford's by
     ``method`` (:mod:`.shortest_paths`); ``ValueError`` for a method NetworkX does not know.
-    All pairs, a source-target pair (NetworkX's bidirectional searches stop early) and
-    weighted paths to a target on a directed graph (NetworkX searches its reverse view) run
-    in NetworkX (``can_run``).
+    All pairs and a source-target pair (NetworkX's bidirectional searches stop early) run in
+    NetworkX (``can_run``).
 
     Examples
     --------
@@ -273,9 +272,14 @@ def shortest_path(
         raise ValueError(f"method not supported: {method}")
     if weight is not None:
         node = target if source is None else source
-        if method == "dijkstra" and source is None:  # (a digraph: along its in-arcs)
+        if source is None:  # (a digraph: along its in-arcs)
+            to_target = (
+                shortest_paths.dijkstra_to_target
+                if method == "dijkstra"
+                else shortest_paths.bellman_ford_to_target
+            )
             with gc_paused():
-                paths = shortest_paths.dijkstra_to_target(G, target, weight, paths=True)
+                paths = to_target(G, target, weight, paths=True)
         elif method == "dijkstra":
             paths = shortest_paths.single_source_dijkstra_path(G, node, None, weight)
         else:
