@@ -18,6 +18,7 @@ Usage::
 
     cd benchmarks; python nx_standing.py                 # Markdown table on stdout
     python nx_standing.py --threads 2 --graphs urand:17  # the 2-core files instead
+    python nx_standing.py --stale-commands               # what to run to refresh stale cells
 """
 
 from __future__ import annotations
@@ -199,14 +200,77 @@ def standing_table(figures: dict, names: list[str], graphs: list[str]) -> tuple[
     return "\n".join(lines), missing
 
 
+def stale_cells(figures: dict, names: list[str], graphs: list[str]) -> dict[str, set[str]]:
+    """``{function: devices}`` of the cells of ``standing_table`` marked stale."""
+    found: dict[str, set[str]] = {}
+    for name in names:
+        for g in graphs:
+            for d in ("cpu", "gpu"):
+                fig = figures.get((g, name, d))
+                changed_at = CHANGED_AT.get((name, d), CHANGED_AT.get(name, ""))
+                if fig is not None and fig.date[:19] < changed_at:
+                    found.setdefault(name, set()).add(d)
+    return found
+
+
+def remeasure_commands(
+    stale: dict[str, set[str]], graphs: list[str], session: int | None = None
+) -> list[str]:
+    """The benchmark commands (run from ``benchmarks/`` on a host of 16 threads with a GPU)
+    that time the ``stale`` cells again: one ``nx_backend.py`` run per device set, and one
+    ``nx_one_node.py`` run per device for the one-node cases, each writing to ``$OUT`` a file
+    tagged with ``session`` (the ``_sNN`` this table reads; ``sNN`` left to fill in without).
+
+    Examples
+    --------
+    >>> remeasure_commands({"triangles": {"cpu", "gpu"}, "eccentricity(v)": {"gpu"}},
+    ...                    ["grid:708"])  # doctest: +NORMALIZE_WHITESPACE
+    ['python3 nx_backend.py --graphs grid:708 --devices cpu gpu --algorithms triangles
+      --nx-jobs 3 --fixed-threads --out $OUT/networkx_stale_cpu_gpu_sNN.json',
+     'python3 nx_one_node.py --graphs grid:708 --repeat 3 --device gpu
+      --out $OUT/nx_one_node_stale_gpu_sNN.json']
+    """
+    graph_args, tag = " ".join(graphs), "sNN" if session is None else f"s{session}"
+    by_devices: dict[tuple[str, ...], list[str]] = {}
+    one_node: set[str] = set()
+    for name, devices in stale.items():
+        if name in ONE_NODE_CASES:
+            one_node |= devices
+        else:
+            by_devices.setdefault(tuple(sorted(devices)), []).append(name)
+    commands = [
+        f"python3 nx_backend.py --graphs {graph_args} --devices {' '.join(devices)} "
+        f"--algorithms {' '.join(names)} --nx-jobs 3 --fixed-threads "
+        f"--out $OUT/networkx_stale_{'_'.join(devices)}_{tag}.json"
+        for devices, names in sorted(by_devices.items())
+    ]
+    commands += [
+        f"python3 nx_one_node.py --graphs {graph_args} --repeat 3 --device {device} "
+        f"--out $OUT/nx_one_node_stale_{device}_{tag}.json"
+        for device in sorted(one_node)
+    ]
+    return commands
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--results", default=str(Path(__file__).resolve().parent / "results"))
     ap.add_argument("--threads", type=int, default=16, help="CPU threads of the hosts read")
     ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
+    ap.add_argument(
+        "--stale-commands",
+        action="store_true",
+        help="print the benchmark commands that time the stale cells again, not the table",
+    )
+    ap.add_argument("--session", type=int, default=None, help="with --stale-commands: the tag")
     args = ap.parse_args(argv)
     paths = sorted(Path(args.results).glob("*.json"))
-    table, missing = standing_table(latest(paths, args.threads), counted_functions(), args.graphs)
+    figures, names = latest(paths, args.threads), counted_functions()
+    if args.stale_commands:
+        stale = stale_cells(figures, names, args.graphs)
+        print("\n".join(remeasure_commands(stale, args.graphs, args.session)))
+        return
+    table, missing = standing_table(figures, names, args.graphs)
     print(table)
     if missing:
         print(f"\nNo {args.threads}-thread figure on these graphs: " + ", ".join(missing))

@@ -99,3 +99,30 @@ def test_main_prints_the_table(results, capsys):
 def test_session_of_takes_the_last_number():
     assert nx_standing.session_of("nx_s49s50_functions_grid_h200_20261205_s51.json") == 51
     assert nx_standing.session_of("networkx_cpu2.json") is None
+
+
+def test_stale_cells_give_the_commands_that_time_them_again(results, monkeypatch, capsys):
+    figures = nx_standing.latest(sorted(results.glob("*.json")), threads=16)
+    day4, day6 = "2026-12-04 00:00:00", "2026-12-06 00:00:00"
+    changed = {("triangles", "gpu"): day4, "k_truss": day4, "pagerank": day4,
+               "eccentricity(v)": day6}  # fmt: skip
+    monkeypatch.setattr(nx_standing, "CHANGED_AT", changed)
+    names = ["triangles", "pagerank", "k_truss", "eccentricity(v)"]
+    stale = nx_standing.stale_cells(figures, names, ["grid:708"])
+    # (pagerank's GPU figure came after the change: only its CPU one is stale)
+    assert stale == {"triangles": {"gpu"}, "pagerank": {"cpu"}, "k_truss": {"cpu", "gpu"},
+                     "eccentricity(v)": {"gpu"}}  # fmt: skip
+    commands = nx_standing.remeasure_commands(stale, ["grid:708"], session=56)
+    assert commands == [
+        "python3 nx_backend.py --graphs grid:708 --devices cpu --algorithms pagerank "
+        "--nx-jobs 3 --fixed-threads --out $OUT/networkx_stale_cpu_s56.json",
+        "python3 nx_backend.py --graphs grid:708 --devices cpu gpu --algorithms k_truss "
+        "--nx-jobs 3 --fixed-threads --out $OUT/networkx_stale_cpu_gpu_s56.json",
+        "python3 nx_backend.py --graphs grid:708 --devices gpu --algorithms triangles "
+        "--nx-jobs 3 --fixed-threads --out $OUT/networkx_stale_gpu_s56.json",
+        "python3 nx_one_node.py --graphs grid:708 --repeat 3 --device gpu "
+        "--out $OUT/nx_one_node_stale_gpu_s56.json",
+    ]
+    assert all(nx_standing.session_of(c.rsplit("/", 1)[1]) == 56 for c in commands)
+    nx_standing.main(["--results", str(results), "--graphs", "grid:708", "--stale-commands"])
+    assert "nx_one_node_stale_gpu_sNN.json" in capsys.readouterr().out
