@@ -117,8 +117,8 @@ def _sources(one_node: bool) -> Callable:
 
 def _path_source(a: dict) -> Search | None:
     """``shortest_path`` / ``shortest_path_length``: from ``source``, or from ``target`` along
-    in-arcs when there is no source (``can_run`` declines a weighted one on a directed graph);
-    pairs are NetworkX's."""
+    in-arcs when there is no source (weighted too: the nodes searched are those reached,
+    whatever the method); pairs are NetworkX's."""
     if a.get("source") is not None:
         return ((a["source"],), -1, False) if a.get("target") is None else None
     return ((a.get("target"),), -1, True) if a.get("target") is not None else None
