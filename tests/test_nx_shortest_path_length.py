@@ -8,6 +8,7 @@ automatic dispatch."""
 
 from __future__ import annotations
 
+import math
 import random
 import warnings
 
@@ -165,3 +166,30 @@ def test_bellman_ford_int_sums_past_int64_run_in_networkx():
     with pytest.raises(NotImplementedError) as raised:
         nx.single_source_bellman_ford_path_length(G, 0, backend=BACKEND)
     assert "int64" in str(raised.value.__cause__)
+
+
+def test_bellman_ford_to_a_target_bad_input_as_networkx():
+    """A missing or unhashable target gives NetworkX's error; weights the replay does not take
+    (NaN, non-numbers, None on an edge) raise ``NotImplementedError`` from the backend, and
+    automatic dispatch then answers as NetworkX does."""
+    D = nx.DiGraph([(0, 1, {"cost": 2}), (1, 2, {"cost": -1}), (2, 0, {"cost": 4})])
+    kwargs = {"weight": "cost", "method": "bellman-ford"}
+    assert_as_networkx(D, target="absent", **kwargs)  # NodeNotFound
+    assert_as_networkx(D, target=["unhashable"], **kwargs)  # TypeError (NetworkX hashes it)
+    nx_compare.assert_dict_as_networkx(  # (was NodeNotFound here before session 56)
+        nx.single_source_bellman_ford_path_length, D, ["unhashable"], weight="cost"
+    )
+    for bad in (math.nan, "x", None):
+        B = D.copy()
+        B[1][2]["cost"] = bad
+        with pytest.raises(NotImplementedError, match="warpgraph"):
+            nx.shortest_path_length(B, target=2, backend=BACKEND, **kwargs)
+        with pytest.raises(NotImplementedError, match="warpgraph"):
+            nx.shortest_path(B, target=2, backend=BACKEND, **kwargs)
+        nx.config.backend_priority.algos = [BACKEND]
+        try:
+            assert outcome(B, target=2, **kwargs) == nx_compare.outcome(
+                nx.shortest_path_length, B, backend="networkx", target=2, **kwargs
+            )
+        finally:
+            nx.config.backend_priority.algos = []

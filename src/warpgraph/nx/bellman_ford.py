@@ -223,7 +223,6 @@ def bellman_ford_path(G, source: Any, target: Any, weight: str = "weight") -> An
         if source not in G:
             raise nx.NodeNotFound(f"Node {source} is not found in the graph")
         return [source]
-    hash(source)  # (NetworkX makes {source: [source]} first)
     order, _, pred, pred_len, pred_start = _bellman_ford(G, source, weight)
     if target is None:
         return _bellman_ford_paths(G, order, pred, pred_start)
@@ -289,7 +288,6 @@ def find_negative_cycle(G, source: Any, weight: str = "weight") -> list:
     """
     import networkx as nx
 
-    hash(source)  # (NetworkX makes {source: []} first)
     *_, pred, pred_len, pred_start, cycle, extra = _bellman_ford(G, source, weight, cycles=True)
     if cycle < 0:
         raise nx.NetworkXError("No negative cycles detected.")

@@ -626,6 +626,7 @@ def _bellman_ford(
     as NetworkX searches its reverse view."""
     import networkx as nx
 
+    hash(source)  # (NetworkX makes {source: []} first: an unhashable one's TypeError)
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
     if w is None:
@@ -634,15 +635,15 @@ def _bellman_ford(
     values, heads = w.nx_values, G.nx_order
     n = len(G)
     indptr = host(G.any_order.indptr)
-    # a node's predecessor list is bounded by its in-degree in the graph searched: the
-    # out-degree when the reverse view is searched
-    indegree = np.bincount(heads, minlength=n) if G.is_directed() else np.diff(indptr)
+    # a node's predecessor list is bounded by its in-degree in the graph searched
     if incoming and G.is_directed():
         from ._component_order import nx_pred_rows
 
-        indegree = np.diff(indptr)
+        indegree = np.diff(indptr)  # (the reverse view's in-degrees: the out-degrees)
         indptr, heads = nx_pred_rows(G)
         values = G.nx_pred_weights(weight)[0]
+    else:
+        indegree = np.bincount(heads, minlength=n) if G.is_directed() else np.diff(indptr)
     pred_start = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(indegree, out=pred_start[1:])
     order, dist, status, pred, pred_len, cycle, extra = _nx_bellman_ford(
@@ -686,7 +687,6 @@ def single_source_bellman_ford_path(G, source: Any, weight: str = "weight") -> d
     >>> nx.single_source_bellman_ford_path(G, 0, backend="warpgraph")
     {0: [0], 1: [0, 2, 1], 2: [0, 2]}
     """
-    hash(source)  # (NetworkX makes {source: [source]} first: an unhashable one's TypeError)
     order, _, pred, _, pred_start = _bellman_ford(G, source, weight)
     return _bellman_ford_paths(G, order, pred, pred_start)
 
@@ -704,7 +704,6 @@ def single_source_bellman_ford(
     >>> nx.single_source_bellman_ford(nx.path_graph(3), 0, backend="warpgraph")
     ({0: 0, 1: 1, 2: 2}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
     """
-    hash(source)  # (as single_source_bellman_ford_path)
     order, dist, pred, _, pred_start = _bellman_ford(G, source, weight)
     lengths = node_dict(G, order, dist[order], first_int=True)
     return lengths, _bellman_ford_paths(G, order, pred, pred_start)
