@@ -5,8 +5,9 @@ against NetworkX itself: ``clustering`` (Fagiolo's, a dict), ``average_clusterin
 First calls, as ``nx_backend.py`` times them: the conversion cache cleared before each
 warpgraph call (median of ``--repeat``, after one untimed call); NetworkX timed once (a
 whole-graph call takes tens of seconds); every result checked equal to NetworkX's (the dict
-in order, the floats exactly). The backend counts directed graphs on the CPU whatever its
-device (``nx.config.backends.warpgraph.device``, recorded per row).
+in order, the floats exactly). The backend counts directed graphs on its device
+(``nx.config.backends.warpgraph.device``, recorded per row; on the CPU whatever the device
+until session 57).
 
 Usage::
 

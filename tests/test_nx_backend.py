@@ -1143,6 +1143,7 @@ def test_gpu_device_equals_networkx(seed):
             ("is_connected", G),
             ("transitivity", G),
             ("transitivity", D),
+            ("average_clustering", D),
             ("number_strongly_connected_components", D),
             ("is_strongly_connected", D),
         ):

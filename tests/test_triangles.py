@@ -131,15 +131,16 @@ def test_directed_clustering_and_transitivity_match_networkx(device, case):
     assert transitivity(D, device=device) == directed_transitivity_reference(n, src, dst)
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("seed", [0, 1])
-def test_directed_clustering_dense_reference(seed):
+def test_directed_clustering_dense_reference(seed, device):
     """Larger random digraphs (mutual arcs, loops, repeats) against the dense references."""
     rng = np.random.default_rng(seed)
     n = 150
     src, dst = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
     src, dst = np.r_[src, dst[:800]], np.r_[dst, src[:800]]  # (800 mutual pairs)
     D = build(n, src, dst, directed=True)
-    c = clustering(D, device="cpu")
+    c = host(clustering(D, device=device))
     np.testing.assert_allclose(c, directed_clustering_reference(n, src, dst), rtol=1e-15)
     verify_directed_clustering(D, c)
     wrong = c.copy()
@@ -149,7 +150,7 @@ def test_directed_clustering_dense_reference(seed):
     with pytest.raises(VerificationError, match="rule 1"):
         verify_directed_clustering(D, c[:-1])
     want = directed_transitivity_reference(n, src, dst)
-    assert transitivity(D, device="cpu") == pytest.approx(want, rel=1e-15)
+    assert transitivity(D, device=device) == pytest.approx(want, rel=1e-15)
 
 
 def test_directed_known_graphs():
@@ -259,13 +260,13 @@ def test_gpu_orientation_fallback():
 
 
 def _unsorted_rows(G):
-    """``G`` (no repeated neighbour in a row) with every row shuffled: the NetworkX layer's
-    rows in dict order."""
+    """``G`` with every row shuffled: the NetworkX layer's rows in dict order (where no row
+    repeats a neighbour)."""
     rng = np.random.default_rng(5)
     indptr, indices = np.asarray(G.indptr), np.asarray(G.indices).copy()
     for u in range(G.num_vertices):
         rng.shuffle(indices[indptr[u] : indptr[u + 1]])
-    return wg.Graph(indptr, indices, None, directed=False, validate=False)
+    return wg.Graph(indptr, indices, None, directed=G.directed, validate=False)
 
 
 def _simple_with_loops():
@@ -302,3 +303,27 @@ def test_gpu_orientations_of_rows_in_any_order():
     for o in (gpu.orient_fast(Ug), gpu.orient_sorted(Ug)):
         for field in ("indptr", "indices", "src", "rank", "degree"):
             np.testing.assert_array_equal(host(getattr(o, field)), getattr(want, field), field)
+
+
+@pytest.mark.gpu
+def test_gpu_directed_rows_in_any_order_and_selection():
+    """The GPU's directed clustering and transitivity take rows in any order (repeats too:
+    its key sort merges them) and equal the CPU's on the sorted graph, value for value;
+    a selection of nodes comes back from the device."""
+    rng = np.random.default_rng(11)
+    n = 3000
+    src, dst = rng.integers(0, n, 40000), rng.integers(0, n, 40000)
+    src, dst = np.r_[src, dst[:9000], src[:500]], np.r_[dst, src[:9000], dst[:500]]
+    D = build(n, src, dst, directed=True)  # (parallel arcs kept)
+    U = _unsorted_rows(D)
+    assert not np.array_equal(np.asarray(U.indices), np.asarray(D.indices))
+    want = clustering(D, device="cpu")
+    for G in (D, U):
+        np.testing.assert_array_equal(host(clustering(G, device="gpu")), want)
+        assert transitivity(G, device="gpu") == transitivity(D, device="cpu")
+    got = clustering(U, [5, 7, 5], device="gpu")
+    np.testing.assert_array_equal(host(got), want[[5, 7, 5]])
+    assert clustering(U, 9, device="gpu") == want[9]
+    empty = wg.Graph.from_edges([], [], num_vertices=4, directed=True)
+    assert host(clustering(empty, device="gpu")).tolist() == [0.0] * 4
+    assert transitivity(empty, device="gpu") == 0.0

@@ -125,9 +125,12 @@ FUNCTIONS: dict[str, str] = {
     "for ties; all-int or all-float weights, a topo_order list or tuple; others run in "
     "NetworkX).",
     "triangles": "",
-    "transitivity": "",
-    "clustering": "Unweighted, undirected graphs only (others run in NetworkX).",
-    "average_clustering": "Unweighted, undirected graphs only (others run in NetworkX).",
+    "transitivity": "A DiGraph by NetworkX's rule for it (transitive triples over "
+    "out-degree pairs).",
+    "clustering": "Unweighted only (weighted runs in NetworkX); a DiGraph gets Fagiolo's "
+    "directed clustering, as in NetworkX.",
+    "average_clustering": "Unweighted only (weighted runs in NetworkX); a DiGraph gets "
+    "Fagiolo's directed clustering, as in NetworkX.",
     "core_number": "Directed graphs use in + out degree, as NetworkX does.",
     "k_core": _GRAPH,
     "k_shell": _GRAPH,

@@ -57,12 +57,13 @@ def triangles(G, nodes: Any = None):
 
 
 def _placed(G) -> tuple[Any, str]:
-    """The converted graph where its triangles are counted, and that device: a directed one
-    on the CPU with its rows sorted (:mod:`warpgraph.algorithms.triangles.directed` merges
-    them), an undirected one on the backend's device in any row order."""
-    if G.is_directed():
-        return G.on("cpu"), "cpu"
+    """The converted graph where its triangles are counted, and that device: in any row
+    order, except a directed one on the CPU, whose rows are sorted
+    (:mod:`warpgraph.algorithms.triangles.directed` merges them; the GPU's key sort does not
+    need it)."""
     dev = backend_device()
+    if G.is_directed() and dev == "cpu":
+        return G.on("cpu"), "cpu"
     return G.on(dev, any_order=True), dev
 
 

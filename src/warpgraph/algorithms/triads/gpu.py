@@ -1,59 +1,23 @@
 """GPU triad census: the triangle method (``tc_count.cu`` in census mode) and Batagelj-Mrvar's
-dyad method (``triad_bm.cu``), both on a census adjacency built with one key sort.
-
-Census adjacency: every arc ``u -> v`` (no loops) gives the keys ``(u, v, 1)`` and
-``(v, u, 2)``; after one 64-bit sort, the codes of equal pairs are OR-ed (first | last of each
-run, since a run's codes are sorted), giving every vertex's distinct neighbours with their dyad
-code. The wedge and dyad sums are CuPy reductions; see :mod:`.cpu` for the method.
+dyad method (``triad_bm.cu``), both on the census adjacency of
+:func:`warpgraph.algorithms.triangles.gpu.census_adjacency` (one key sort). The wedge and dyad
+sums are CuPy reductions; see :mod:`.cpu` for the method.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from ...device import cupy
 from ...gpu.launch import launch
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
 from ..triangles import gpu as tgpu
+from ..triangles.gpu import census_adjacency
 from .cpu import combine
 
 __all__ = ["census_adjacency", "census_dyads", "census_triangles"]
 
 SOURCE = "triad_bm.cu"
 declare(SOURCE, "triad_bm<int>")
-
-
-def census_adjacency(G: Graph) -> tuple[Any, Any, Any, Any]:
-    """``(ptr, idx, code, rows)`` of the census adjacency of ``G`` on the device."""
-    cp = cupy()
-    n, m = G.num_vertices, G.num_arcs
-    idt = G.indices.dtype
-    src = tgpu.arc_rows(G.indptr, m, idt)
-    keep = src != G.indices
-    s = src[keep].astype(cp.uint64)
-    d = G.indices[keep].astype(cp.uint64)
-    nn = cp.uint64(max(n, 1))
-    two = cp.uint64(2)
-    key = cp.concatenate((((s * nn + d) << two) | cp.uint64(1), ((d * nn + s) << two) | two))
-    del s, d
-    key = cp.sort(key)
-    ptr = cp.zeros(n + 1, dtype=cp.int64)
-    if key.size == 0:
-        empty = cp.zeros(0, dtype=idt)
-        return ptr, empty, cp.zeros(0, dtype=cp.uint8), empty
-    base = key >> two
-    low = (key & cp.uint64(3)).astype(cp.uint8)
-    first = cp.ones(key.size, dtype=cp.bool_)
-    first[1:] = base[1:] != base[:-1]
-    starts = cp.flatnonzero(first)
-    ends = cp.concatenate((starts[1:], cp.asarray([key.size], dtype=starts.dtype))) - 1
-    code = low[starts] | low[ends]
-    pair = base[starts]
-    rows = (pair // nn).astype(idt)
-    idx = (pair % nn).astype(idt)
-    cp.cumsum(cp.bincount(rows, minlength=n), out=ptr[1:])
-    return ptr, idx, code, rows
 
 
 def census_triangles(G: Graph) -> list[int]:

@@ -8,7 +8,7 @@ group of lanes per oriented arc, binary-searching the shorter list in the longer
 
 Input: undirected graphs for the counts (directed ones raise, as in NetworkX).
 :func:`clustering` and :func:`transitivity` also take directed graphs, with NetworkX's
-definitions for a ``DiGraph`` (:mod:`.directed`; computed on the CPU on either device).
+definitions for a ``DiGraph`` (:mod:`.directed`, :mod:`.directed_gpu`).
 Self-loops are ignored and parallel edges count once, as NetworkX does (it works on neighbour
 sets).
 """
@@ -163,7 +163,7 @@ def transitivity(G: Graph, *, device: str = "auto") -> float:
     G : Graph
         Self-loops are ignored, parallel edges count once. A directed graph gets NetworkX's
         rule for a ``DiGraph`` (transitive triples ``v -> w -> k``, ``v -> k`` over
-        ``sum d_out (d_out - 1)``), computed on the CPU whatever ``device``.
+        ``sum d_out (d_out - 1)``).
     device : {"auto", "cpu", "gpu"}
         Where to compute.
 
@@ -181,10 +181,14 @@ def transitivity(G: Graph, *, device: str = "auto") -> float:
     0.6
     """
     if isinstance(G, Graph) and G.directed:
+        G, dev = place(G, device)
+        if dev == "gpu":
+            from .directed_gpu import directed_transitivity_gpu
+
+            return directed_transitivity_gpu(G)
         from .directed import directed_transitivity
 
-        resolve_device(device)  # (its errors)
-        return directed_transitivity(G.to("cpu"))
+        return directed_transitivity(G)
     check_undirected(G, "transitivity")
     G, dev = place(G, device)
     if dev == "gpu":
@@ -206,8 +210,7 @@ def clustering(G: Graph, nodes: Any = None, weight: str | None = None, *, device
 
     ``d(v)`` counts distinct neighbours other than ``v``; vertices of degree < 2 get 0, as in
     ``networkx.clustering``. A directed graph gets Fagiolo's directed clustering, as
-    ``networkx.clustering`` of a ``DiGraph`` (:mod:`.directed`), computed on the CPU and
-    returned on ``device``.
+    ``networkx.clustering`` of a ``DiGraph`` (:mod:`.directed`, :mod:`.directed_gpu`).
 
     Parameters
     ----------
@@ -243,15 +246,14 @@ def clustering(G: Graph, nodes: Any = None, weight: str | None = None, *, device
     if weight is not None:
         raise InvalidArgumentError("weighted clustering is not implemented; pass weight=None")
     if isinstance(G, Graph) and G.directed:
+        G, dev = place(G, device)
+        if dev == "gpu":
+            from .directed_gpu import directed_clustering_gpu
+
+            return _select(directed_clustering_gpu(G), nodes, dev)
         from .directed import directed_clustering
 
-        dev = resolve_device(device)
-        c = directed_clustering(G.to("cpu"))
-        if dev == "gpu":
-            from ...device import cupy
-
-            c = cupy().asarray(c)
-        return _select(c, nodes, dev)
+        return _select(directed_clustering(G), nodes, dev)
     check_undirected(G, "clustering")
     G, dev = place(G, device)
     t, deg = _per_vertex(G, dev)

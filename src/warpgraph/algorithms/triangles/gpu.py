@@ -32,19 +32,21 @@ __all__ = [
     "GROUP",
     "OrientedGPU",
     "arc_kernel",
+    "census_adjacency",
     "count_and_degree",
     "orient",
     "orient_arcs",
     "orient_fast",
     "orient_sorted",
     "per_vertex",
+    "per_vertex_from_arcs",
     "run_arcs",
     "triangle_count",
 ]
 
 SOURCE = "tc_count.cu"
 PREP = "tc_prep.cu"
-COUNT, ARCS, SUPPORT, CENSUS = 0, 1, 2, 3
+COUNT, ARCS, SUPPORT, CENSUS, DYAD_ARCS = 0, 1, 2, 3, 4
 GROUP = 8
 """Lanes per oriented arc (template parameter of ``tc_arcs``)."""
 BLOCK = 256
@@ -57,7 +59,7 @@ SORT_BLOCK = 512
 
 declare(
     SOURCE,
-    *(f"tc_arcs<int, {GROUP}, {mode}>" for mode in (COUNT, ARCS, SUPPORT, CENSUS)),
+    *(f"tc_arcs<int, {GROUP}, {mode}>" for mode in (COUNT, ARCS, SUPPORT, CENSUS, DYAD_ARCS)),
     "tc_scatter<int>",
 )
 declare(
@@ -138,6 +140,44 @@ def orient_arcs(s, d, deg, n: int, codes=None) -> OrientedGPU:
     if osrc.size:
         cp.cumsum(cp.bincount(osrc, minlength=n), out=oindptr[1:])
     return OrientedGPU(oindptr, oidx, osrc, rank, deg.astype(cp.int64), ocodes)
+
+
+def census_adjacency(G: Graph) -> tuple[Any, Any, Any, Any]:
+    """``(ptr, idx, code, rows)`` of the census adjacency of ``G`` on the device: every
+    vertex's distinct neighbours (no loops; rows in any order) with their 2-bit dyad code
+    (bit 0: the arc from the row's vertex, bit 1: the arc to it), and each entry's row.
+
+    Every arc ``u -> v`` gives the keys ``(u, v, 1)`` and ``(v, u, 2)``; after one 64-bit
+    sort the codes of equal pairs are OR-ed (first | last of each run, since a run's codes are
+    sorted). Used by the triad census and the directed clustering."""
+    cp = cupy()
+    n, m = G.num_vertices, G.num_arcs
+    idt = G.indices.dtype
+    src = arc_rows(G.indptr, m, idt)
+    keep = src != G.indices
+    s = src[keep].astype(cp.uint64)
+    d = G.indices[keep].astype(cp.uint64)
+    nn = cp.uint64(max(n, 1))
+    two = cp.uint64(2)
+    key = cp.concatenate((((s * nn + d) << two) | cp.uint64(1), ((d * nn + s) << two) | two))
+    del s, d
+    key = cp.sort(key)
+    ptr = cp.zeros(n + 1, dtype=cp.int64)
+    if key.size == 0:
+        empty = cp.zeros(0, dtype=idt)
+        return ptr, empty, cp.zeros(0, dtype=cp.uint8), empty
+    base = key >> two
+    low = (key & cp.uint64(3)).astype(cp.uint8)
+    first = cp.ones(key.size, dtype=cp.bool_)
+    first[1:] = base[1:] != base[:-1]
+    starts = cp.flatnonzero(first)
+    ends = cp.concatenate((starts[1:], cp.asarray([key.size], dtype=starts.dtype))) - 1
+    code = low[starts] | low[ends]
+    pair = base[starts]
+    rows = (pair // nn).astype(idt)
+    idx = (pair % nn).astype(idt)
+    cp.cumsum(cp.bincount(rows, minlength=n), out=ptr[1:])
+    return ptr, idx, code, rows
 
 
 def orient_fast(G: Graph, cap: int = SORT_CAP) -> OrientedGPU | None:
@@ -230,17 +270,25 @@ def count_and_degree(G: Graph) -> tuple[int, Any]:
     return run_arcs(o, COUNT), o.degree
 
 
-def per_vertex(G: Graph) -> tuple[Any, Any]:
-    """Triangles at every vertex and simple degrees (int64 CuPy arrays, original ids)."""
+def per_vertex_from_arcs(o: OrientedGPU, c) -> Any:
+    """Per-vertex sums (int64, original ids) of the arc counts ``c`` of :data:`ARCS` or
+    :data:`DYAD_ARCS` mode: a triangle ``a < b < c`` adds its weight to arcs ``a -> b`` and
+    ``a -> c``, so half the row sums count ``a`` as the lowest corner and the sums over
+    entering arcs count each vertex as middle or top corner (``tc_scatter``)."""
     cp = cupy()
-    o = orient(G)
     n, m = o.num_vertices, o.num_arcs
-    c = cp.zeros(max(m, 1), dtype=cp.uint64)
-    run_arcs(o, ARCS, c=c)
     low = cp.zeros(n, dtype=cp.uint64)
     high = cp.zeros(n, dtype=cp.uint64)
     if m:
         k = get_kernel(SOURCE, f"tc_scatter<{_ctype(o.indices.dtype)}>")
         launch(k, m, (o.indices, o.src, c, m, low, high), block=BLOCK)
-    t = (high + low // cp.uint64(2)).astype(cp.int64)
-    return t[o.rank], o.degree
+    return (high + low // cp.uint64(2)).astype(cp.int64)[o.rank]
+
+
+def per_vertex(G: Graph) -> tuple[Any, Any]:
+    """Triangles at every vertex and simple degrees (int64 CuPy arrays, original ids)."""
+    cp = cupy()
+    o = orient(G)
+    c = cp.zeros(max(o.num_arcs, 1), dtype=cp.uint64)
+    run_arcs(o, ARCS, c=c)
+    return per_vertex_from_arcs(o, c), o.degree

@@ -13,7 +13,9 @@
 //   TC_ARCS    c[p] += hits, c[q] += 1: per-vertex counts follow (tc_scatter below);
 //   TC_SUPPORT c[p] += hits, c[q] += 1, c[r] += 1: triangles per edge (k-truss);
 //   TC_CENSUS  64-bin histogram of the triad code codes[p] + 4 codes[q] + 16 codes[r], one per
-//              block in shared memory, added to the global histogram at the end.
+//              block in shared memory, added to the global histogram at the end;
+//   TC_DYAD_ARCS as TC_ARCS, each triangle weighted by the product of its three dyads' arc
+//              counts (1 one-way, 2 mutual: codes[]), for the directed clustering.
 // Every mode also adds the total to *total.
 #include "common.cuh"
 
@@ -21,6 +23,7 @@
 #define TC_ARCS 1
 #define TC_SUPPORT 2
 #define TC_CENSUS 3
+#define TC_DYAD_ARCS 4
 
 namespace tc {
 
@@ -36,6 +39,11 @@ __device__ __forceinline__ wg::eid_t lower_bound(const Id* __restrict__ a, wg::e
         }
     }
     return lo;
+}
+
+// Arcs of a dyad of census code `code` (bit 0: one way, bit 1: the other).
+__device__ __forceinline__ unsigned long long dyad_arcs(unsigned char code) {
+    return (unsigned long long)((code & 1) + (code >> 1));
 }
 
 }  // namespace tc
@@ -65,7 +73,8 @@ __global__ void tc_arcs(const long long* __restrict__ indptr, const Id* __restri
         const wg::eid_t s0 = a_short ? i0 : j0, se = a_short ? ie : je;
         wg::eid_t lo = a_short ? j0 : i0;
         const wg::eid_t le = a_short ? je : ie;
-        unsigned long long hits = 0;
+        unsigned long long hits = 0, weight = 0;
+        const unsigned long long wp = MODE == TC_DYAD_ARCS ? tc::dyad_arcs(codes[p]) : 0;
         for (wg::eid_t k = s0 + lane; k < se; k += GROUP) {
             const Id w = wg::ldg(indices + k);
             lo = tc::lower_bound(indices, lo, le, w);
@@ -83,9 +92,14 @@ __global__ void tc_arcs(const long long* __restrict__ indptr, const Id* __restri
             } else if (MODE == TC_CENSUS) {
                 const int code = (int)codes[p] + 4 * (int)codes[q] + 16 * (int)codes[r];
                 atomicAdd(block_hist + code, 1ULL);
+            } else if (MODE == TC_DYAD_ARCS) {
+                const unsigned long long w = wp * tc::dyad_arcs(codes[q]) * tc::dyad_arcs(codes[r]);
+                weight += w;
+                atomicAdd(c + q, w);
             }
         }
         if ((MODE == TC_ARCS || MODE == TC_SUPPORT) && hits != 0) atomicAdd(c + p, hits);
+        if (MODE == TC_DYAD_ARCS && weight != 0) atomicAdd(c + p, weight);
         local += hits;
     }
     // 4. totals: block reduction, one global atomic per block
@@ -126,6 +140,7 @@ TC_INST(int, 32, TC_COUNT)
 TC_INST(int, 8, TC_ARCS)
 TC_INST(int, 8, TC_SUPPORT)
 TC_INST(int, 8, TC_CENSUS)
+TC_INST(int, 8, TC_DYAD_ARCS)
 TC_INST(long long, 8, TC_COUNT)
 template __global__ void tc_scatter<int>(const int*, const int*, const unsigned long long*,
                                          long long, unsigned long long*, unsigned long long*);
