@@ -327,3 +327,18 @@ def test_gpu_directed_rows_in_any_order_and_selection():
     empty = wg.Graph.from_edges([], [], num_vertices=4, directed=True)
     assert host(clustering(empty, device="gpu")).tolist() == [0.0] * 4
     assert transitivity(empty, device="gpu") == 0.0
+
+
+@pytest.mark.gpu
+def test_gpu_census_adjacency_too_large_for_the_device(monkeypatch):
+    """A census adjacency that cannot fit raises OutOfDeviceMemory naming it (the directed
+    clustering and the triad census build one), before any allocation."""
+    import cupy as cp
+
+    from warpgraph.errors import OutOfDeviceMemory
+
+    D = wg.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True).to("gpu")
+    cp.get_default_memory_pool().free_all_blocks()
+    monkeypatch.setattr(cp.cuda.runtime, "memGetInfo", lambda: (0, 1 << 30))
+    with pytest.raises(OutOfDeviceMemory, match="census adjacency of 3 arcs"):
+        clustering(D, device="gpu")

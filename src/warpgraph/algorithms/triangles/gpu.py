@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ...device import cupy
+from ...device import check_device_memory, cupy
 from ...gpu.launch import launch
 from ...gpu.loader import declare, get_kernel
 from ...gpu.transpose import arc_sources
@@ -56,6 +56,9 @@ SORT_CAP = 8192
 """Longest oriented row :func:`orient` sorts on the device (``tc_prep_sort_block``'s shared
 memory); a longer row sends the graph to :func:`orient_sorted`."""
 SORT_BLOCK = 512
+CENSUS_BYTES_PER_ARC = 48
+"""Peak device bytes per arc of :func:`census_adjacency` (estimate): the two 8-byte keys of
+every arc (16), and the sort's copy of them with its scratch (32)."""
 
 declare(
     SOURCE,
@@ -149,9 +152,16 @@ def census_adjacency(G: Graph) -> tuple[Any, Any, Any, Any]:
 
     Every arc ``u -> v`` gives the keys ``(u, v, 1)`` and ``(v, u, 2)``; after one 64-bit
     sort the codes of equal pairs are OR-ed (first | last of each run, since a run's codes are
-    sorted). Used by the triad census and the directed clustering."""
+    sorted). Used by the triad census and the directed clustering.
+
+    Raises
+    ------
+    OutOfDeviceMemory
+        Where the keys and their sorted copy (:data:`CENSUS_BYTES_PER_ARC`) do not fit.
+    """
     cp = cupy()
     n, m = G.num_vertices, G.num_arcs
+    check_device_memory(CENSUS_BYTES_PER_ARC * m, what=f"the census adjacency of {m} arcs")
     idt = G.indices.dtype
     src = arc_rows(G.indptr, m, idt)
     keep = src != G.indices
