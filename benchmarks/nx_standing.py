@@ -4,7 +4,7 @@ The issue's targets: first calls on graphs of 1M+ edges, conversion included, >=
 on the CPU backend and >= 100x with a GPU, for every dispatched function NetworkX does not
 order strictly. This script takes every result file of ``nx_backend.py`` (and of
 ``nx_one_node.py``) in ``results/`` written on a host of ``--threads`` CPU threads (16: the
-H100/H200 hosts the targets were measured on), keeps for each function, graph and device the
+H100/H200 hosts the targets were measured on) with all of them given to Numba, keeps for each function, graph and device the
 row of the latest session (the ``_sNN`` in the file name; the file's recorded date breaks
 ties), and prints one table: each counted function (``nx_backend.CASES`` less ``ORDERED``)
 with its first-call speedup per graph and device, the session it was measured in, and the
@@ -126,8 +126,8 @@ def figures_in(path: Path, threads: int) -> Iterator[tuple[str, str, str, Figure
     if not isinstance(data, dict):
         return
     env = data.get("environment") or {}
-    if env.get("cpu_threads") != threads:
-        return
+    if env.get("cpu_threads") != threads or env.get("numba_threads", threads) != threads:
+        return  # (another host, or this host's threads capped: NUMBA_NUM_THREADS)
     date = str(env.get("date", ""))
 
     def figure(speedup: float, lower_bound: bool = False, verified: bool | None = True) -> Figure:

@@ -41,6 +41,12 @@ def results(tmp_path: Path) -> Path:
     # a 2-core file: not read at 16 threads
     _backend_file(tmp_path / "networkx_cpu2_20261205_s53.json", 2, "2026-12-05 09:00:00 UTC",
                   [_row("k_truss", "grid:708", 1.0, None)])  # fmt: skip
+    # a 16-thread host with Numba capped at 2 threads: not read at 16 either
+    (tmp_path / "networkx_numba2_h100_20261206_s57.json").write_text(json.dumps({
+        "benchmark": "networkx_cpu",
+        "environment": {"date": "2026-12-06 05:00:00 UTC", "cpu_threads": 16,
+                        "numba_threads": 2, "gpu": {}},
+        "results": [_row("k_truss", "grid:708", 2.0, None)]}))  # fmt: skip
     # NetworkX stopped at its limit (unchecked lower bounds) and a result found unequal
     _backend_file(tmp_path / "networkx_h200_20261204_s48_more.json", 16, "2026-12-04 10:00:00 UTC",
                   [_row("diameter", "grid:708", 11.0, 300.0, verified=None,
@@ -61,7 +67,7 @@ def test_latest_session_wins_and_other_hosts_are_left_out(results):
     figures = nx_standing.latest(sorted(results.glob("*.json")), threads=16)
     assert figures[("grid:708", "pagerank", "gpu")].session == 52
     assert figures[("grid:708", "pagerank", "cpu")].session == 44  # (s52 timed the GPU only)
-    assert figures[("grid:708", "k_truss", "cpu")].speedup == 50.0  # (not the 2-core file's)
+    assert figures[("grid:708", "k_truss", "cpu")].speedup == 50.0  # (not 2 cores, 2 threads)
     assert figures[("grid:708", "eccentricity(v)", "gpu")].speedup == 30.0
     assert ("grid:708", "k_truss", "cpu") not in nx_standing.latest(
         sorted(results.glob("*.json")), threads=8
