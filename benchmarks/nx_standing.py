@@ -1,15 +1,15 @@
 """Where the NetworkX backend's speed targets stand, read from the result files.
 
-The issue's targets: first calls on graphs of 1M+ edges, conversion included, >= 20x NetworkX
-on the CPU backend and >= 100x with a GPU, for every dispatched function NetworkX does not
-order strictly. This script takes every result file of ``nx_backend.py`` (and of
-``nx_one_node.py``) in ``results/`` written on a host of ``--threads`` CPU threads (16: the
-H100/H200 hosts the targets were measured on) with all of them given to Numba, keeps for each function, graph and device the
-row of the latest session (the ``_sNN`` in the file name; the file's recorded date breaks
-ties), and prints one table: each counted function (``nx_backend.CASES`` less ``ORDERED``)
-with its first-call speedup per graph and device, the session it was measured in, and the
-misses. Functions without a row (NetworkX takes hours on these graphs, or no such host ran
-them) are listed apart. Nothing is measured here: the figures are the files'. A figure
+The issue's targets: first calls on graphs of 1M+ edges, conversion included, >= 20x NetworkX on
+the CPU backend and >= 100x with a GPU, for every dispatched function NetworkX does not order
+strictly. This script takes every result file of ``nx_backend.py`` (and of ``nx_one_node.py``)
+in ``results/`` written on a host of ``--threads`` CPU threads (16: the H100/H200 hosts the
+targets were measured on) with all of them given to Numba, keeps for each function, graph and
+device the row of the latest session (the ``_sNN`` in the file name; the file's recorded date
+breaks ties), and prints one table: each counted function (``nx_backend.CASES`` less
+``ORDERED``) with its first-call speedup per graph and device, the session it was measured in,
+and the misses. Functions without a row (NetworkX takes hours on these graphs, or no such host
+ran them) are listed apart. Nothing is measured here: the figures are the files'. A figure
 recorded before a later change to its function (:data:`CHANGED_AT`, kept by hand) is marked
 stale; a lower bound under the target (NetworkX stopped at its time limit) is neither met nor
 missed.

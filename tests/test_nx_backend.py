@@ -1292,18 +1292,44 @@ def test_gpu_bfs_family_equals_networkx(seed, monkeypatch):
         cfg.device = saved
 
 
-def test_should_run_leaves_short_searches_of_unconverted_graphs_to_networkx():
+def record_conversions(monkeypatch) -> list:
+    """The list to which every ``convert_from_nx`` from now on appends its graph (a deferred
+    one keeps ``pending``, the NetworkX graph, until its rows are read)."""
+    made: list = []
+    real = backend_interface.convert_from_nx
+
+    def recording(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(backend_interface, "convert_from_nx", recording)
+    return made
+
+
+def test_automatic_dispatch_runs_short_searches_unconverted(monkeypatch):
+    """Under automatic dispatch a short ``descendants_at_distance`` of a graph not converted
+    yet runs in the backend, on the dicts, and leaves the graph unconverted (until session 57
+    should_run declined it, and NetworkX's own code then called the dispatched
+    ``bfs_layers``, which converted the graph); a long one converts, as before."""
     G = nx.grid_2d_graph(60, 60)  # 3,600 nodes, degree <= 4
     say = backend_interface.should_run
-    assert isinstance(say("descendants_at_distance", (G, (0, 0), 2), {}), str)
+    assert say("descendants_at_distance", (G, (0, 0), 2), {}) is True
     assert say("descendants_at_distance", (G, (0, 0)), {"distance": 40}) is True
-    assert say("connected_components", (G,), {}) is True
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        want = nx.descendants_at_distance(G, (0, 0), 2)
-        assert nx.connected_components(G, backend=BACKEND)  # converts
-    assert say("descendants_at_distance", (G, (0, 0), 2), {}) is True  # converted already
-    assert nx.descendants_at_distance(G, (0, 0), 2, backend=BACKEND) == want
+    calls = record_conversions(monkeypatch)
+    priority = nx.config.backend_priority
+    saved = list(priority.algos)
+    want = {d: nx.descendants_at_distance(G, (0, 0), d, backend="networkx") for d in (2, 40)}
+    try:
+        priority.algos = [BACKEND]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for _ in range(2):
+                assert nx.descendants_at_distance(G, (0, 0), 2) == want[2]
+            assert calls and all(W.pending is G for W in calls)  # (none read: unconverted)
+            assert nx.descendants_at_distance(G, (0, 0), 40) == want[40]
+            assert calls[-1].pending is None  # (a long search converts)
+    finally:
+        priority.algos = saved
 
 
 class _NoEdgeCount(nx.Graph):
@@ -1322,8 +1348,29 @@ def test_should_run_reads_a_few_rows_not_every_degree(directed):
     assert isinstance(say("number_connected_components", (G,), {}), str)
     G.add_edge(SMALL_GRAPH_EDGES - 1, SMALL_GRAPH_EDGES)
     assert say("number_connected_components", (G,), {}) is True
-    assert isinstance(say("descendants_at_distance", (G, 0, 2), {}), str)
-    assert say("descendants_at_distance", (G, 0, 2000), {}) is True
+    assert say("descendants_at_distance", (G, 0, 2), {}) is True
+
+
+def test_should_run_facts_kept_until_networkx_changes_the_graph():
+    """should_run's row reads are kept in ``__networkx_cache__`` (cleared by NetworkX's own
+    methods on a change), not for a view (whose cache outlives changes under it) nor where
+    the cache is off."""
+    from warpgraph.nx._common import has_edges
+
+    say = backend_interface.should_run
+    G = nx.path_graph(SMALL_GRAPH_EDGES)  # one edge short
+    view = G.copy(as_view=True)
+    assert isinstance(say("number_connected_components", (G,), {}), str)
+    assert G.__networkx_cache__ == {f"warpgraph: has {SMALL_GRAPH_EDGES} edges": False}
+    assert isinstance(say("number_connected_components", (view,), {}), str)
+    assert view.__networkx_cache__ == {}
+    G.add_edge(SMALL_GRAPH_EDGES - 1, SMALL_GRAPH_EDGES)  # (NetworkX clears the cache)
+    assert say("number_connected_components", (G,), {}) is True
+    assert say("number_connected_components", (view,), {}) is True  # (read again: it grew)
+    G.remove_edge(0, 1)
+    assert isinstance(say("number_connected_components", (G,), {}), str)
+    G.__networkx_cache__ = None
+    assert has_edges(G, SMALL_GRAPH_EDGES - 1) and not has_edges(G, SMALL_GRAPH_EDGES)
 
 
 @pytest.mark.parametrize("directed", [False, True])
@@ -1334,15 +1381,7 @@ def test_short_search_of_an_unconverted_graph_reads_its_dicts(directed, monkeypa
     G = nx.gnm_random_graph(3000, 4500, seed=5, directed=directed)
     G = nx.relabel_nodes(G, {v: f"n{v}" for v in G})
     G.add_edges_from([("n0", "n0"), ("n1", "n0"), ("n0", "n1")])
-    converted = []
-    real = backend_interface.convert_from_nx
-
-    def counting(*args, **kwargs):
-        W = real(*args, **kwargs)
-        converted.append(W)
-        return W
-
-    monkeypatch.setattr(backend_interface, "convert_from_nx", counting)
+    converted = record_conversions(monkeypatch)
     for source in ("n0", "n1", "n17"):
         for distance in (0, 1, 2, 2.0, 3, 10**9):
             G.__networkx_cache__.clear()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ContextDecorator
 from itertools import islice, pairwise
 from operator import add
@@ -25,6 +25,7 @@ from ..device import resolve_device
 __all__ = [
     "backend_device",
     "gc_paused",
+    "graph_fact",
     "has_edges",
     "host",
     "label_hashes",
@@ -478,6 +479,35 @@ def _row_lengths(G: Any):
     return map(len, G._adj.values())
 
 
+def graph_fact(G: Any, name: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, kept in the NetworkX graph ``G``'s ``__networkx_cache__`` under
+    ``"warpgraph: " + name`` for the next call: NetworkX's own methods clear that cache when
+    they change the graph (as they drop its cached conversions). Not kept for a graph view
+    (its cache outlives changes to the graph under it) or where the cache is off (``None``).
+    For facts that only steer speed (:func:`has_edges`, asked on every automatically
+    dispatched call; :func:`local_search`): reading their rows costs ~25 us on a lattice of 1M
+    edges, where NetworkX's own answer to a short search may take 20 us.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(4)
+    >>> graph_fact(G, "nodes", lambda: len(G)), G.__networkx_cache__["warpgraph: nodes"]
+    (4, 4)
+    >>> G.add_edge(4, 5)  # (NetworkX clears the cache)
+    >>> "warpgraph: nodes" in G.__networkx_cache__
+    False
+    """
+    cache = getattr(G, "__networkx_cache__", None)
+    if not isinstance(cache, dict) or getattr(G, "_graph", None) is not None:
+        return compute()
+    key = "warpgraph: " + name
+    if key in cache:
+        return cache[key]
+    value = cache[key] = compute()
+    return value
+
+
 def has_edges(G: Any, count: int) -> bool:
     """Whether the NetworkX graph ``G`` has at least ``count`` edges, summing row lengths in
     blocks of 256 rows (C loops) until there are enough: O(count / degree) rows, where
@@ -492,6 +522,10 @@ def has_edges(G: Any, count: int) -> bool:
     """
     if not hasattr(G, "_adj"):
         return G.number_of_edges() >= count
+    return graph_fact(G, f"has {count} edges", lambda: _has_edges(G, count))
+
+
+def _has_edges(G: Any, count: int) -> bool:
     need = count if G.is_directed() else 2 * count
     lengths, total = _row_lengths(G), 0
     while block := list(islice(lengths, 256)):  # (no len(G._adj): O(n) on a graph view)
@@ -505,8 +539,8 @@ def local_search(G: Any, distance: Any) -> bool:
     """Whether a search of the NetworkX graph ``G`` to ``distance`` likely reaches under 1/16
     of its nodes: a tree of the average out-degree ``d`` to that depth, ``1 + d + ... +
     d**distance`` nodes (an upper estimate on random graphs, whose balls overlap), the degree
-    estimated from the first :data:`DEGREE_SAMPLE_ROWS` rows (O(1): this is asked on every
-    dispatched call).
+    estimated from the first :data:`DEGREE_SAMPLE_ROWS` rows and kept for the graph
+    (:func:`graph_fact`; O(1): ``descendants_at_distance`` asks it on every call).
 
     Examples
     --------
@@ -523,14 +557,18 @@ def local_search(G: Any, distance: Any) -> bool:
     n = len(G)
     if n <= 16:
         return False
-    rows = min(n, DEGREE_SAMPLE_ROWS)
-    d = sum(islice(_row_lengths(G), rows)) / rows
+    d = graph_fact(G, "sampled degree", lambda: _sampled_degree(G, n))
     # the tree's size, in logarithms (a float power overflows for long searches): at most
     # distance + 1 layers of at most d ** distance nodes, and d ** (distance + 1) / (d - 1)
     size = math.log(distance + 1) + distance * math.log(max(d, 1.0))
     if d > 1:
         size = min(size, (distance + 1) * math.log(d) - math.log(d - 1))
     return size < math.log(n / 16)
+
+
+def _sampled_degree(G: Any, n: int) -> float:
+    rows = min(n, DEGREE_SAMPLE_ROWS)
+    return sum(islice(_row_lengths(G), rows)) / rows
 
 
 def layer_by_sets(adj: Any, source: Any, depth: int) -> set:
