@@ -342,3 +342,21 @@ def test_gpu_census_adjacency_too_large_for_the_device(monkeypatch):
     monkeypatch.setattr(cp.cuda.runtime, "memGetInfo", lambda: (0, 1 << 30))
     with pytest.raises(OutOfDeviceMemory, match="census adjacency of 3 arcs"):
         clustering(D, device="gpu")
+
+
+def test_directed_gpu_functions_reject_other_graphs():
+    """The GPU module's functions take a directed graph on the GPU only (checked before any
+    CuPy call, so this runs without a GPU)."""
+    from warpgraph.algorithms.triangles.directed_gpu import (
+        directed_clustering_gpu,
+        directed_transitivity_gpu,
+    )
+
+    D = wg.Graph.from_edges([0, 1], [1, 2], directed=True)
+    for f in (directed_clustering_gpu, directed_transitivity_gpu):
+        with pytest.raises(InvalidArgumentError, match=r"directed graph on the GPU.*on the CPU"):
+            f(D)
+        with pytest.raises(InvalidArgumentError, match="got an undirected one"):
+            f(D.to_undirected())
+        with pytest.raises(InvalidArgumentError, match=r"warpgraph\.Graph"):
+            f(nx.DiGraph([(0, 1)]))

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...device import cupy
+from ...errors import InvalidArgumentError
 from ...graph import Graph
 from . import gpu
 from .directed import TRANSITIVE_TRIPLES
@@ -34,8 +35,16 @@ def _row_sums(ptr, values) -> Any:
     return csum[ptr[1:]] - csum[ptr[:-1]]
 
 
-def _oriented(G: Graph) -> tuple[Any, Any, Any]:
-    """Census adjacency ``(ptr, code)`` and its rank orientation with the dyad codes."""
+def _oriented(G: Graph, name: str) -> tuple[Any, Any, Any]:
+    """Census adjacency ``(ptr, code)`` and its rank orientation with the dyad codes of the
+    directed GPU graph ``G`` (``InvalidArgumentError`` naming ``name`` for anything else)."""
+    if not isinstance(G, Graph):
+        raise InvalidArgumentError(f"{name} needs a warpgraph.Graph, got {type(G).__name__}")
+    if not G.directed or G.device != "gpu":
+        raise InvalidArgumentError(
+            f"{name} needs a directed graph on the GPU, got "
+            f"{'a directed' if G.directed else 'an undirected'} one on the {G.device.upper()}"
+        )
     cp = cupy()
     ptr, idx, code, rows = gpu.census_adjacency(G)
     o = gpu.orient_arcs(rows, idx, cp.diff(ptr), G.num_vertices, codes=code)
@@ -46,6 +55,11 @@ def directed_clustering_gpu(G: Graph) -> Any:
     """Fagiolo's clustering of every vertex of the directed GPU graph ``G`` (rows in any
     order), as ``networkx.clustering`` computes it for a ``DiGraph``; a float64 CuPy array.
 
+    Raises
+    ------
+    InvalidArgumentError
+        If ``G`` is not a directed :class:`~warpgraph.Graph` on the GPU.
+
     Examples
     --------
     >>> import warpgraph as wg
@@ -53,8 +67,8 @@ def directed_clustering_gpu(G: Graph) -> Any:
     >>> directed_clustering_gpu(G.to("gpu")).tolist()  # doctest: +SKIP
     [0.5, 0.5, 1.0]
     """
+    ptr, code, o = _oriented(G, "directed_clustering_gpu")
     cp = cupy()
-    ptr, code, o = _oriented(G)
     weights = cp.zeros(max(o.num_arcs, 1), dtype=cp.uint64)
     gpu.run_arcs(o, gpu.DYAD_ARCS, c=weights)
     t = 2 * gpu.per_vertex_from_arcs(o, weights)
@@ -68,6 +82,11 @@ def directed_transitivity_gpu(G: Graph) -> float:
     """NetworkX's transitivity of the directed GPU graph ``G`` (rows in any order): transitive
     triples over ``sum d_out (d_out - 1)``; 0.0 without any.
 
+    Raises
+    ------
+    InvalidArgumentError
+        If ``G`` is not a directed :class:`~warpgraph.Graph` on the GPU.
+
     Examples
     --------
     >>> import warpgraph as wg
@@ -75,8 +94,8 @@ def directed_transitivity_gpu(G: Graph) -> float:
     >>> directed_transitivity_gpu(G.to("gpu"))  # doctest: +SKIP
     0.5
     """
+    ptr, code, o = _oriented(G, "directed_transitivity_gpu")
     cp = cupy()
-    ptr, code, o = _oriented(G)
     hist = cp.zeros(64, dtype=cp.uint64)
     gpu.run_arcs(o, gpu.CENSUS, hist=hist)
     triples = int(hist.get().astype("int64") @ TRANSITIVE_TRIPLES)
