@@ -607,13 +607,19 @@ def mutate(G: nx.Graph, rng: np.random.Generator) -> None:
 
 
 def run(
-    seed: int, rounds: int, seconds: float = math.inf, auto: bool = False, large: bool = True
+    seed: int,
+    rounds: int,
+    seconds: float = math.inf,
+    auto: bool = False,
+    large: bool = True,
+    progress: bool = False,
 ) -> Tally:
     """Every call of :func:`calls` on random graphs of every label, weight and view kind, for
     ``rounds`` rounds or until ``seconds`` have passed (checked between rounds). ``auto``:
     warpgraph first in NetworkX's backend priority and no ``backend=`` given, so ``should_run``
     decides and declined calls fall back to NetworkX. ``large=False``: no graph of thousands
-    of nodes (quick)."""
+    of nodes (quick). ``progress``: a line on stderr after each round (a run stopped by a
+    time limit still shows how far it got)."""
     rng = np.random.default_rng(seed)
     tally = Tally(None if auto else "warpgraph")
     end = time.monotonic() + seconds
@@ -639,6 +645,9 @@ def run(
                     mutate(G, rng)
                     for name, args, kwargs in calls(G, rng):
                         tally.check(key + " mutated", name, args, kwargs)
+        if progress:
+            print(f"round {r + 1}: {tally.calls} calls, {len(tally.disagree)} disagree",
+                  file=sys.stderr, flush=True)  # fmt: skip
     return tally
 
 
@@ -656,7 +665,7 @@ def main() -> int:
     if args.auto:
         nx.config.backend_priority.algos = ["warpgraph"]
         nx.config.backend_priority.generators = ["warpgraph"]
-    tally = run(args.seed, args.rounds, args.seconds, args.auto)
+    tally = run(args.seed, args.rounds, args.seconds, args.auto, progress=True)
     print(f"{tally.rounds} rounds, {tally.calls} calls: {len(tally.disagree)} disagree, "
           f"{sum(tally.declined.values())} declined by the backend")  # fmt: skip
     for reason, count in sorted(tally.declined.items()):
