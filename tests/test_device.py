@@ -14,6 +14,7 @@ from warpgraph.errors import (
     InvalidArgumentError,
     NegativeCycleError,
     OutOfDeviceMemory,
+    OutOfHostMemory,
 )
 
 
@@ -87,3 +88,48 @@ def test_errors_are_builtin_subclasses_and_pickle():
 def test_out_of_device_memory_names_bytes():
     with pytest.raises(OutOfDeviceMemory, match="GiB of GPU memory"):
         wdev.check_device_memory(2**50, what="a huge graph")
+
+
+def test_host_memory_is_read_and_checked(monkeypatch, tmp_path):
+    """What the host has is read (Linux: MemAvailable + SwapFree); a need above it raises
+    OutOfHostMemory (a MemoryError) with both figures and the hint; unreadable: no check."""
+    free = wdev.host_memory_available()
+    assert free is None or free > 0
+    monkeypatch.setattr(wdev, "host_memory_available", lambda: 3 * 2**30)
+    wdev.check_host_memory(2 * 2**30, what="fits")
+    with pytest.raises(
+        MemoryError, match=r"a table needs at least 4\.00 GiB .* only 3\.00 GiB .*; shrink it"
+    ):
+        wdev.check_host_memory(4 * 2**30, what="a table", hint="shrink it")
+    monkeypatch.setattr(wdev, "host_memory_available", lambda: None)
+    wdev.check_host_memory(2**62, what="anything")
+    err = pickle.loads(pickle.dumps(OutOfHostMemory(5, 3, "x", "y")))
+    assert (err.bytes_needed, err.bytes_free, str(err)) == (
+        5,
+        3,
+        str(OutOfHostMemory(5, 3, "x", "y")),
+    )
+
+
+def test_graph_too_large_for_the_host_is_refused_before_any_allocation(monkeypatch, tmp_path):
+    """A vertex count far above the edges (a sparse id, a large num_vertices, a file's id)
+    raises OutOfHostMemory naming the CSR, the cause and the way out; the input is left
+    as it was."""
+    import numpy as np
+
+    monkeypatch.setattr(wdev, "host_memory_available", lambda: 2**20)  # 1 MiB
+    src, dst = np.array([0, 1]), np.array([1, 10**6])
+    with pytest.raises(
+        OutOfHostMemory, match=r"CSR of 1000001 vertices and 2 arcs.*largest id \+ 1.*np\.unique"
+    ):
+        warpgraph.Graph.from_edges(src, dst, directed=True, device="cpu")
+    assert src.tolist() == [0, 1] and dst.tolist() == [1, 10**6]
+    with pytest.raises(OutOfHostMemory, match=r"CSR of 1000000 vertices and 4 arcs.*num_vertices"):
+        warpgraph.Graph.from_edges([0, 1], [1, 2], num_vertices=10**6, directed=False, device="cpu")
+    path = tmp_path / "sparse_ids.txt"
+    path.write_text("0 1\n1 1000000\n")
+    with pytest.raises(OutOfHostMemory, match="1000001 vertices"):
+        warpgraph.load(path, device="cpu")
+    assert path.read_text() == "0 1\n1 1000000\n"
+    small = warpgraph.Graph.from_edges([0, 1], [1, 2], device="cpu")  # (fits in 1 MiB)
+    assert small.num_vertices == 3

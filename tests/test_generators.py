@@ -681,3 +681,26 @@ def test_cli_generate_rejects_bad_arguments(tmp_path, argv, capsys):
     out = tmp_path / "x.mtx"
     assert main([*argv, "-o", str(out), "--device", "cpu"]) == 2
     assert not out.exists()
+
+
+def test_generated_graphs_too_large_for_the_host_are_refused(monkeypatch):
+    """The host's edge arrays are checked against its memory before they are allocated: an
+    OutOfHostMemory naming the graph (the lattice's hint has no GPU way out: it is built on
+    the host either way)."""
+    from warpgraph import device as wdev
+    from warpgraph.errors import OutOfHostMemory
+
+    monkeypatch.setattr(wdev, "host_memory_available", lambda: 2**20)  # 1 MiB
+    with pytest.raises(
+        OutOfHostMemory,
+        match=r"uniform random edge list \(16384 vertices, 262144 edges\).*device='gpu'",
+    ):
+        gen.uniform_edges(16384, edgefactor=16, device="cpu")
+    with pytest.raises(OutOfHostMemory, match=r"scale-16 R-MAT edge list"):
+        gen.kronecker(16, device="cpu")
+    with pytest.raises(
+        OutOfHostMemory, match=r"a 400 x 400 lattice \(160000 vertices, 319200 edges\)"
+    ) as refused:
+        gen.grid_2d(400, 400, device="cpu")
+    assert "gpu" not in str(refused.value)
+    assert gen.grid_2d(20, 30, device="cpu").num_vertices == 600  # (fits)

@@ -21,11 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from .errors import DeviceUnavailableError, InvalidArgumentError, OutOfDeviceMemory
+from .errors import DeviceUnavailableError, InvalidArgumentError, OutOfDeviceMemory, OutOfHostMemory
 
 __all__ = [
     "array_module",
     "check_device_memory",
+    "check_host_memory",
     "cupy",
     "gpu_available",
     "info",
@@ -127,6 +128,37 @@ def check_device_memory(bytes_needed: int, what: str = "data", headroom: float =
     free += pool.free_bytes()
     if bytes_needed * headroom > free:
         raise OutOfDeviceMemory(bytes_needed, free, what)
+
+
+def host_memory_available() -> int | None:
+    """Bytes the host can still give (Linux ``MemAvailable`` plus free swap), or None where
+    that cannot be read (then nothing is refused by :func:`check_host_memory`)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            fields = dict(line.split(":", 1) for line in meminfo if ":" in line)
+        kib = int(fields["MemAvailable"].split()[0]) + int(fields["SwapFree"].split()[0])
+        return kib * 1024
+    except (OSError, KeyError, ValueError, IndexError):
+        return None
+
+
+def check_host_memory(bytes_needed: int, what: str = "data", hint: str = "") -> None:
+    """Raise :class:`OutOfHostMemory` if ``bytes_needed`` (a lower bound of what an operation
+    allocates) exceeds the host's available memory: a clear error before NumPy's bare
+    ``MemoryError``, or before pages committed lazily run the machine out of memory later.
+
+    Examples
+    --------
+    >>> check_host_memory(1 << 20, what="a small array")  # (fits anywhere)
+    >>> try:
+    ...     check_host_memory(1 << 62, what="a table", hint="make it smaller")
+    ... except MemoryError as err:
+    ...     print(str(err).split(" needs")[0], "/", str(err).split("; ")[-1])
+    a table / make it smaller
+    """
+    free = host_memory_available()
+    if free is not None and bytes_needed > free:
+        raise OutOfHostMemory(bytes_needed, free, what, hint)
 
 
 def _gpu_summary() -> list[tuple[str, str]]:

@@ -22,6 +22,7 @@ __all__ = [
     "InvalidArgumentError",
     "NegativeCycleError",
     "OutOfDeviceMemory",
+    "OutOfHostMemory",
     "VerificationError",
     "WarpgraphError",
 ]
@@ -93,6 +94,35 @@ class OutOfDeviceMemory(WarpgraphError, MemoryError):
         return (OutOfDeviceMemory, (self.bytes_needed, self.bytes_free))
 
 
+class OutOfHostMemory(WarpgraphError, MemoryError):
+    """The data cannot fit in the host's available memory.
+
+    Parameters
+    ----------
+    bytes_needed : int
+        At least how many bytes the operation needs on the host.
+    bytes_free : int
+        How many bytes the host had available when the check was made.
+    what : str
+        What was being built.
+    hint : str, optional
+        What the user can do instead.
+    """
+
+    def __init__(self, bytes_needed: int, bytes_free: int, what: str = "data", hint: str = ""):
+        self.bytes_needed = int(bytes_needed)
+        self.bytes_free = int(bytes_free)
+        self.what, self.hint = what, hint
+        msg = (
+            f"{what} needs at least {_in_units(self.bytes_needed)} of host memory but only "
+            f"{_in_units(self.bytes_free)} is available"
+        )
+        super().__init__(msg + (f"; {hint}" if hint else ""))
+
+    def __reduce__(self):
+        return (OutOfHostMemory, (self.bytes_needed, self.bytes_free, self.what, self.hint))
+
+
 class VerificationError(WarpgraphError, AssertionError):
     """A result failed its verifier (for example a Graph500 BFS check); names vertex and rule."""
 
@@ -138,3 +168,14 @@ class ConvergenceError(WarpgraphError, RuntimeError):
 
     def __reduce__(self):
         return (ConvergenceError, (self.iterations, self.what))
+
+
+def _in_units(size: int) -> str:
+    """``size`` bytes in GiB, or MiB below one GiB.
+
+    Examples
+    --------
+    >>> _in_units(3 * 2**30), _in_units(2**20 + 2**19)
+    ('3.00 GiB', '1.50 MiB')
+    """
+    return f"{size / 2**30:.2f} GiB" if size >= 2**30 else f"{size / 2**20:.2f} MiB"

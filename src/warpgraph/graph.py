@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from . import _arrays
-from .device import check_device_memory, cupy, resolve_device
+from .device import check_device_memory, check_host_memory, cupy, resolve_device
 from .errors import InvalidArgumentError
 
 __all__ = ["MERGE_POLICIES", "Graph"]
@@ -44,6 +44,20 @@ def _cpu_csr():
     from .cpu import csr  # noqa: PLC0415
 
     return csr
+
+
+def _check_csr_fits_host(n: int, arcs: int, num_vertices: int | None) -> None:
+    """Refuse, with the reason, a host CSR of ``n`` vertices and ``arcs`` arcs that cannot fit:
+    its row offsets (8 bytes a vertex) and column ids (4 an arc at least) are a lower bound
+    of what the build allocates. The usual cause is a few ids far above the others (hashes,
+    sparse labels): the vertex count is the largest id + 1."""
+    needed = 8 * (n + 1) + 4 * arcs
+    count = "the largest id + 1" if num_vertices is None else "num_vertices"
+    hint = (
+        f"the vertex count is {count}; relabel sparse ids (hashes, labels) to 0..k-1 first, "
+        "e.g. ids, inverse = np.unique(np.r_[src, dst], return_inverse=True)"
+    )
+    check_host_memory(needed, what=f"a CSR of {n} vertices and {arcs} arcs", hint=hint)
 
 
 MERGE_POLICIES = (None, "first", "last", "min", "max", "sum")
@@ -169,6 +183,8 @@ class Graph:
         if src.dtype != dst.dtype:  # one compiled kernel per dtype pair is enough
             src, dst = src.astype(np.int64), dst.astype(np.int64)
         n = _arrays.check_id_range(src, dst, num_vertices)
+        if target != "gpu":  # (the GPU build checks the device's memory itself)
+            _check_csr_fits_host(n, src.size if directed else 2 * src.size, num_vertices)
         if target == "gpu":
             from .gpu import csr as gpu_csr
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._arrays import id_dtype_for
-from ..device import resolve_device
+from ..device import check_host_memory, resolve_device
 from ..errors import InvalidArgumentError
 
 # Stream numbers: each random quantity of a generator reads its own key, so that (for example)
@@ -108,6 +108,28 @@ def check_weights_kind(weights: Any, allowed: tuple[str, ...]) -> str | None:
         return weights.lower()
     raise InvalidArgumentError(
         f"weights must be None or one of {', '.join(repr(a) for a in allowed)}, got {weights!r}"
+    )
+
+
+def check_host_edges(
+    m: int, n: int, what: str, *, vertex_arrays: int = 1, gpu_builds_it: bool = True
+) -> None:
+    """Refuse, with the reason, a host edge list of ``m`` pairs over ``n`` vertices that cannot
+    fit in the host's memory: its two id arrays and ``vertex_arrays`` arrays of ``n`` ids (a
+    permutation, the lattice's ids) are a lower bound of what the generator allocates.
+    ``gpu_builds_it``: whether ``device="gpu"`` builds the edges on the device instead (then
+    the hint says so).
+
+    Examples
+    --------
+    >>> check_host_edges(1000, 100, "a small graph")  # (fits anywhere)
+    """
+    size = id_dtype(n).itemsize
+    check_host_memory(
+        (2 * m + vertex_arrays * n) * size,
+        what=f"{what} ({n} vertices, {m} edges)",
+        hint="ask for a smaller graph"
+        + (", or device='gpu' (which checks its own memory)" if gpu_builds_it else ""),
     )
 
 

@@ -27,6 +27,7 @@ from ._common import (
     STREAM_WEIGHTS,
     SeedLike,
     check_device,
+    check_host_edges,
     check_int,
     check_real,
     check_weights_kind,
@@ -148,6 +149,7 @@ def rmat_edges(
         from . import _gpu
 
         return _gpu.rmat_edges(keys, scale, m, (t_a, t_ab, t_abc), permute=permute, shuffle=shuffle)
+    check_host_edges(m, n, f"a scale-{scale} R-MAT edge list", vertex_arrays=int(permute))
     dtype = id_dtype(n)
     src = np.empty(m, dtype=dtype)
     dst = np.empty(m, dtype=dtype)

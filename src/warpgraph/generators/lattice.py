@@ -22,6 +22,7 @@ from ._common import (
     STREAM_WEIGHTS,
     SeedLike,
     check_device,
+    check_host_edges,
     check_int,
     check_real,
     check_weights_kind,
@@ -50,6 +51,8 @@ def _on_device(arrays: tuple, device: str) -> tuple:
 def _lattice_edges(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Edges between neighbours along each axis of a row-major lattice of ``shape``."""
     n = math.prod(shape)
+    m = sum(n // side * (side - 1) for side in shape if side)
+    check_host_edges(m, n, f"a {' x '.join(map(str, shape))} lattice", gpu_builds_it=False)
     ids = np.arange(n, dtype=id_dtype(n)).reshape(shape)
     src, dst = [], []
     for axis in range(len(shape)):

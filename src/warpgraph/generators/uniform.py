@@ -27,6 +27,7 @@ from ._common import (
     STREAM_WEIGHTS,
     SeedLike,
     check_device,
+    check_host_edges,
     check_int,
     check_real,
     check_weights_kind,
@@ -105,6 +106,7 @@ def uniform_edges(
         from . import _gpu
 
         return _gpu.uniform_edges(key, n, m)
+    check_host_edges(m, n, "a uniform random edge list", vertex_arrays=0)
     dtype = id_dtype(n)
     src = np.empty(m, dtype=dtype)
     dst = np.empty(m, dtype=dtype)
