@@ -160,6 +160,8 @@ def test_bad_input_is_refused():
         betweenness_centrality(G, [0, 10], device="cpu")
     with pytest.raises(InvalidArgumentError, match="vertex ids"):
         betweenness_centrality(G, [0.5], device="cpu")
+    with pytest.raises(InvalidArgumentError, match=r"the scalar 3; pass \[3\] .* k sampled"):
+        betweenness_centrality(G, 3, device="cpu")  # (NetworkX's k= is a count)
     with pytest.raises(InvalidArgumentError, match=r"warpgraph\.Graph"):
         betweenness_centrality([[0, 1]], device="cpu")
 

@@ -174,6 +174,12 @@ def source_ids(sources: Any, n: int) -> np.ndarray:
     if sources is None:
         return np.arange(n, dtype=np.int64)
     src = np.asarray(sources.get() if hasattr(sources, "get") else sources)
+    if src.ndim == 0:  # (NetworkX's k= is a count; here a vertex list is asked for)
+        raise InvalidArgumentError(
+            f"sources must be a 1-D array of vertex ids, got the scalar {src.item()!r}; pass "
+            f"[{src.item()!r}] for that one vertex, or rng.choice(n, k, replace=False) for k "
+            "sampled ones"
+        )
     if src.ndim != 1 or (src.size and src.dtype.kind not in "iu"):
         raise InvalidArgumentError(f"sources must be a 1-D array of vertex ids, got {src.dtype}")
     src = src.astype(np.int64)
