@@ -52,7 +52,11 @@ def _check_csr_fits_host(n: int, arcs: int, num_vertices: int | None) -> None:
     of what the build allocates. The usual cause is a few ids far above the others (hashes,
     sparse labels): the vertex count is the largest id + 1."""
     needed = 8 * (n + 1) + 4 * arcs
-    count = "the largest id + 1" if num_vertices is None else "num_vertices"
+    count = (
+        "the largest id + 1"
+        if num_vertices is None
+        else "num_vertices (from a file: its header's count or its largest id + 1)"
+    )
     hint = (
         f"the vertex count is {count}; relabel sparse ids (hashes, labels) to 0..k-1 first, "
         "e.g. ids, inverse = np.unique(np.r_[src, dst], return_inverse=True)"
