@@ -265,3 +265,34 @@ def test_utf8_byte_order_mark_is_skipped(tmp_path):
     with pytest.raises(wg.errors.GraphFormatError) as info:
         read_edges(write(tmp_path, "bom.txt", b"\xef\xbb\xbf0 1\n1 x\n"))
     assert info.value.line == 2
+
+
+def test_compact_ids_numbers_the_vertices_found_in_edges(tmp_path, monkeypatch):
+    """Sparse ids (one far above the rest) load with ``compact_ids=True`` as ``0..k-1`` in id
+    order, the ids in ``vertex_labels``, weights kept with their edges; without it the
+    vertex count is the largest id + 1, refused when it cannot fit (OutOfHostMemory)."""
+    from warpgraph.errors import InvalidArgumentError, OutOfHostMemory
+
+    big = 2**40
+    path = write(tmp_path, "sparse.el", f"5 {big} 1.5\n{big} 77 2.5\n77 5 3.5\n9 9 4.5\n")
+    G = wg.load(path, compact_ids=True)
+    assert G.num_vertices == 4 and G.vertex_labels == [5, 9, 77, big]
+    src, dst, w = G.edges()
+    got = sorted(zip(src.tolist(), dst.tolist(), w.tolist(), strict=True))
+    assert got == [(0, 3, 1.5), (1, 1, 4.5), (2, 0, 3.5), (3, 2, 2.5)]
+    U = wg.load(path, compact_ids=True, directed=False, remove_self_loops=True)
+    assert U.num_vertices == 4 and U.num_edges == 3 and U.vertex_labels == [5, 9, 77, big]
+    with pytest.raises(InvalidArgumentError, match="num_vertices cannot be given"):
+        wg.load(path, compact_ids=True, num_vertices=5)
+    monkeypatch.setattr(wg.device, "host_memory_available", lambda: 2**30)
+    with pytest.raises(OutOfHostMemory, match=f"CSR of {big + 1} vertices"):
+        wg.load(path)
+    # (a binary file goes through its edges, and a Pajek file's names follow their vertices)
+    wgb = os.path.join(tmp_path, "g.wgb")
+    wg.save(wg.Graph.from_edges([0, 6], [6, 3], num_vertices=8, directed=True), wgb)
+    C = wg.load(wgb, compact_ids=True)
+    assert C.vertex_labels == [0, 3, 6] and C.num_edges == 2
+    net = write(tmp_path, "p.net", '*Vertices 4\n1 "a"\n2 "b"\n3 "c"\n4 "d"\n*Arcs\n4 2\n2 4\n')
+    P = wg.load(net, compact_ids=True, names=True)
+    assert P.vertex_labels == ["b", "d"] and P.num_vertices == 2
+    assert wg.load(net, names=True).vertex_labels == ["a", "b", "c", "d"]

@@ -58,8 +58,9 @@ def _check_csr_fits_host(n: int, arcs: int, num_vertices: int | None) -> None:
         else "num_vertices (from a file: its header's count or its largest id + 1)"
     )
     hint = (
-        f"the vertex count is {count}; relabel sparse ids (hashes, labels) to 0..k-1 first, "
-        "e.g. ids, inverse = np.unique(np.r_[src, dst], return_inverse=True)"
+        f"the vertex count is {count}; relabel sparse ids (hashes, labels) to 0..k-1 first: "
+        "warpgraph.load(path, compact_ids=True), or ids, inverse = np.unique(np.r_[src, dst], "
+        "return_inverse=True)"
     )
     check_host_memory(needed, what=f"a CSR of {n} vertices and {arcs} arcs", hint=hint)
 

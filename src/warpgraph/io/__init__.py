@@ -46,6 +46,7 @@ from typing import Any
 from ..errors import GraphFormatError, InvalidArgumentError
 from ._detect import EXTENSIONS, detect_format, format_from_name
 from ._edgedata import EdgeData, to_graph
+from ._edgedata import compact_ids as _compact_ids  # (load has a compact_ids argument)
 
 __all__ = [
     "FORMATS",
@@ -190,6 +191,7 @@ def load(
     mmap: bool = False,
     device: str | None = None,
     progress: Any = None,
+    compact_ids: bool = False,
     **options: Any,
 ):
     """Load a graph file into a :class:`~warpgraph.Graph`.
@@ -227,6 +229,13 @@ def load(
         Where the graph is built.
     progress : callable, optional
         ``progress(done_bytes, total_bytes)`` while a compressed file is inflated.
+    compact_ids : bool
+        Number the vertices that appear in an edge ``0..k-1`` (in increasing id order) and
+        keep their ids in ``G.vertex_labels`` (``vertex_labels[i]``: the 0-based id vertex
+        ``i`` would have had; a Pajek file's names when ``names=True``). For sparse ids
+        (hashes, labels), where the vertex count, otherwise the largest id + 1, would make
+        most vertices isolated or not fit in memory. Vertices without an edge are dropped;
+        ``num_vertices`` cannot be given with it.
     **options
         Format-specific options (see ``docs/FORMATS.md``).
 
@@ -252,6 +261,11 @@ def load(
     >>> G.num_vertices, G.num_edges, G.is_directed()
     (3, 2, False)
     """
+    if compact_ids and num_vertices is not None:
+        raise InvalidArgumentError(
+            "compact_ids=True numbers the vertices found in the edges; num_vertices cannot be "
+            "given with it"
+        )
     path = os.fspath(path)
     fmt = _canonical(format) if format is not None else detect_format(path)
     mod = _module(fmt)
@@ -266,6 +280,7 @@ def load(
             and not remove_self_loops
             and weight_dtype is None
             and (num_vertices is None or num_vertices == G.num_vertices)
+            and not compact_ids
         )
         if as_is:  # the stored CSR is the answer: no copy (and no parsing)
             if weighted is False and G.weights is not None:
@@ -284,6 +299,12 @@ def load(
         if directed is not None and "directed" in inspect.signature(mod.read).parameters:
             options["directed"] = directed  # formats without a header convention (Graph500)
         data = mod.read(path, progress=progress, **options)
+    names = data.extra.get("vertex_names")
+    if names is not None and len(names) != data.num_vertices:
+        names = None
+    kept = None
+    if compact_ids:
+        data, kept = _compact_ids(data)
     G = to_graph(
         data,
         directed=directed,
@@ -294,8 +315,10 @@ def load(
         remove_self_loops=remove_self_loops,
         device=device,
     )
-    names = data.extra.get("vertex_names")
-    if names is not None and len(names) == G.num_vertices:
+    if kept is not None:
+        ids = kept.tolist()
+        G.vertex_labels = ids if names is None else [names[i] for i in ids]
+    elif names is not None and len(names) == G.num_vertices:
         G.vertex_labels = list(names)
     return G
 

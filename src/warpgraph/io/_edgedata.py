@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from ..errors import GraphFormatError, InvalidArgumentError
 
-__all__ = ["EdgeData", "to_graph"]
+__all__ = ["EdgeData", "compact_ids", "to_graph"]
 
 
 @dataclass
@@ -63,6 +63,26 @@ class EdgeData:
                     f"{lo if lo < 0 else hi}",
                     path,
                 )
+
+
+def compact_ids(data: EdgeData) -> tuple[EdgeData, np.ndarray]:
+    """``data`` with its vertices renumbered ``0..k-1`` in increasing id order, only those
+    that appear in an edge kept, and the ids they had (``kept[i]`` is vertex ``i``'s). For
+    sparse ids (hashes, labels), whose largest id + 1 would make most vertices isolated.
+
+    Examples
+    --------
+    >>> data = EdgeData(np.array([7, 10**12]), np.array([10**12, 42]), None, 10**12 + 1, True)
+    >>> small, kept = compact_ids(data)
+    >>> small.src.tolist(), small.dst.tolist(), small.num_vertices, kept.tolist()
+    ([0, 2], [2, 1], 3, [7, 42, 1000000000000])
+    """
+    from .._arrays import id_dtype_for
+
+    m = data.num_edges
+    kept, inverse = np.unique(np.concatenate([data.src, data.dst]), return_inverse=True)
+    inverse = inverse.reshape(-1).astype(id_dtype_for(kept.size), copy=False)
+    return replace(data, src=inverse[:m], dst=inverse[m:], num_vertices=int(kept.size)), kept
 
 
 def _mirror(data: EdgeData) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
