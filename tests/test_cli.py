@@ -54,6 +54,20 @@ def test_demo_small_passes_its_checks(capsys):
     assert "all checks passed" in out and "build CSR" in out and "PageRank" in out
 
 
+def test_sparse_ids_refused_with_the_way_out_then_compacted(tmp_path, capsys):
+    """A file whose largest id cannot index a CSR in memory: one clear line naming
+    --compact-ids; with it, the ranked vertices are named by their ids in the file."""
+    big = 2**40
+    path = tmp_path / "sparse.el"
+    path.write_text(f"5 {big}\n{big} 77\n77 5\n5 77\n")
+    assert main(["pagerank", str(path), "--device", "cpu"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "host memory" in err and "--compact-ids" in err and "Traceback" not in err
+    assert main(["pagerank", str(path), "--compact-ids", "--device", "cpu", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "vertex 1 (77)" in out
+
+
 def test_load_progress_on_a_terminal(monkeypatch, tmp_path):
     import io
 

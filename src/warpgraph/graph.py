@@ -59,8 +59,8 @@ def _check_csr_fits_host(n: int, arcs: int, num_vertices: int | None) -> None:
     )
     hint = (
         f"the vertex count is {count}; relabel sparse ids (hashes, labels) to 0..k-1 first: "
-        "warpgraph.load(path, compact_ids=True), or ids, inverse = np.unique(np.r_[src, dst], "
-        "return_inverse=True)"
+        "warpgraph.load(path, compact_ids=True) (CLI: --compact-ids), or ids, inverse = "
+        "np.unique(np.r_[src, dst], return_inverse=True)"
     )
     check_host_memory(needed, what=f"a CSR of {n} vertices and {arcs} arcs", hint=hint)
 

@@ -18,6 +18,12 @@ def add_graph_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="graph file (format detected from name and header)")
     p.add_argument("--format", help="file format when detection is not enough")
     p.add_argument("--undirected", action="store_true", help="read the edges as undirected")
+    p.add_argument(
+        "--compact-ids",
+        action="store_true",
+        help="number the vertices found in edges 0..k-1 (sparse ids: hashes, labels); "
+        "results name each vertex's id from the file",
+    )
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"])
 
 
@@ -31,12 +37,15 @@ def add_common(p: argparse.ArgumentParser) -> None:
 
 def load(args: argparse.Namespace, undirected: bool, names: bool = False):
     """The graph of ``args.file`` on the chosen device (symmetrized when ``undirected``); with
-    ``names``, the vertex names of a Pajek file in ``G.vertex_labels``."""
+    ``names``, the vertex names of a Pajek file in ``G.vertex_labels``; with
+    ``--compact-ids``, the file's ids there (:func:`warpgraph.load`'s ``compact_ids``)."""
     from warpgraph.device import resolve_device
 
     kwargs = {"format": args.format}
     if args.undirected:
         kwargs["directed"] = False
+    if getattr(args, "compact_ids", False):
+        kwargs["compact_ids"] = True
     if names and _is_pajek(args):
         kwargs["names"] = True
     G = load_with_progress(args.file, **kwargs)
