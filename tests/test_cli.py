@@ -68,6 +68,23 @@ def test_sparse_ids_refused_with_the_way_out_then_compacted(tmp_path, capsys):
     assert "vertex 1 (77)" in out
 
 
+def test_compact_ids_sources_are_the_files_ids(tmp_path, capsys):
+    """bfs / sssp with --compact-ids: --source names a vertex by its id in the file, the
+    results name it so too; an id in no edge is one clear error."""
+    big = 2**40
+    path = tmp_path / "sparse.el"
+    path.write_text(f"5 {big} 2\n{big} 77 3\n77 5 4\n5 77 1\n")
+    base = [str(path), "--compact-ids", "--device", "cpu", "--json"]
+    assert main(["bfs", *base, "--source", "77", "--verify"]) == 0
+    (rec,) = json.loads(capsys.readouterr().out)["results"]
+    assert (rec["source"], rec["levels"], rec["reached"]) == (77, 3, 3)
+    assert main(["sssp", *base, "--source", str(big), "--verify"]) == 0
+    (rec,) = json.loads(capsys.readouterr().out)["results"]
+    assert (rec["source"], rec["max_distance"], rec["reached"]) == (big, 7, 3)
+    assert main(["bfs", *base, "--source", "6"]) == 2
+    assert "vertex 6 is in no edge" in " ".join(capsys.readouterr().err.split())
+
+
 def test_load_progress_on_a_terminal(monkeypatch, tmp_path):
     import io
 

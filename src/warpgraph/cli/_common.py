@@ -18,13 +18,43 @@ def add_graph_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="graph file (format detected from name and header)")
     p.add_argument("--format", help="file format when detection is not enough")
     p.add_argument("--undirected", action="store_true", help="read the edges as undirected")
+    add_compact_ids(p)
+    p.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"])
+
+
+def add_compact_ids(p: argparse.ArgumentParser) -> None:
+    """``--compact-ids``: :func:`warpgraph.load`'s ``compact_ids`` (files with sparse ids)."""
     p.add_argument(
         "--compact-ids",
         action="store_true",
         help="number the vertices found in edges 0..k-1 (sparse ids: hashes, labels); "
-        "results name each vertex's id from the file",
+        "vertices given and shown are the file's ids, per-vertex outputs in increasing id order",
     )
-    p.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"])
+
+
+def graph_vertices(G: Any, ids: Any, file: str) -> Any:
+    """The graph's vertices of the file's vertex ids ``ids`` (an int64 array): with
+    ``--compact-ids`` their positions among ``G.vertex_labels`` (the kept ids, sorted), else
+    ``ids`` themselves. Raises ``InvalidArgumentError`` for an id without an edge there."""
+    import numpy as np
+
+    from warpgraph.errors import InvalidArgumentError
+
+    if G.vertex_labels is None:
+        return ids
+    kept = np.asarray(G.vertex_labels)
+    at = np.minimum(np.searchsorted(kept, ids), max(kept.size - 1, 0))
+    missing = ids if kept.size == 0 else ids[kept[at] != ids]
+    if missing.size:
+        raise InvalidArgumentError(
+            f"{file}: vertex {int(missing[0])} is in no edge (--compact-ids keeps only those)"
+        )
+    return at
+
+
+def file_vertex(G: Any, v: int) -> int:
+    """Vertex ``v``'s id in the file (``G.vertex_labels[v]`` with ``--compact-ids``)."""
+    return int(v) if G.vertex_labels is None else int(G.vertex_labels[v])
 
 
 def add_common(p: argparse.ArgumentParser) -> None:

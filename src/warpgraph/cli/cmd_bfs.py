@@ -12,6 +12,7 @@ import json
 import statistics
 import time
 
+from ._common import add_compact_ids, file_vertex, graph_vertices
 from .ui import console, load_with_progress, print_table
 
 
@@ -27,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="graph file (format detected from name and header)")
     p.add_argument("--format", help="file format when detection is not enough")
     p.add_argument("--undirected", action="store_true", help="read the edges as undirected")
+    add_compact_ids(p)
     p.add_argument(
         "--source",
         type=int,
@@ -69,12 +71,14 @@ def run(args: argparse.Namespace) -> int:
     kwargs = {"format": args.format}
     if args.undirected:
         kwargs["directed"] = False
+    if args.compact_ids:
+        kwargs["compact_ids"] = True
     G = load_with_progress(args.file, **kwargs)
     dev = resolve_device(args.device)
     G = G.to(dev)
     deg = to_host(G.out_degree())
     if args.source:
-        sources = np.array(args.source, dtype=np.int64)
+        sources = graph_vertices(G, np.array(args.source, dtype=np.int64), args.file)
     else:
         candidates = np.flatnonzero(deg > 0)
         if candidates.size == 0:
@@ -102,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         if first_levels is None:
             first_levels = lv
         rec = {
-            "source": int(s),
+            "source": file_vertex(G, s),
             "ms": seconds * 1e3,
             "levels": int(lv.max()) + 1,
             "reached": int(reached.sum()),

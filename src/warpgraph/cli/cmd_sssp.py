@@ -13,6 +13,7 @@ import json
 import statistics
 import time
 
+from ._common import add_compact_ids, file_vertex, graph_vertices
 from .ui import console, load_with_progress, print_table
 
 
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="graph file (format detected from name and header)")
     p.add_argument("--format", help="file format when detection is not enough")
     p.add_argument("--undirected", action="store_true", help="read the edges as undirected")
+    add_compact_ids(p)
     p.add_argument(
         "--source",
         type=int,
@@ -70,7 +72,7 @@ def _sources(args, G, deg):
         except (OSError, ValueError) as exc:
             raise InvalidArgumentError(f"--sources-file {args.sources_file}: {exc}") from exc
     if chosen:
-        return np.array(chosen, dtype=np.int64)
+        return graph_vertices(G, np.array(chosen, dtype=np.int64), args.file)
     candidates = np.flatnonzero(deg > 0)
     if candidates.size == 0:
         raise InvalidArgumentError(f"{args.file}: no vertex has an out-edge; give --source")
@@ -108,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
     kwargs = {"format": args.format}
     if args.undirected:
         kwargs["directed"] = False
+    if args.compact_ids:
+        kwargs["compact_ids"] = True
     G = load_with_progress(args.file, **kwargs)
     dev = "cpu" if args.method == "dijkstra" else resolve_device(args.device)
     G = G.to(dev)
@@ -138,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
             kept.append(d)
         far = d[reached].max() if reached.any() else 0
         rec = {
-            "source": int(s),
+            "source": file_vertex(G, s),
             "ms": seconds * 1e3,
             "reached": int(reached.sum()),
             "max_distance": far.item(),
