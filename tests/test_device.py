@@ -133,3 +133,21 @@ def test_graph_too_large_for_the_host_is_refused_before_any_allocation(monkeypat
     assert path.read_text() == "0 1\n1 1000000\n"
     small = warpgraph.Graph.from_edges([0, 1], [1, 2], device="cpu")  # (fits in 1 MiB)
     assert small.num_vertices == 3
+
+
+def test_memory_checks_refuse_a_byte_count_that_is_not_one(monkeypatch):
+    """Both checks take a non-negative int (checked before any CuPy call); the host check
+    reads nothing for needs under HOST_CHECK_FLOOR; the messages give MiB under a GiB."""
+    for check in (wdev.check_host_memory, wdev.check_device_memory):
+        for bad in ("8", 1.5, True, -1):
+            with pytest.raises(InvalidArgumentError, match="bytes_needed"):
+                check(bad, what="x")
+
+    def unread():
+        raise AssertionError("read for a small need")
+
+    monkeypatch.setattr(wdev, "host_memory_available", unread)
+    wdev.check_host_memory(wdev.HOST_CHECK_FLOOR - 1, what="small")
+    assert "needs 1.50 MiB of GPU memory but only 0.50 MiB is free" in str(
+        OutOfDeviceMemory(3 << 19, 1 << 19, "y")
+    )

@@ -84,9 +84,9 @@ class OutOfDeviceMemory(WarpgraphError, MemoryError):
     def __init__(self, bytes_needed: int, bytes_free: int | None = None, what: str = "data"):
         self.bytes_needed = int(bytes_needed)
         self.bytes_free = None if bytes_free is None else int(bytes_free)
-        msg = f"{what} needs {self.bytes_needed / 2**30:.2f} GiB of GPU memory"
+        msg = f"{what} needs {_in_units(self.bytes_needed)} of GPU memory"
         if self.bytes_free is not None:
-            msg += f" but only {self.bytes_free / 2**30:.2f} GiB is free"
+            msg += f" but only {_in_units(self.bytes_free)} is free"
         msg += "; use device='cpu', a smaller graph, or free GPU memory first"
         super().__init__(msg)
 
