@@ -76,6 +76,23 @@ def test_sample_is_seeded(tmp_path, capsys):
     capsys.readouterr()
 
 
+@pytest.mark.gpu
+def test_gpu_values_are_the_cpus(tmp_path, capsys):
+    """``--device gpu``: the saved values equal the CPU's bit for bit (every source, and a
+    sample), the summary names the GPU."""
+    rng = np.random.default_rng(9)
+    path = _file(tmp_path, "g", *rng.integers(0, 300, (2, 1200)), 300, True)
+    for extra in ([], ["--sources", "40", "--seed", "3"]):
+        cpu = _values(tmp_path, path, *extra)
+        capsys.readouterr()
+        out = tmp_path / "g.npy"
+        argv = ["harmonic", path, "--device", "gpu", "--json", "--output", str(out), "--verify"]
+        assert main([*argv, *extra]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        assert summary["device"] == "gpu" and summary["verified"] is True
+        assert np.load(out).tolist() == cpu.tolist()
+
+
 def test_table_with_names_and_top(tmp_path, capsys):
     assert main(["harmonic", LESMIS, "--device", "cpu", "--top", "3", "--verify"]) == 0
     text = capsys.readouterr().out

@@ -111,3 +111,18 @@ def test_declined_arguments_run_in_networkx():
     if networkx_version() < (3, 6):
         with pytest.raises(NotImplementedError):
             nx.harmonic_centrality(G, nbunch=[0], backend=BACKEND)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [False, True])
+def test_gpu_same_as_networkx(directed):
+    """With the backend on the GPU: the same keys, order and bits (the sums added on the GPU in
+    NetworkX's order), every argument set of the CPU test, on graphs past one group of 64."""
+    from nx_compare import backend_device
+
+    with backend_device(nx, "gpu"):
+        for seed, kind in enumerate(KINDS):
+            n = random.Random(seed).randint(70, 200)
+            G = random_graph(nx, seed, directed=directed, kind=kind, n=n)
+            for kwargs in _subsets(G, seed):
+                assert_dict_as_networkx(nx.harmonic_centrality, G, **kwargs)

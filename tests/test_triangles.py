@@ -333,28 +333,11 @@ def test_gpu_directed_rows_in_any_order_and_selection():
 def test_gpu_census_adjacency_too_large_for_the_device(monkeypatch):
     """A census adjacency that cannot fit raises OutOfDeviceMemory naming it (the directed
     clustering and the triad census build one), before any allocation."""
-    import cupy as cp
-
+    from gpu_memory import no_free_device_memory  # (tests/gpu_memory.py)
     from warpgraph.errors import OutOfDeviceMemory
 
-    class PoolWithNothingFree:
-        """The default pool, its free blocks read as none: ``free_all_blocks`` keeps the free
-        parts of chunks still in use, so after other tests in this process the real pool can
-        hold more than this graph's 151 bytes (seen on an H100, session 58)."""
-
-        def __init__(self, pool):
-            self._pool = pool
-
-        def free_bytes(self) -> int:
-            return 0
-
-        def __getattr__(self, name):
-            return getattr(self._pool, name)
-
     D = wg.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True).to("gpu")
-    pool = PoolWithNothingFree(cp.get_default_memory_pool())
-    monkeypatch.setattr(cp, "get_default_memory_pool", lambda: pool)
-    monkeypatch.setattr(cp.cuda.runtime, "memGetInfo", lambda: (0, 1 << 30))
+    no_free_device_memory(monkeypatch)
     with pytest.raises(OutOfDeviceMemory, match="census adjacency of 3 arcs"):
         clustering(D, device="gpu")
 

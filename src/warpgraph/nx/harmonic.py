@@ -7,9 +7,9 @@ is the set's, which is CPython's hash-table layout: here the same two sets are m
 calls on the same sequences of nodes (``set`` of the graph's nodes, or of what NetworkX's
 ``nbunch_iter`` yields), and their iteration order is handed to
 :func:`warpgraph.algorithms.centrality.harmonic_centrality`, which adds every node's terms in
-exactly that order (searches from the reported nodes, 64 at a time, along reversed arcs on a
-digraph). The dict lists the ``nbunch`` set's nodes in its order, as NetworkX's; a node no
-source reaches keeps NetworkX's ``int`` 0.
+exactly that order (searches in groups of 64, on the GPU when the backend's device is). The
+dict lists the ``nbunch`` set's nodes in its order, as NetworkX's; a node no source reaches
+keeps NetworkX's ``int`` 0.
 
 With fewer reported nodes than sources NetworkX swaps the two roles, searching from each
 reported node along reversed arcs; NetworkX 3.6 adds its terms in the search's discovery order
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..algorithms.centrality.harmonic import harmonic_centrality as _harmonic_sums
-from ._common import gc_paused, nbunch_iter, networkx_version, not_implemented
+from ._common import backend_device, gc_paused, nbunch_iter, networkx_version, not_implemented
 
 __all__ = ["harmonic_centrality"]
 
@@ -55,7 +55,8 @@ def harmonic_centrality(G, nbunch: Any = None, distance: Any = None, sources: An
             )
         order = "distance"  # (3.6: each search's discovery order, nearest first)
     targets = list(reported)
+    dev = backend_device()
     values = _harmonic_sums(
-        G.any_order, _ids(G, list(froms)), _ids(G, targets), order=order
+        G.on(dev, G.any_order), _ids(G, list(froms)), _ids(G, targets), order=order, device=dev
     ).tolist()
     return dict(zip(targets, [x if x else 0 for x in values], strict=True))

@@ -20,8 +20,9 @@ group after group, wave after wave. By distance, no table: each level counts the
 search reached and adds that many ``1 / level`` at its end. Groups hold fewer than 64 searches
 when there are too few to give every thread a group (a lattice's searches share little).
 
-CPU only for now (a GPU version would pair ``ibfs.cu``'s expansion with a level-recording update;
-not written, as it could not be run yet); a graph on the GPU is read on the host.
+On the GPU (:mod:`.harmonic_gpu`, ``kernels/harmonic.cu``) the same sums, bit for bit: the
+searches in batches of groups of 64 (``ibfs.cu``'s expansion, a level-recording update), each
+sum added by one thread in the same order.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ...device import cupy
 from ...errors import InvalidArgumentError
 from ...graph import Graph
 from ..bfs.multi_source import (
@@ -44,13 +46,19 @@ from ..bfs.multi_source import (
     settle,
     source_ids,
 )
+from ..triangles.api import place
 
 __all__ = ["harmonic_centrality"]
 
 
 def harmonic_centrality(
-    G: Graph, sources: Any = None, targets: Any = None, *, order: str = "given"
-) -> np.ndarray:
+    G: Graph,
+    sources: Any = None,
+    targets: Any = None,
+    *,
+    order: str = "given",
+    device: str = "auto",
+) -> Any:
     """Sum of ``1 / d(v, u)`` over the sources ``v`` that reach each target ``u`` (``v != u``).
 
     Parameters
@@ -67,10 +75,12 @@ def harmonic_centrality(
         The order each sum adds its terms in: the sources' (``"given"``), or nearest source
         first (``"distance"``: a breadth-first search's discovery order; the terms of one
         distance are equal, so their order among themselves does not matter).
+    device : {"auto", "cpu", "gpu"}
+        Where to compute; the array lives there. Both give the same bits.
 
     Returns
     -------
-    numpy.ndarray
+    numpy.ndarray or cupy.ndarray
         float64, one sum per target, in ``targets``' order; bit for bit the sequential sum
         ``0.0 + 1/d(sources[0], u) + 1/d(sources[1], u) + ...`` over the reaching sources
         (with ``order="distance"``, over them sorted by distance).
@@ -78,20 +88,22 @@ def harmonic_centrality(
     Raises
     ------
     InvalidArgumentError
-        For ids outside ``[0, n)`` or of a non-integer dtype, an unknown ``order``, or ``G``
-        not a Graph.
+        For ids outside ``[0, n)`` or of a non-integer dtype, an unknown ``order`` or
+        ``device``, or ``G`` not a Graph.
+    OutOfDeviceMemory
+        On the GPU, when one group of 64 searches does not fit the free device memory.
 
     Examples
     --------
     >>> import warpgraph as wg
     >>> from warpgraph.algorithms.centrality import harmonic_centrality
     >>> P = wg.Graph.from_edges([0, 1, 2], [1, 2, 3], num_vertices=4, directed=False)
-    >>> harmonic_centrality(P).tolist()  # 1 + 1/2 + 1/3 at the ends, 1 + 1 + 1/2 inside
+    >>> harmonic_centrality(P, device="cpu").tolist()  # 1 + 1/2 + 1/3 at the ends, 1 + 1 + 1/2
     [1.8333333333333333, 2.5, 2.5, 1.8333333333333333]
     >>> D = wg.Graph.from_edges([0, 1], [1, 2], num_vertices=3)  # 0 -> 1 -> 2
-    >>> harmonic_centrality(D, sources=[0]).tolist()
+    >>> harmonic_centrality(D, sources=[0], device="cpu").tolist()
     [0.0, 1.0, 0.5]
-    >>> harmonic_centrality(P, targets=[0], order="distance").tolist()  # 1 + 1/2 + 1/3
+    >>> harmonic_centrality(P, targets=[0], order="distance", device="cpu").tolist()
     [1.8333333333333333]
     """
     if not isinstance(G, Graph):
@@ -100,12 +112,17 @@ def harmonic_centrality(
         )
     if order not in ("given", "distance"):
         raise InvalidArgumentError(f"order must be 'given' or 'distance', got {order!r}")
+    G, dev = place(G, device)
     n = G.num_vertices
     src = source_ids(sources, n)
     dst = source_ids(targets, n)
-    out = np.zeros(dst.size, dtype=np.float64)
     if dst.size == 0 or src.size == 0:
-        return out
+        return (cupy().zeros if dev == "gpu" else np.zeros)(dst.size, dtype=np.float64)
+    if dev == "gpu":
+        from .harmonic_gpu import harmonic_gpu
+
+        return harmonic_gpu(G, src, dst, order)
+    out = np.zeros(dst.size, dtype=np.float64)
     from ...cpu.threads import threads_for
 
     forward = order == "given" and src.size < dst.size  # (fewer searches from the sources)

@@ -1,0 +1,231 @@
+"""Harmonic centrality on the GPU: iBFS groups (``kernels/ibfs.cu``) and ``kernels/harmonic.cu``.
+
+The sums are the CPU's bit for bit (:mod:`.harmonic`): each target's terms are added one after
+another in the same order by one thread. The searches run in batches of groups of 64, every
+group's words at ``g * stride + v`` as in :func:`warpgraph.algorithms.bfs.distance_stats`; one
+launch per level expands every word of the batch, a second settles the new bits:
+
+- **from the sources** (``order="given"``, no more sources than targets): each vertex's level in
+  each of the batch's searches is written (``64`` small integers per vertex and group), then a
+  thread per target adds the batch's ``1 / level`` terms group after group, bit after bit: the
+  sources' order, batch after batch. A thread per target keeps the GPU busy.
+- **from the targets** (``order="given"``, more sources than targets; along reversed arcs): the
+  levels are written the same way, then a thread per search (a target) adds the terms of every
+  source in the given order. Only ``64`` threads per group: the batch is as large as memory
+  allows.
+- **by distance** (``order="distance"``, from the targets): no levels are kept; each level's
+  settling counts, per search, the sources it reached (a source given twice counts twice),
+  and a thread per search adds that many ``1 / level`` at the level's end.
+
+Levels are 16-bit while every search stays within 65,535 levels; a deeper one starts the whole
+computation again with 32-bit levels (the reciprocal table then covers every distance below n).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...device import check_device_memory, cupy
+from ...gpu.launch import launch
+from ...gpu.loader import declare, get_kernel
+from ...graph import Graph
+from ..bfs.multi_source import SOURCE as IBFS_SOURCE
+from ..bfs.multi_source import WIDTH, _source_words
+
+__all__ = ["BACKWARD_LEVEL_BYTES", "GPU_LEVEL_BYTES", "harmonic_gpu"]
+
+#: The examples below run on a GPU (``tests/test_doctests.py`` skips them elsewhere).
+DOCTEST_NEEDS_GPU = True
+
+SOURCE = "harmonic.cu"
+declare(
+    SOURCE,
+    "harmonic_record<unsigned short>",
+    "harmonic_record<unsigned int>",
+    "harmonic_count",
+    "harmonic_add_level",
+    "harmonic_sum_sources<unsigned short>",
+    "harmonic_sum_sources<unsigned int>",
+    "harmonic_add_wave<unsigned short>",
+    "harmonic_add_wave<unsigned int>",
+)
+
+#: GPU memory for a batch's words and level tables, in bytes.
+GPU_LEVEL_BYTES = 1 << 30
+#: From the targets each group gives only 64 threads to the sums, so a batch of searches from
+#: the targets with levels takes up to this many bytes, or half the free memory when less.
+BACKWARD_LEVEL_BYTES = 8 << 30
+
+_CTYPE = {np.dtype(np.uint16): "unsigned short", np.dtype(np.uint32): "unsigned int"}
+
+
+def harmonic_gpu(G: Graph, src: np.ndarray, dst: np.ndarray, order: str) -> Any:
+    """:func:`~warpgraph.algorithms.centrality.harmonic_centrality` of ``G`` (on the GPU) from
+    checked int64 host ``src`` and ``dst`` (both non-empty); a CuPy float64 array, one sum per
+    target in ``dst``'s order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import warpgraph as wg
+    >>> P = wg.Graph.from_edges([0, 1, 2], [1, 2, 3], num_vertices=4, directed=False).to("gpu")
+    >>> harmonic_gpu(P, np.arange(4), np.arange(4), "given").tolist()
+    [1.8333333333333333, 2.5, 2.5, 1.8333333333333333]
+    """
+    cp = cupy()
+    n = G.num_vertices
+    forward = order == "given" and src.size <= dst.size
+    rows = G if forward or not G.directed else G.transpose()
+    if order == "distance":
+        times = np.bincount(src, minlength=n)
+        return _by_distance(rows, dst, times)
+    from .harmonic import _reciprocals
+
+    for level_type in (np.uint16, np.uint32):
+        top = int(np.iinfo(np.uint16).max) if level_type is np.uint16 else n
+        table = cp.asarray(_reciprocals(top))
+        run = _from_sources if forward else _from_targets
+        found = run(rows, src, dst, np.dtype(level_type), table)
+        if found is not None:
+            return found
+    raise AssertionError("unreachable: 32-bit levels hold any distance below n")
+
+
+def _stride(n: int) -> int:
+    return -(-n // 32) * 32  # (a warp's 32 words belong to one group)
+
+
+def _batch(groups: int, stride: int, per_slot: int, budget: int, what: str) -> int:
+    """Groups per batch: as many as ``budget`` bytes hold (``per_slot`` bytes per vertex
+    slot of a group), at least one, checked against the device's free memory."""
+    batch = max(1, min(groups, budget // (per_slot * stride)))
+    check_device_memory(batch * stride * per_slot, what)
+    return batch
+
+
+def _backward_budget() -> int:
+    cp = cupy()
+    free = cp.cuda.runtime.memGetInfo()[0] + cp.get_default_memory_pool().free_bytes()
+    return max(GPU_LEVEL_BYTES, min(BACKWARD_LEVEL_BYTES, free // 2))
+
+
+class _Searches:
+    """A batch of groups of 64 searches on ``rows``: the words and the two launches of a
+    level (the expansion of :mod:`..bfs.multi_source`'s ``ibfs.cu``, then ``settle``)."""
+
+    def __init__(self, rows: Graph, batch: int):
+        cp = cupy()
+        self.rows, self.n = rows, rows.num_vertices
+        self.stride = _stride(self.n)
+        ctype = "int" if rows.indices.dtype == cp.int32 else "long long"
+        self.expand = get_kernel(IBFS_SOURCE, f"ibfs_expand<{ctype}>")
+        self.indptr = rows.indptr.astype(cp.int64, copy=False)
+        self.words = cp.empty((3, batch * self.stride), dtype=cp.uint64)
+        self.last_level = cp.zeros(1, dtype=cp.int64)
+
+    def start(self, starts: np.ndarray, width: int) -> None:
+        """Clear the first ``width`` groups' words and seed them from ``starts`` (64 a group)."""
+        cp = cupy()
+        total = width * self.stride
+        self.words[:, :total] = 0
+        seen, front = self.words[0, :total], self.words[1, :total]
+        where, bits = _source_words(starts, self.stride)
+        front[cp.asarray(where)] = cp.asarray(bits)
+        seen[:] = front
+
+    def run(self, width: int, settle, args: tuple, top: int | None = None, each_level=None) -> bool:
+        """Every level of the first ``width`` groups: expand, then ``settle`` with
+        ``(total, seen, front, found, *args[level])``; False when a level passes ``top``."""
+        total = width * self.stride
+        seen, front, found = (self.words[i, :total] for i in range(3))
+        level = 0
+        while True:
+            level += 1
+            if top is not None and level > top:
+                return False
+            rows = (self.indptr, self.rows.indices, self.n, self.stride, width)
+            launch(self.expand, total, (*rows, front, seen, found))
+            launch(settle, total, (total, seen, front, found, *args(level), self.last_level))
+            if int(self.last_level.get()[0]) != level:  # (nothing new: every search ended)
+                return True
+            if each_level is not None:
+                each_level(level)
+
+
+def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
+    cp = cupy()
+    stride = _stride(rows.num_vertices)
+    groups = -(-src.size // WIDTH)
+    per_slot = 24 + WIDTH * level_type.itemsize
+    batch = _batch(groups, stride, per_slot, GPU_LEVEL_BYTES, "harmonic centrality's levels")
+    searches = _Searches(rows, batch)
+    levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
+    record = get_kernel(SOURCE, f"harmonic_record<{_CTYPE[level_type]}>")
+    add = get_kernel(SOURCE, f"harmonic_add_wave<{_CTYPE[level_type]}>")
+    targets = cp.asarray(dst)
+    out = cp.zeros(dst.size, dtype=cp.float64)
+    top = table.size - 1
+    for first_group in range(0, groups, batch):
+        width = min(batch, groups - first_group)
+        first = first_group * WIDTH
+        searches.start(src[first : first + width * WIDTH], width)
+        levels[: width * stride * WIDTH] = 0
+        if not searches.run(width, record, lambda level: (level, levels), top):
+            return None
+        left = src.size - first  # (sources from the batch's first on: its last group may be short)
+        launch(add, dst.size, (dst.size, targets, stride, levels, width, left, table, out))
+    return out
+
+
+def _from_targets(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
+    cp = cupy()
+    stride = _stride(rows.num_vertices)
+    groups = -(-dst.size // WIDTH)
+    per_slot = 24 + WIDTH * level_type.itemsize
+    batch = _batch(groups, stride, per_slot, _backward_budget(), "harmonic centrality's levels")
+    searches = _Searches(rows, batch)
+    levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
+    record = get_kernel(SOURCE, f"harmonic_record<{_CTYPE[level_type]}>")
+    add = get_kernel(SOURCE, f"harmonic_sum_sources<{_CTYPE[level_type]}>")
+    sources = cp.asarray(src)
+    out = cp.zeros(dst.size, dtype=cp.float64)
+    top = table.size - 1
+    for first_group in range(0, groups, batch):
+        width = min(batch, groups - first_group)
+        first = first_group * WIDTH
+        count = min(dst.size - first, width * WIDTH)
+        searches.start(dst[first : first + count], width)
+        levels[: width * stride * WIDTH] = 0
+        if not searches.run(width, record, lambda level: (level, levels), top):
+            return None
+        launch(add, count, (count, stride, levels, sources, src.size, table, out[first:]))
+    return out
+
+
+def _by_distance(rows: Graph, dst, times: np.ndarray) -> Any:
+    cp = cupy()
+    stride = _stride(rows.num_vertices)
+    groups = -(-dst.size // WIDTH)
+    batch = _batch(groups, stride, 24, GPU_LEVEL_BYTES, "harmonic centrality's searches")
+    searches = _Searches(rows, batch)
+    count_kernel = get_kernel(SOURCE, "harmonic_count")
+    add_level = get_kernel(SOURCE, "harmonic_add_level")
+    unit = int((times == 1).all())  # (every vertex a source once: a reached bit counts 1)
+    weights = cp.asarray(times[:1] if unit else times, dtype=cp.int64)
+    counts = cp.zeros(batch * WIDTH, dtype=cp.uint64)
+    out = cp.zeros(dst.size, dtype=cp.float64)
+    for first_group in range(0, groups, batch):
+        width = min(batch, groups - first_group)
+        first = first_group * WIDTH
+        count = min(dst.size - first, width * WIDTH)
+        searches.start(dst[first : first + count], width)
+        sums = out[first : first + count]
+
+        def add(level, sums=sums, count=count):  # (1 / level as Python divides: the CPU's)
+            launch(add_level, count, (count, counts, 1.0 / level, sums))
+
+        searches.run(width, count_kernel, lambda level: (stride, weights, unit, level, counts),
+                     each_level=add)  # fmt: skip
+    return out

@@ -1,0 +1,147 @@
+// warpgraph: harmonic centrality's GPU steps, on the iBFS groups of kernels/ibfs.cu.
+//
+// A batch of `width` groups of 64 searches, group g's words for vertex v at g * stride + v (as in
+// ibfs.cu, whose ibfs_expand advances them). Each target's sum adds its terms in a fixed order,
+// one after another from 0, so its bits are those of a sequential loop; the kernels below keep
+// that order and never split a sum between threads.
+//
+// harmonic_record<L>: a thread per word: the next word becomes the frontier and joins the seen
+//   word; each of its bits b writes the level at levels[i * 64 + b] (L: 16- or 32-bit levels; 0:
+//   the search's own start, or not reached). *last_level = level when anything was new.
+// harmonic_count: a warp per 32 words (one group): as harmonic_record, but instead of writing
+//   levels it adds, per search, the weight (times[v], how often v is a source; or 1) of every
+//   vertex it reached at this level into counts[g * 64 + b].
+// harmonic_add_level: a thread per search: adds `step` (1 / level, computed by the host) counts
+//   times to its sum, nearest level first (order "distance").
+// harmonic_sum_sources<L>: a thread per search of the batch (searches from the targets): the sum
+//   of table[level] over the sources in their given order.
+// harmonic_add_wave<L>: a thread per target (searches from the sources): adds the batch's terms,
+//   group after group, bit after bit (the sources' order), to the target's running sum.
+#include "common.cuh"
+
+template <typename L>
+__global__ void harmonic_record(long long total, unsigned long long* seen,
+                                unsigned long long* front, unsigned long long* found,
+                                long long level, L* levels, long long* last_level) {
+    for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
+        unsigned long long w = found[i];
+        front[i] = w;
+        if (w == 0) continue;
+        found[i] = 0;
+        seen[i] |= w;
+        L* row = levels + i * 64;
+        while (w) {
+            row[__ffsll((long long)w) - 1] = (L)level;
+            w &= w - 1;
+        }
+        *last_level = level;  // (every writer stores the same value)
+    }
+}
+
+__global__ void harmonic_count(long long total, unsigned long long* seen,
+                               unsigned long long* front, unsigned long long* found,
+                               long long stride, const long long* __restrict__ times, int unit,
+                               long long level, unsigned long long* counts,
+                               long long* last_level) {
+    const int lane = wg::lane_id();
+    for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
+        const long long i = base + lane;  // (total is a multiple of 32: every lane is in range)
+        const unsigned long long w = found[i];
+        front[i] = w;
+        if (__ballot_sync(wg::FULL_MASK, w != 0) == 0) continue;
+        found[i] = 0;
+        seen[i] |= w;
+        const long long group = base / stride;
+        // (padding words past n are never set, so times is read only for real vertices)
+        const unsigned long long weight = (w == 0 || unit) ? 1ull : (unsigned long long)times[i - group * stride];
+        unsigned long long low = 0, high = 0;  // this lane's sums for bits lane and lane + 32
+        for (int b = 0; b < 64; ++b) {
+            const bool hit = (w >> b) & 1ull;
+            unsigned long long c;
+            if (unit) {
+                c = __popc(__ballot_sync(wg::FULL_MASK, hit));
+            } else {
+                c = wg::warp_sum<unsigned long long>(hit ? weight : 0ull);
+            }
+            if (b == lane) low = c;
+            if (b == lane + 32) high = c;
+        }
+        if (low) atomicAdd(counts + group * 64 + lane, low);
+        if (high) atomicAdd(counts + group * 64 + lane + 32, high);
+        if (lane == 0) *last_level = level;
+    }
+}
+
+__global__ void harmonic_add_level(long long searches, unsigned long long* counts, double step,
+                                   double* sums) {
+    for (long long s = wg::global_thread_id(); s < searches; s += wg::grid_threads()) {
+        unsigned long long c = counts[s];
+        if (c == 0) continue;
+        counts[s] = 0;
+        double acc = sums[s];
+        for (; c; --c) acc += step;  // (one term at a time: the sequential sum's bits)
+        sums[s] = acc;
+    }
+}
+
+template <typename L>
+__global__ void harmonic_sum_sources(long long searches, long long stride,
+                                     const L* __restrict__ levels,
+                                     const long long* __restrict__ sources, long long k,
+                                     const double* __restrict__ table, double* out) {
+    for (long long s = wg::global_thread_id(); s < searches; s += wg::grid_threads()) {
+        const L* column = levels + (s >> 6) * stride * 64 + (s & 63);
+        double acc = 0.0;
+        long long i = 0;
+        // (four loads issued before the four dependent adds: the adds keep their order)
+        for (; i + 4 <= k; i += 4) {
+            const L a = column[sources[i] * 64], b = column[sources[i + 1] * 64];
+            const L c = column[sources[i + 2] * 64], d = column[sources[i + 3] * 64];
+            acc += table[a];
+            acc += table[b];
+            acc += table[c];
+            acc += table[d];
+        }
+        for (; i < k; ++i) acc += table[column[sources[i] * 64]];
+        out[s] = acc;
+    }
+}
+
+template <typename L>
+__global__ void harmonic_add_wave(long long k, const long long* __restrict__ targets,
+                                  long long stride, const L* __restrict__ levels,
+                                  long long groups, long long left,
+                                  const double* __restrict__ table, double* out) {
+    for (long long i = wg::global_thread_id(); i < k; i += wg::grid_threads()) {
+        const long long t = targets[i];
+        double acc = out[i];
+        for (long long g = 0; g < groups; ++g) {
+            const L* row = levels + (g * stride + t) * 64;
+            const long long bits = left - g * 64 < 64 ? left - g * 64 : 64;
+            for (long long b = 0; b < bits; ++b) acc += table[row[b]];
+        }
+        out[i] = acc;
+    }
+}
+
+#ifdef WARPGRAPH_NVCC_CHECK
+template __global__ void harmonic_record<unsigned short>(long long, unsigned long long*,
+                                                         unsigned long long*, unsigned long long*,
+                                                         long long, unsigned short*, long long*);
+template __global__ void harmonic_record<unsigned int>(long long, unsigned long long*,
+                                                       unsigned long long*, unsigned long long*,
+                                                       long long, unsigned int*, long long*);
+template __global__ void harmonic_sum_sources<unsigned short>(long long, long long,
+                                                              const unsigned short*,
+                                                              const long long*, long long,
+                                                              const double*, double*);
+template __global__ void harmonic_sum_sources<unsigned int>(long long, long long,
+                                                            const unsigned int*, const long long*,
+                                                            long long, const double*, double*);
+template __global__ void harmonic_add_wave<unsigned short>(long long, const long long*, long long,
+                                                           const unsigned short*, long long,
+                                                           long long, const double*, double*);
+template __global__ void harmonic_add_wave<unsigned int>(long long, const long long*, long long,
+                                                         const unsigned int*, long long, long long,
+                                                         const double*, double*);
+#endif
