@@ -9,6 +9,8 @@ Four cases per graph, each a different way through the code:
 - ``sample``: 64 sampled sources, every target (NetworkX backend's benchmark case);
 - ``targets``: every source, 64 sampled targets (searches from the targets, a thread per
   target walking every source);
+- ``targets_thread``: ``targets`` with the sums a thread per search (the kernel before
+  ``WARP_SUMS_BELOW``'s warp per search), for the comparison;
 - ``distance``: as ``targets`` with ``order="distance"`` (per-level counts, no level table).
 
 The GPU is timed ``--repeat`` times in one process after one untimed call on a small graph
@@ -29,7 +31,7 @@ import time
 import numpy as np
 
 import warpgraph as wg
-from warpgraph.algorithms.centrality import harmonic_centrality
+from warpgraph.algorithms.centrality import harmonic_centrality, harmonic_gpu
 
 SAMPLE = 64
 
@@ -51,11 +53,12 @@ def graph(spec: str) -> wg.Graph:
 
 def cases(n: int) -> dict[str, dict]:
     rng = np.random.default_rng(1)
-    picked = np.sort(rng.choice(n, SAMPLE, replace=False))
+    picked = np.sort(rng.choice(n, min(SAMPLE, n), replace=False))
     return {
         "all": {},
         "sample": {"sources": picked},
         "targets": {"targets": picked},
+        "targets_thread": {"targets": picked},
         "distance": {"targets": picked, "order": "distance"},
     }
 
@@ -63,7 +66,7 @@ def cases(n: int) -> dict[str, dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--graphs", nargs="+", default=["urand:16", "urand:17", "grid:512"])
-    ap.add_argument("--cases", nargs="+", default=["all", "sample", "targets", "distance"])
+    ap.add_argument("--cases", nargs="+", default=[*cases(1)])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cpu-max-scale", type=int, default=17, help="urand scales the CPU runs")
     ap.add_argument("--cpu-all-max-scale", type=int, default=16, help="the CPU's 'all' case")
@@ -78,6 +81,7 @@ def main() -> None:
         for dev in ("gpu", "cpu"):
             harmonic_centrality(tiny, targets=[0], order=order, device=dev)
             harmonic_centrality(tiny, sources=[0], device=dev)
+    warp_default = harmonic_gpu.WARP_SUMS_BELOW
     rows = []
     for spec in args.graphs:
         G = graph(spec)
@@ -87,6 +91,7 @@ def main() -> None:
         for name, kwargs in cases(n).items():
             if name not in args.cases or (name == "all" and not spec.startswith("urand")):
                 continue
+            harmonic_gpu.WARP_SUMS_BELOW = 0 if name == "targets_thread" else warp_default
             times = []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()

@@ -159,13 +159,17 @@ def test_empty_and_bad_arguments(device):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("order", ["given", "distance"])
-def test_gpu_batches_of_one_group(monkeypatch, order):
+@pytest.mark.parametrize(
+    ("order", "warp_sums_below"), [("given", 0), ("given", 1 << 15), ("distance", 0)]
+)
+def test_gpu_batches_of_one_group(monkeypatch, order, warp_sums_below):
     """Memory for one group at a time: many batches in every direction (the sums carried from
     batch to batch from the sources, each batch's targets written at their place otherwise),
-    the same bits as the CPU; the result stays on the GPU."""
+    the same bits as the CPU, with the sums from the targets a thread or a warp per search (1,100
+    sources: two of the warp's chunks); the result stays on the GPU."""
     from warpgraph.algorithms.centrality import harmonic_gpu
 
+    monkeypatch.setattr(harmonic_gpu, "WARP_SUMS_BELOW", warp_sums_below)
     monkeypatch.setattr(harmonic_gpu, "GPU_LEVEL_BYTES", 1)
     monkeypatch.setattr(harmonic_gpu, "BACKWARD_LEVEL_BYTES", 1)
     monkeypatch.setattr(harmonic_gpu, "_backward_budget", lambda: 1)
@@ -174,8 +178,9 @@ def test_gpu_batches_of_one_group(monkeypatch, order):
     src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
     for directed in (False, True):
         G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
-        for sources, targets in ((rng.permutation(n)[:300], None), (None, rng.integers(0, n, 200)),
-                                 (np.r_[np.arange(n), np.arange(70)], None)):  # fmt: skip
+        twice = np.r_[np.arange(n), np.arange(n), np.arange(100)]  # (repeated sources)
+        calls = [(rng.permutation(n)[:300], None), (None, rng.integers(0, n, 200)), (twice, [7])]
+        for sources, targets in calls:
             got = harmonic_centrality(G, sources, targets, order=order, device="gpu")
             assert type(got).__module__.startswith("cupy")
             want = harmonic_centrality(G, sources, targets, order=order, device="cpu")

@@ -15,6 +15,10 @@
 //   times to its sum, nearest level first (order "distance").
 // harmonic_sum_sources<L>: a thread per search of the batch (searches from the targets): the sum
 //   of table[level] over the sources in their given order.
+// harmonic_sum_sources_warp<L>: the same sums, a warp per search, for batches of few searches
+//   (a thread per search is then a few dozen threads, each waiting on its loads one chunk at a
+//   time): the lanes gather SUM_CHUNK terms into shared memory, in the sources' order, then
+//   lane 0 adds them one after another.
 // harmonic_add_wave<L>: a thread per target (searches from the sources): adds the batch's terms,
 //   group after group, bit after bit (the sources' order), to the target's running sum.
 #include "common.cuh"
@@ -107,6 +111,35 @@ __global__ void harmonic_sum_sources(long long searches, long long stride,
     }
 }
 
+constexpr int SUM_CHUNK = 1024;      // terms a warp gathers per round (32 per lane)
+constexpr int SUM_WARP_BLOCK = 128;  // threads per block of the warp kernel: 4 warps, 32 KiB
+
+template <typename L>
+__global__ void __launch_bounds__(SUM_WARP_BLOCK)
+    harmonic_sum_sources_warp(long long searches, long long stride, const L* __restrict__ levels,
+                              const long long* __restrict__ sources, long long k,
+                              const double* __restrict__ table, double* out) {
+    __shared__ double terms[SUM_WARP_BLOCK / 32][SUM_CHUNK];
+    const int lane = wg::lane_id();
+    double* mine = terms[threadIdx.x / 32];
+    const long long warps = wg::grid_threads() / 32;
+    for (long long s = wg::global_thread_id() / 32; s < searches; s += warps) {
+        const L* column = levels + (s >> 6) * stride * 64 + (s & 63);
+        double acc = 0.0;
+        for (long long base = 0; base < k; base += SUM_CHUNK) {
+            const int count = (int)(k - base < SUM_CHUNK ? k - base : SUM_CHUNK);
+#pragma unroll 8
+            for (int j = lane; j < count; j += 32) mine[j] = table[column[sources[base + j] * 64]];
+            __syncwarp();
+            if (lane == 0) {
+                for (int j = 0; j < count; ++j) acc += mine[j];  // (the sources' order)
+            }
+            __syncwarp();
+        }
+        if (lane == 0) out[s] = acc;
+    }
+}
+
 template <typename L>
 __global__ void harmonic_add_wave(long long k, const long long* __restrict__ targets,
                                   long long stride, const L* __restrict__ levels,
@@ -118,7 +151,19 @@ __global__ void harmonic_add_wave(long long k, const long long* __restrict__ tar
         for (long long g = 0; g < groups; ++g) {
             const L* row = levels + (g * stride + t) * 64;
             const long long bits = left - g * 64 < 64 ? left - g * 64 : 64;
-            for (long long b = 0; b < bits; ++b) acc += table[row[b]];
+            if (bits == 64) {  // (a full row in 16-byte loads: 8 or 16 instead of 64)
+                constexpr int PER = 16 / sizeof(L);
+                const uint4* vec = reinterpret_cast<const uint4*>(row);
+#pragma unroll
+                for (int q = 0; q < 64 / PER; ++q) {
+                    const uint4 x = vec[q];
+                    const L* e = reinterpret_cast<const L*>(&x);
+#pragma unroll
+                    for (int r = 0; r < PER; ++r) acc += table[e[r]];
+                }
+            } else {
+                for (long long b = 0; b < bits; ++b) acc += table[row[b]];
+            }
         }
         out[i] = acc;
     }
@@ -138,6 +183,14 @@ template __global__ void harmonic_sum_sources<unsigned short>(long long, long lo
 template __global__ void harmonic_sum_sources<unsigned int>(long long, long long,
                                                             const unsigned int*, const long long*,
                                                             long long, const double*, double*);
+template __global__ void harmonic_sum_sources_warp<unsigned short>(long long, long long,
+                                                                   const unsigned short*,
+                                                                   const long long*, long long,
+                                                                   const double*, double*);
+template __global__ void harmonic_sum_sources_warp<unsigned int>(long long, long long,
+                                                                 const unsigned int*,
+                                                                 const long long*, long long,
+                                                                 const double*, double*);
 template __global__ void harmonic_add_wave<unsigned short>(long long, const long long*, long long,
                                                            const unsigned short*, long long,
                                                            long long, const double*, double*);
