@@ -33,10 +33,21 @@ __global__ void harmonic_record(long long total, unsigned long long* seen,
         if (w == 0) continue;
         found[i] = 0;
         seen[i] |= w;
-        L* row = levels + i * 64;
-        while (w) {
-            row[__ffsll((long long)w) - 1] = (L)level;
-            w &= w - 1;
+        // (the row in 16-byte pieces, each read and written once if any of its bits is new:
+        // a bit at a time was up to 64 two-byte stores per word)
+        constexpr int PER = 16 / sizeof(L);
+        constexpr unsigned long long SLICE = (1ull << PER) - 1;
+        uint4* row = reinterpret_cast<uint4*>(levels + i * 64);
+        for (int q = 0; q < 64 / PER; ++q) {
+            const unsigned long long bits = (w >> (q * PER)) & SLICE;
+            if (bits == 0) continue;
+            uint4 x = row[q];
+            L* e = reinterpret_cast<L*>(&x);
+#pragma unroll
+            for (int r = 0; r < PER; ++r) {
+                if ((bits >> r) & 1ull) e[r] = (L)level;
+            }
+            row[q] = x;
         }
         *last_level = level;  // (every writer stores the same value)
     }
