@@ -3,7 +3,9 @@
 The sums are the CPU's bit for bit (:mod:`.harmonic`): each target's terms are added one after
 another in the same order by one thread. The searches run in batches of groups of 64, every
 group's words at ``g * stride + v`` as in :func:`warpgraph.algorithms.bfs.distance_stats`; one
-launch per level expands every word of the batch, a second settles the new bits:
+cooperative launch of a persistent kernel runs every level of a batch (the expansion of every
+word, a grid barrier, the settling of the new bits, a barrier): a level launched from the host
+cost two launches and a read back, and a lattice's thousand levels were launch-bound.
 
 - **from the sources** (``order="given"``, no more sources than targets): each vertex's level in
   each of the batch's searches is written (``64`` small integers per vertex and group), then a
@@ -29,10 +31,9 @@ from typing import Any
 import numpy as np
 
 from ...device import check_device_memory, cupy
-from ...gpu.launch import launch
+from ...gpu.launch import launch, launch_cooperative
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
-from ..bfs.multi_source import SOURCE as IBFS_SOURCE
 from ..bfs.multi_source import WIDTH, _source_words
 
 __all__ = ["BACKWARD_LEVEL_BYTES", "GPU_LEVEL_BYTES", "WARP_SUMS_BELOW", "harmonic_gpu"]
@@ -41,12 +42,15 @@ __all__ = ["BACKWARD_LEVEL_BYTES", "GPU_LEVEL_BYTES", "WARP_SUMS_BELOW", "harmon
 DOCTEST_NEEDS_GPU = True
 
 SOURCE = "harmonic.cu"
+_ID_TYPES = ("int", "long long")
 declare(
     SOURCE,
-    "harmonic_record<unsigned short>",
-    "harmonic_record<unsigned int>",
-    "harmonic_count",
-    "harmonic_add_level",
+    *(
+        f"harmonic_levels<{v}, {lv}>"
+        for v in _ID_TYPES
+        for lv in ("unsigned short", "unsigned int")
+    ),
+    *(f"harmonic_by_distance<{v}>" for v in _ID_TYPES),
     "harmonic_sum_sources<unsigned short>",
     "harmonic_sum_sources<unsigned int>",
     "harmonic_sum_sources_warp<unsigned short>",
@@ -121,18 +125,18 @@ def _backward_budget() -> int:
 
 
 class _Searches:
-    """A batch of groups of 64 searches on ``rows``: the words and the two launches of a
-    level (the expansion of :mod:`..bfs.multi_source`'s ``ibfs.cu``, then ``settle``)."""
+    """A batch of groups of 64 searches on ``rows``: the words, and one cooperative launch of a
+    persistent kernel (``harmonic.cu``) that runs every level of the batch."""
 
     def __init__(self, rows: Graph, batch: int):
         cp = cupy()
         self.rows, self.n = rows, rows.num_vertices
         self.stride = _stride(self.n)
-        ctype = "int" if rows.indices.dtype == cp.int32 else "long long"
-        self.expand = get_kernel(IBFS_SOURCE, f"ibfs_expand<{ctype}>")
+        self.id_type = "int" if rows.indices.dtype == cp.int32 else "long long"
         self.indptr = rows.indptr.astype(cp.int64, copy=False)
         self.words = cp.empty((3, batch * self.stride), dtype=cp.uint64)
         self.last_level = cp.zeros(1, dtype=cp.int64)
+        self.barrier = cp.zeros(1, dtype=cp.uint64)
 
     def start(self, starts: np.ndarray, width: int) -> None:
         """Clear the first ``width`` groups' words and seed them from ``starts`` (64 a group)."""
@@ -144,23 +148,19 @@ class _Searches:
         front[cp.asarray(where)] = cp.asarray(bits)
         seen[:] = front
 
-    def run(self, width: int, settle, args: tuple, top: int | None = None, each_level=None) -> bool:
-        """Every level of the first ``width`` groups: expand, then ``settle`` with
-        ``(total, seen, front, found, *args[level])``; False when a level passes ``top``."""
+    def run(self, kernel: str, width: int, *args, level_type: str = "") -> int:
+        """Every level of the first ``width`` groups by the persistent ``kernel`` of
+        ``harmonic.cu`` (instantiated for the graph's id type and ``level_type``), given
+        ``args`` after the words; the last level that found a vertex."""
         total = width * self.stride
         seen, front, found = (self.words[i, :total] for i in range(3))
-        level = 0
-        while True:
-            level += 1
-            if top is not None and level > top:
-                return False
-            rows = (self.indptr, self.rows.indices, self.n, self.stride, width)
-            launch(self.expand, total, (*rows, front, seen, found))
-            launch(settle, total, (total, seen, front, found, *args(level), self.last_level))
-            if int(self.last_level.get()[0]) != level:  # (nothing new: every search ended)
-                return True
-            if each_level is not None:
-                each_level(level)
+        self.last_level[:] = 0
+        self.barrier[:] = 0  # (wg::grid_sync counts arrivals from 0 in each launch)
+        types = self.id_type + (f", {level_type}" if level_type else "")
+        k = get_kernel(SOURCE, f"{kernel}<{types}>", cooperative=True)
+        rows = (self.indptr, self.rows.indices, self.stride, width, seen, front, found)
+        launch_cooperative(k, (*rows, *args, self.last_level, self.barrier))
+        return int(self.last_level.get()[0])
 
 
 def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
@@ -171,8 +171,8 @@ def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
     batch = _batch(groups, stride, per_slot, GPU_LEVEL_BYTES, "harmonic centrality's levels")
     searches = _Searches(rows, batch)
     levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
-    record = get_kernel(SOURCE, f"harmonic_record<{_CTYPE[level_type]}>")
-    add = get_kernel(SOURCE, f"harmonic_add_wave<{_CTYPE[level_type]}>")
+    ctype = _CTYPE[level_type]
+    add = get_kernel(SOURCE, f"harmonic_add_wave<{ctype}>")
     targets = cp.asarray(dst)
     out = cp.zeros(dst.size, dtype=cp.float64)
     top = table.size - 1
@@ -181,8 +181,8 @@ def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
         first = first_group * WIDTH
         searches.start(src[first : first + width * WIDTH], width)
         levels[: width * stride * WIDTH] = 0
-        if not searches.run(width, record, lambda level: (level, levels), top):
-            return None
+        if searches.run("harmonic_levels", width, levels, top, level_type=ctype) >= top:
+            return None  # (a search may go past `top` levels: 32-bit levels)
         left = src.size - first  # (sources from the batch's first on: its last group may be short)
         launch(add, dst.size, (dst.size, targets, stride, levels, width, left, table, out))
     return out
@@ -196,9 +196,9 @@ def _from_targets(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
     batch = _batch(groups, stride, per_slot, _backward_budget(), "harmonic centrality's levels")
     searches = _Searches(rows, batch)
     levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
-    record = get_kernel(SOURCE, f"harmonic_record<{_CTYPE[level_type]}>")
-    per_thread = get_kernel(SOURCE, f"harmonic_sum_sources<{_CTYPE[level_type]}>")
-    per_warp = get_kernel(SOURCE, f"harmonic_sum_sources_warp<{_CTYPE[level_type]}>")
+    ctype = _CTYPE[level_type]
+    per_thread = get_kernel(SOURCE, f"harmonic_sum_sources<{ctype}>")
+    per_warp = get_kernel(SOURCE, f"harmonic_sum_sources_warp<{ctype}>")
     sources = cp.asarray(src)
     out = cp.zeros(dst.size, dtype=cp.float64)
     top = table.size - 1
@@ -208,8 +208,8 @@ def _from_targets(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
         count = min(dst.size - first, width * WIDTH)
         searches.start(dst[first : first + count], width)
         levels[: width * stride * WIDTH] = 0
-        if not searches.run(width, record, lambda level: (level, levels), top):
-            return None
+        if searches.run("harmonic_levels", width, levels, top, level_type=ctype) >= top:
+            return None  # (a search may go past `top` levels: 32-bit levels)
         args = (count, stride, levels, sources, src.size, table, out[first:])
         if count < WARP_SUMS_BELOW:
             launch(per_warp, count * 32, args, block=SUM_WARP_BLOCK)
@@ -224,8 +224,6 @@ def _by_distance(rows: Graph, dst, times: np.ndarray) -> Any:
     groups = -(-dst.size // WIDTH)
     batch = _batch(groups, stride, 24, GPU_LEVEL_BYTES, "harmonic centrality's searches")
     searches = _Searches(rows, batch)
-    count_kernel = get_kernel(SOURCE, "harmonic_count")
-    add_level = get_kernel(SOURCE, "harmonic_add_level")
     unit = int((times == 1).all())  # (every vertex a source once: a reached bit counts 1)
     weights = cp.asarray(times[:1] if unit else times, dtype=cp.int64)
     counts = cp.zeros(batch * WIDTH, dtype=cp.uint64)
@@ -236,10 +234,5 @@ def _by_distance(rows: Graph, dst, times: np.ndarray) -> Any:
         count = min(dst.size - first, width * WIDTH)
         searches.start(dst[first : first + count], width)
         sums = out[first : first + count]
-
-        def add(level, sums=sums, count=count):  # (1 / level as Python divides: the CPU's)
-            launch(add_level, count, (count, counts, 1.0 / level, sums))
-
-        searches.run(width, count_kernel, lambda level: (stride, weights, unit, level, counts),
-                     each_level=add)  # fmt: skip
+        searches.run("harmonic_by_distance", width, weights, unit, count, counts, sums)
     return out

@@ -1,18 +1,22 @@
 // warpgraph: harmonic centrality's GPU steps, on the iBFS groups of kernels/ibfs.cu.
 //
 // A batch of `width` groups of 64 searches, group g's words for vertex v at g * stride + v (as in
-// ibfs.cu, whose ibfs_expand advances them). Each target's sum adds its terms in a fixed order,
-// one after another from 0, so its bits are those of a sequential loop; the kernels below keep
-// that order and never split a sum between threads.
+// ibfs.cu). Each target's sum adds its terms in a fixed order, one after another from 0, so its
+// bits are those of a sequential loop; the kernels below keep that order and never split a sum
+// between threads.
 //
-// harmonic_record<L>: a thread per word: the next word becomes the frontier and joins the seen
-//   word; each of its bits b writes the level at levels[i * 64 + b] (L: 16- or 32-bit levels; 0:
-//   the search's own start, or not reached). *last_level = level when anything was new.
-// harmonic_count: a warp per 32 words (one group): as harmonic_record, but instead of writing
-//   levels it adds, per search, the weight (times[v], how often v is a source; or 1) of every
-//   vertex it reached at this level into counts[g * 64 + b].
-// harmonic_add_level: a thread per search: adds `step` (1 / level, computed by the host) counts
-//   times to its sum, nearest level first (order "distance").
+// The searches are persistent kernels (cooperative launch, wg::grid_sync between steps): one
+// launch runs every level of the batch. A level launched from the host cost two launches and a
+// one-word read back (~75 us on an H100): a lattice's thousand levels were launch-bound.
+//
+// harmonic_levels<V, L>: per level, the expansion (ibfs_steps.cuh), then each word's new bits
+//   write the level at levels[i * 64 + b] (L: 16- or 32-bit levels; 0: the search's own start,
+//   or not reached), in 16-byte pieces of the row. Stops when a level finds nothing new, or after
+//   level `top` (*last_level == top then: the host cannot tell whether a search goes on).
+// harmonic_by_distance<V>: per level, the expansion, then a warp per 32 words (one group) adds,
+//   per search, the weight (times[v], how often v is a source; or 1 when every vertex is a
+//   source once) of every vertex it reached into counts[g * 64 + b]; then a thread per search
+//   adds 1 / level counts times to its sum (nearest level first: order "distance").
 // harmonic_sum_sources<L>: a thread per search of the batch (searches from the targets): the sum
 //   of table[level] over the sources in their given order.
 // harmonic_sum_sources_warp<L>: the same sums, a warp per search, for batches of few searches
@@ -21,81 +25,117 @@
 //   lane 0 adds them one after another.
 // harmonic_add_wave<L>: a thread per target (searches from the sources): adds the batch's terms,
 //   group after group, bit after bit (the sources' order), to the target's running sum.
+//
+// Arrays written between barriers (words, levels, counts, sums, last_level) are plain pointers:
+// a const __restrict__ one may be read through the non-coherent cache, which a barrier does
+// not refresh.
 #include "common.cuh"
+#include "ibfs_steps.cuh"
 
-template <typename L>
-__global__ void harmonic_record(long long total, unsigned long long* seen,
-                                unsigned long long* front, unsigned long long* found,
-                                long long level, L* levels, long long* last_level) {
-    for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
-        unsigned long long w = found[i];
-        front[i] = w;
-        if (w == 0) continue;
+// The settling of word i: the new word becomes the frontier and joins the seen word; returns it.
+__device__ __forceinline__ unsigned long long harmonic_settle(long long i, unsigned long long* seen,
+                                                              unsigned long long* front,
+                                                              unsigned long long* found) {
+    const unsigned long long w = found[i];
+    front[i] = w;
+    if (w) {
         found[i] = 0;
         seen[i] |= w;
-        // (the row in 16-byte pieces, each read and written once if any of its bits is new:
-        // a bit at a time was up to 64 two-byte stores per word)
-        constexpr int PER = 16 / sizeof(L);
-        constexpr unsigned long long SLICE = (1ull << PER) - 1;
-        uint4* row = reinterpret_cast<uint4*>(levels + i * 64);
-        for (int q = 0; q < 64 / PER; ++q) {
-            const unsigned long long bits = (w >> (q * PER)) & SLICE;
-            if (bits == 0) continue;
-            uint4 x = row[q];
-            L* e = reinterpret_cast<L*>(&x);
+    }
+    return w;
+}
+
+template <typename V, typename L>
+__global__ void harmonic_levels(const long long* __restrict__ indptr, const V* __restrict__ indices,
+                                long long stride, long long width, unsigned long long* seen,
+                                unsigned long long* front, unsigned long long* found, L* levels,
+                                long long top, long long* last_level,
+                                unsigned long long* barrier) {
+    unsigned long long phase = 0;
+    const long long total = width * stride;
+    for (long long level = 1; level <= top; ++level) {
+        for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
+            wg::ibfs_expand_word(i, indptr, indices, stride, front, seen, found);
+        }
+        wg::grid_sync(barrier, phase);
+        for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
+            const unsigned long long w = harmonic_settle(i, seen, front, found);
+            if (w == 0) continue;
+            // (the row in 16-byte pieces, each read and written once if any of its bits is
+            // new: a bit at a time was up to 64 two-byte stores per word)
+            constexpr int PER = 16 / sizeof(L);
+            constexpr unsigned long long SLICE = (1ull << PER) - 1;
+            uint4* row = reinterpret_cast<uint4*>(levels + i * 64);
+            for (int q = 0; q < 64 / PER; ++q) {
+                const unsigned long long bits = (w >> (q * PER)) & SLICE;
+                if (bits == 0) continue;
+                uint4 x = row[q];
+                L* e = reinterpret_cast<L*>(&x);
 #pragma unroll
-            for (int r = 0; r < PER; ++r) {
-                if ((bits >> r) & 1ull) e[r] = (L)level;
+                for (int r = 0; r < PER; ++r) {
+                    if ((bits >> r) & 1ull) e[r] = (L)level;
+                }
+                row[q] = x;
             }
-            row[q] = x;
+            *last_level = level;  // (every writer stores the same value)
         }
-        *last_level = level;  // (every writer stores the same value)
+        wg::grid_sync(barrier, phase);
+        // (every block reads the same value: the next write comes after the next barrier)
+        if (*(volatile long long*)last_level != level) return;
     }
 }
 
-__global__ void harmonic_count(long long total, unsigned long long* seen,
-                               unsigned long long* front, unsigned long long* found,
-                               long long stride, const long long* __restrict__ times, int unit,
-                               long long level, unsigned long long* counts,
-                               long long* last_level) {
+template <typename V>
+__global__ void harmonic_by_distance(const long long* __restrict__ indptr,
+                                     const V* __restrict__ indices, long long stride,
+                                     long long width, unsigned long long* seen,
+                                     unsigned long long* front, unsigned long long* found,
+                                     const long long* __restrict__ times, int unit,
+                                     long long searches, unsigned long long* counts,
+                                     double* sums, long long* last_level,
+                                     unsigned long long* barrier) {
+    unsigned long long phase = 0;
+    const long long total = width * stride;  // (a multiple of 32: a warp's words, one group)
     const int lane = wg::lane_id();
-    for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
-        const long long i = base + lane;  // (total is a multiple of 32: every lane is in range)
-        const unsigned long long w = found[i];
-        front[i] = w;
-        if (__ballot_sync(wg::FULL_MASK, w != 0) == 0) continue;
-        found[i] = 0;
-        seen[i] |= w;
-        const long long group = base / stride;
-        // (padding words past n are never set, so times is read only for real vertices)
-        const unsigned long long weight = (w == 0 || unit) ? 1ull : (unsigned long long)times[i - group * stride];
-        unsigned long long low = 0, high = 0;  // this lane's sums for bits lane and lane + 32
-        for (int b = 0; b < 64; ++b) {
-            const bool hit = (w >> b) & 1ull;
-            unsigned long long c;
-            if (unit) {
-                c = __popc(__ballot_sync(wg::FULL_MASK, hit));
-            } else {
-                c = wg::warp_sum<unsigned long long>(hit ? weight : 0ull);
-            }
-            if (b == lane) low = c;
-            if (b == lane + 32) high = c;
+    for (long long level = 1;; ++level) {
+        for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
+            wg::ibfs_expand_word(i, indptr, indices, stride, front, seen, found);
         }
-        if (low) atomicAdd(counts + group * 64 + lane, low);
-        if (high) atomicAdd(counts + group * 64 + lane + 32, high);
-        if (lane == 0) *last_level = level;
-    }
-}
-
-__global__ void harmonic_add_level(long long searches, unsigned long long* counts, double step,
-                                   double* sums) {
-    for (long long s = wg::global_thread_id(); s < searches; s += wg::grid_threads()) {
-        unsigned long long c = counts[s];
-        if (c == 0) continue;
-        counts[s] = 0;
-        double acc = sums[s];
-        for (; c; --c) acc += step;  // (one term at a time: the sequential sum's bits)
-        sums[s] = acc;
+        wg::grid_sync(barrier, phase);
+        for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
+            const long long i = base + lane;
+            const unsigned long long w = harmonic_settle(i, seen, front, found);
+            if (__ballot_sync(wg::FULL_MASK, w != 0) == 0) continue;
+            const long long group = base / stride;
+            // (padding words past n are never set: times is read for real vertices only)
+            const unsigned long long weight =
+                (w == 0 || unit) ? 1ull : (unsigned long long)times[i - group * stride];
+            unsigned long long low = 0, high = 0;  // this lane's sums for bits lane, lane + 32
+            for (int b = 0; b < 64; ++b) {
+                const bool hit = (w >> b) & 1ull;
+                const unsigned long long c =
+                    unit ? (unsigned long long)__popc(__ballot_sync(wg::FULL_MASK, hit))
+                         : wg::warp_sum<unsigned long long>(hit ? weight : 0ull);
+                if (b == lane) low = c;
+                if (b == lane + 32) high = c;
+            }
+            if (low) atomicAdd(counts + group * 64 + lane, low);
+            if (high) atomicAdd(counts + group * 64 + lane + 32, high);
+            if (lane == 0) *last_level = level;
+        }
+        wg::grid_sync(barrier, phase);
+        if (*(volatile long long*)last_level != level) return;
+        // (the counts are added before the next level's counting, two barriers on; 1 / level
+        // is IEEE division, as the CPU's)
+        const double step = 1.0 / (double)level;
+        for (long long s = wg::global_thread_id(); s < searches; s += wg::grid_threads()) {
+            unsigned long long c = counts[s];
+            if (c == 0) continue;
+            counts[s] = 0;
+            double acc = sums[s];
+            for (; c; --c) acc += step;  // (one term at a time: the sequential sum's bits)
+            sums[s] = acc;
+        }
     }
 }
 
@@ -181,12 +221,28 @@ __global__ void harmonic_add_wave(long long k, const long long* __restrict__ tar
 }
 
 #ifdef WARPGRAPH_NVCC_CHECK
-template __global__ void harmonic_record<unsigned short>(long long, unsigned long long*,
+#define WG_HARMONIC_LEVELS(V, L)                                                                \
+    template __global__ void harmonic_levels<V, L>(const long long*, const V*, long long,       \
+                                                   long long, unsigned long long*,             \
+                                                   unsigned long long*, unsigned long long*, L*, \
+                                                   long long, long long*, unsigned long long*);
+WG_HARMONIC_LEVELS(int, unsigned short)
+WG_HARMONIC_LEVELS(int, unsigned int)
+WG_HARMONIC_LEVELS(long long, unsigned short)
+WG_HARMONIC_LEVELS(long long, unsigned int)
+#undef WG_HARMONIC_LEVELS
+template __global__ void harmonic_by_distance<int>(const long long*, const int*, long long, long long,
+                                                   unsigned long long*, unsigned long long*,
+                                                   unsigned long long*, const long long*, int,
+                                                   long long, unsigned long long*, double*,
+                                                   long long*, unsigned long long*);
+template __global__ void harmonic_by_distance<long long>(const long long*, const long long*,
+                                                         long long, long long,
                                                          unsigned long long*, unsigned long long*,
-                                                         long long, unsigned short*, long long*);
-template __global__ void harmonic_record<unsigned int>(long long, unsigned long long*,
-                                                       unsigned long long*, unsigned long long*,
-                                                       long long, unsigned int*, long long*);
+                                                         unsigned long long*, const long long*,
+                                                         int, long long, unsigned long long*,
+                                                         double*, long long*,
+                                                         unsigned long long*);
 template __global__ void harmonic_sum_sources<unsigned short>(long long, long long,
                                                               const unsigned short*,
                                                               const long long*, long long,

@@ -12,6 +12,7 @@
 //   at g * 64 + b, and writes the level into *last_level when it found anything: the host reads
 //   that one word per level and runs no reduction of its own.
 #include "common.cuh"
+#include "ibfs_steps.cuh"
 
 template <typename V>
 __global__ void ibfs_expand(const long long* __restrict__ indptr, const V* __restrict__ indices,
@@ -21,17 +22,7 @@ __global__ void ibfs_expand(const long long* __restrict__ indptr, const V* __res
                             unsigned long long* found) {  // (found: read and written: no __restrict__)
     const long long total = width * stride;
     for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
-        const unsigned long long f = front[i];
-        if (f == 0) continue;
-        const long long g = i / stride, v = i - g * stride;
-        const long long base = g * stride;
-        for (long long j = indptr[v]; j < indptr[v + 1]; ++j) {
-            const long long u = base + (long long)indices[j];
-            // (a plain read first: where other frontier vertices already set these bits, no
-            // atomic; a stale read only costs an atomic that changes nothing)
-            const unsigned long long add = f & ~seen[u] & ~found[u];
-            if (add) atomicOr(found + u, add);
-        }
+        wg::ibfs_expand_word(i, indptr, indices, stride, front, seen, found);
     }
 }
 
