@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ...device import check_device_memory, cupy
-from ...gpu.launch import launch, launch_cooperative
+from ...gpu.launch import launch, launch_cooperative, max_cooperative_blocks, sm_count
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
 from ..bfs.multi_source import WIDTH, _source_words
@@ -68,6 +68,11 @@ BACKWARD_LEVEL_BYTES = 8 << 30
 #: gather the terms, one adds them) instead of a thread: 64 threads, each waiting on its loads,
 #: took 20 ms for 131,072 sources on an H100 where the CPU's 16 threads took 75 ms.
 WARP_SUMS_BELOW = 32768
+#: Blocks per SM of the persistent searches (None: as many as can be resident, 8 on an H100).
+#: Measured on an H100 (session 59, seconds): grid:512 from 64 sources 0.0198 with 8 or
+#: all, 0.0182 with 4, 0.0214 with 2; by distance 0.0318 / 0.0273 / 0.0305; urand:17's every
+#: pair 0.656 / 0.662 / 0.740 (1 a SM: 0.99).
+SEARCH_BLOCKS_PER_SM: int | None = 4
 #: Threads per block of the warp kernel (``SUM_WARP_BLOCK`` in ``harmonic.cu``).
 SUM_WARP_BLOCK = 128
 
@@ -159,7 +164,11 @@ class _Searches:
         types = self.id_type + (f", {level_type}" if level_type else "")
         k = get_kernel(SOURCE, f"{kernel}<{types}>", cooperative=True)
         rows = (self.indptr, self.rows.indices, self.stride, width, seen, front, found)
-        launch_cooperative(k, (*rows, *args, self.last_level, self.barrier))
+        most = max_cooperative_blocks(k)
+        blocks = (
+            most if SEARCH_BLOCKS_PER_SM is None else min(most, SEARCH_BLOCKS_PER_SM * sm_count())
+        )
+        launch_cooperative(k, (*rows, *args, self.last_level, self.barrier), blocks=blocks)
         return int(self.last_level.get()[0])
 
 
