@@ -178,3 +178,24 @@ def median_call(call: Callable, repeat: int, clear: Callable | None = None) -> t
         result = call()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), result
+
+
+def urand_or_grid(spec: str):
+    """The undirected graph of ``urand:S`` (2**S vertices, 8 * 2**S uniform random edges, seed
+    1) or ``grid:R`` (an R x R lattice), built on the CPU."""
+    import numpy as np
+
+    import warpgraph as wg
+
+    kind, _, size = spec.partition(":")
+    if kind not in ("urand", "grid") or not size.isdigit():
+        raise SystemExit(f"unknown graph {spec!r}: urand:S or grid:R")
+    size = int(size)
+    gen = wg.generators
+    if kind == "urand":
+        n = 2**size
+        s, d = gen.uniform_edges(n, 8 * n, seed=1, device="cpu")
+    else:
+        n = size * size
+        s, d = gen.grid_2d_edges(size, size, device="cpu")
+    return wg.Graph.from_edges(np.asarray(s), np.asarray(d), num_vertices=n, directed=False)

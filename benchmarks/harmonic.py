@@ -5,7 +5,7 @@ Four cases per graph, each a different way through the code:
 
 - ``all``: every source, every target (on the GPU searches from the sources, a thread per
   target adding each batch's terms); ``urand`` graphs only: each GPU level step reads every
-  word of the batch, so a lattice's thousand levels times its thousands of groups is hours;
+  word of the batch, so a lattice's thousand levels times its thousands of groups is long;
 - ``sample``: 64 sampled sources, every target (NetworkX backend's benchmark case);
 - ``targets``: every source, 64 sampled targets (searches from the targets, a thread per
   target walking every source);
@@ -29,26 +29,12 @@ import json
 import time
 
 import numpy as np
+from _common import urand_or_grid
 
 import warpgraph as wg
 from warpgraph.algorithms.centrality import harmonic_centrality, harmonic_gpu
 
 SAMPLE = 64
-
-
-def graph(spec: str) -> wg.Graph:
-    kind, size = spec.split(":")
-    size = int(size)
-    gen = wg.generators
-    if kind == "urand":
-        n = 2**size
-        s, d = gen.uniform_edges(n, 8 * n, seed=1, device="cpu")
-    elif kind == "grid":
-        n = size * size
-        s, d = gen.grid_2d_edges(size, size, device="cpu")
-    else:
-        raise SystemExit(f"unknown graph {spec!r}: urand:S or grid:R")
-    return wg.Graph.from_edges(np.asarray(s), np.asarray(d), num_vertices=n, directed=False)
 
 
 def cases(n: int) -> dict[str, dict]:
@@ -84,7 +70,7 @@ def main() -> None:
     warp_default = harmonic_gpu.WARP_SUMS_BELOW
     rows = []
     for spec in args.graphs:
-        G = graph(spec)
+        G = urand_or_grid(spec)
         on_gpu = G.to("gpu")
         n = G.num_vertices
         scale = int(np.log2(n)) if spec.startswith("urand") else 0

@@ -325,3 +325,26 @@ def test_gpu_matches_cpu_and_networkx():
     with backend_device(nx, "gpu"):
         for func in FUNCTIONS:
             _same(func, big)
+
+
+@pytest.mark.gpu
+def test_gpu_batches_of_one_group_and_long_searches(monkeypatch):
+    """Memory for one group at a time (each batch one launch of the persistent searches), then
+    a path of 3,000 levels and a graph with isolated vertices: the CPU's statistics exactly."""
+    from warpgraph.algorithms.bfs import multi_source
+
+    monkeypatch.setattr(multi_source, "GPU_BATCH_BYTES", 1)
+    n, src, dst, rng = _random_arcs(4)
+    for directed in (False, True):
+        G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+        for sources in (None, rng.integers(0, n, 150)):
+            cpu = distance_stats(G, sources, device="cpu")
+            gpu = distance_stats(G, sources, device="gpu")
+            assert all(np.array_equal(c, g.get()) for c, g in zip(cpu, gpu, strict=True))
+    m = 3000
+    path = wg.Graph.from_edges(np.arange(m - 1), np.arange(1, m), num_vertices=m + 5)
+    picks = np.array([0, 1, m // 2, m - 1, m + 2])
+    cpu = distance_stats(path, picks, device="cpu")
+    gpu = distance_stats(path, picks, device="gpu")
+    assert all(np.array_equal(c, g.get()) for c, g in zip(cpu, gpu, strict=True))
+    assert cpu.eccentricity.tolist() == [m - 1, m - 2, m - 1 - m // 2, 0, 0]

@@ -15,9 +15,10 @@ That gives each source's count of vertices at this level, hence the reach, the d
 (level times count) and the eccentricity (the last level with a count).
 
 CPU: the groups split among Numba's threads, each thread with its own three words per vertex and
-two frontier lists (no atomics). GPU (``kernels/ibfs.cu``): ``batch`` groups advance together,
-one launch per level for the expansion (a thread per frontier word, ``atomicOr`` into the next
-words) and one for the update (a warp's 32 words counted bit by bit with ballots).
+two frontier lists (no atomics). GPU (``kernels/ibfs.cu``): ``batch`` groups advance together in
+one persistent kernel (:class:`GpuGroups`: a cooperative launch runs every level), each level an
+expansion (a thread per frontier word, ``atomicOr`` into the next words) and an update (a
+warp's 32 words counted bit by bit with ballots) with a grid barrier after each.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ..triangles.api import place
 
 __all__ = [
     "DistanceStats",
+    "GpuGroups",
     "distance_stats",
     "expand_level",
     "group_span",
@@ -45,7 +47,7 @@ __all__ = [
 ]
 
 SOURCE = "ibfs.cu"
-declare(SOURCE, "ibfs_expand<int>", "ibfs_expand<long long>", "ibfs_update")
+declare(SOURCE, "ibfs_stats<int>", "ibfs_stats<long long>")
 
 #: Searches per group: the bits of a word.
 WIDTH = 64
@@ -59,6 +61,11 @@ DENSE_DEGREE = 8
 #: call of a process took ~4 s more on an H200 (urand:16 and :17; later calls 0.13 and 0.64 s):
 #: the allocation, not the searches; a smaller batch costs a few more launches per level.
 GPU_BATCH_BYTES = 256 << 20
+#: Blocks per SM of the GPU's persistent searches (None: as many as can be resident, 8 on an
+#: H100). Measured there with harmonic centrality's searches (session 59, seconds): grid:512
+#: from 64 sources 0.0198 with 8, 0.0182 with 4, 0.0214 with 2; urand:17's every pair 0.656 /
+#: 0.662 / 0.740 (1 a SM: 0.99).
+SEARCH_BLOCKS_PER_SM: int | None = 4
 
 
 class DistanceStats(NamedTuple):
@@ -301,8 +308,6 @@ def _stats_cpu(indptr, indices, sources, span, workers, reached, total, ecc):  #
 
 def _stats_gpu(G: Graph, src: np.ndarray) -> DistanceStats:
     from ...device import cupy
-    from ...gpu.launch import launch
-    from ...gpu.loader import get_kernel
 
     cp = cupy()
     n, k = G.num_vertices, src.size
@@ -310,41 +315,77 @@ def _stats_gpu(G: Graph, src: np.ndarray) -> DistanceStats:
     if k == 0 or n == 0:
         return DistanceStats(*out)
     out[0][:] = 1
-    stride = -(-n // 32) * 32  # (a warp's 32 words belong to one group)
     groups = -(-k // WIDTH)
+    stride = GpuGroups.stride_of(n)
     batch = max(1, min(groups, GPU_BATCH_BYTES // (24 * stride)))
-    ctype = "int" if G.indices.dtype == cp.int32 else "long long"
-    expand = get_kernel(SOURCE, f"ibfs_expand<{ctype}>")
-    update = get_kernel(SOURCE, "ibfs_update")
-    indptr = G.indptr.astype(cp.int64, copy=False)
-    words = cp.empty((3, batch * stride), dtype=cp.uint64)
-    last_level = cp.zeros(1, dtype=cp.int64)
+    searches = GpuGroups(G, batch, SOURCE)
     for first_group in range(0, groups, batch):
         width = min(batch, groups - first_group)
         first = first_group * WIDTH
         count = min(k - first, width * WIDTH)
-        seen, front, found = words[:, : width * stride]
-        words[:, : width * stride] = 0
-        where, bits = _source_words(src[first : first + count], stride)
+        searches.start(src[first : first + count], width)
+        results = [a[first:] for a in out]  # (the kernel adds at each search's batch index)
+        searches.run("ibfs_stats", width, *results)
+    return DistanceStats(*out)
+
+
+class GpuGroups:
+    """A batch of groups of 64 searches on the GPU over ``rows`` (a Graph there): the three
+    words per vertex and group (``seen``, ``front``, ``found``; group ``g``'s word for ``v`` at
+    ``g * stride + v``), seeded by :meth:`start`, searched to the end by one cooperative launch
+    of a persistent kernel of ``source`` (:meth:`run`: ``ibfs.cu``'s statistics, or
+    ``harmonic.cu``'s level tables and counts), whose levels are ``kernels/ibfs_steps.cuh``'s.
+    """
+
+    def __init__(self, rows: Graph, batch: int, source: str):
+        from ...device import cupy
+
+        cp = cupy()
+        self.rows, self.source = rows, source
+        self.stride = self.stride_of(rows.num_vertices)
+        self.id_type = "int" if rows.indices.dtype == cp.int32 else "long long"
+        self.indptr = rows.indptr.astype(cp.int64, copy=False)
+        self.words = cp.empty((3, batch * self.stride), dtype=cp.uint64)
+        self.last_level = cp.zeros(1, dtype=cp.int64)
+        self.barrier = cp.zeros(1, dtype=cp.uint64)
+
+    @staticmethod
+    def stride_of(n: int) -> int:
+        """Words per group: ``n`` rounded up to 32 (a warp's 32 words belong to one group)."""
+        return -(-n // 32) * 32
+
+    def start(self, starts: np.ndarray, width: int) -> None:
+        """Clear the first ``width`` groups' words and seed them from ``starts`` (64 a group,
+        host int64 vertex ids)."""
+        from ...device import cupy
+
+        cp = cupy()
+        total = width * self.stride
+        self.words[:, :total] = 0
+        seen, front = self.words[0, :total], self.words[1, :total]
+        where, bits = _source_words(starts, self.stride)
         front[cp.asarray(where)] = cp.asarray(bits)
         seen[:] = front
-        results = [a[first:] for a in out]  # (the kernel adds at each search's batch index)
-        level = 0
-        while True:
-            level += 1
-            launch(
-                expand, width * stride, (indptr, G.indices, n, stride, width, front, seen, found)
-            )
-            launch(
-                update,
-                width * stride,
-                (width * stride, seen, front, found, stride, level, *results, last_level),
-            )
-            # (one word read per level; the update kernel wrote the level when any search
-            # reached a new vertex)
-            if int(last_level.get()[0]) != level:
-                break
-    return DistanceStats(*out)
+
+    def run(self, kernel: str, width: int, *args, level_type: str = "") -> int:
+        """Every level of the first ``width`` groups by the persistent ``kernel`` (instantiated
+        for the graph's id type, then ``level_type``), given ``args`` after the words; returns
+        the last level that found a vertex."""
+        from ...gpu.launch import launch_cooperative, max_cooperative_blocks, sm_count
+        from ...gpu.loader import get_kernel
+
+        total = width * self.stride
+        seen, front, found = (self.words[i, :total] for i in range(3))
+        self.last_level[:] = 0
+        self.barrier[:] = 0  # (wg::grid_sync counts arrivals from 0 in each launch)
+        types = self.id_type + (f", {level_type}" if level_type else "")
+        k = get_kernel(self.source, f"{kernel}<{types}>", cooperative=True)
+        blocks = max_cooperative_blocks(k)
+        if SEARCH_BLOCKS_PER_SM is not None:
+            blocks = min(blocks, SEARCH_BLOCKS_PER_SM * sm_count())
+        rows = (self.indptr, self.rows.indices, self.stride, width, seen, front, found)
+        launch_cooperative(k, (*rows, *args, self.last_level, self.barrier), blocks=blocks)
+        return int(self.last_level.get()[0])
 
 
 def _source_words(sources: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:

@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 
 from ...device import check_device_memory, cupy
-from ...gpu.launch import launch, launch_cooperative, max_cooperative_blocks, sm_count
+from ...gpu.launch import launch
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
-from ..bfs.multi_source import WIDTH, _source_words
+from ..bfs.multi_source import WIDTH, GpuGroups
 
 __all__ = ["BACKWARD_LEVEL_BYTES", "GPU_LEVEL_BYTES", "WARP_SUMS_BELOW", "harmonic_gpu"]
 
@@ -68,11 +68,6 @@ BACKWARD_LEVEL_BYTES = 8 << 30
 #: gather the terms, one adds them) instead of a thread: 64 threads, each waiting on its loads,
 #: took 20 ms for 131,072 sources on an H100 where the CPU's 16 threads took 75 ms.
 WARP_SUMS_BELOW = 32768
-#: Blocks per SM of the persistent searches (None: as many as can be resident, 8 on an H100).
-#: Measured on an H100 (session 59, seconds): grid:512 from 64 sources 0.0198 with 8 or
-#: all, 0.0182 with 4, 0.0214 with 2; by distance 0.0318 / 0.0273 / 0.0305; urand:17's every
-#: pair 0.656 / 0.662 / 0.740 (1 a SM: 0.99).
-SEARCH_BLOCKS_PER_SM: int | None = 4
 #: Threads per block of the warp kernel (``SUM_WARP_BLOCK`` in ``harmonic.cu``).
 SUM_WARP_BLOCK = 128
 
@@ -111,10 +106,6 @@ def harmonic_gpu(G: Graph, src: np.ndarray, dst: np.ndarray, order: str) -> Any:
     raise AssertionError("unreachable: 32-bit levels hold any distance below n")
 
 
-def _stride(n: int) -> int:
-    return -(-n // 32) * 32  # (a warp's 32 words belong to one group)
-
-
 def _batch(groups: int, stride: int, per_slot: int, budget: int, what: str) -> int:
     """Groups per batch: as many as ``budget`` bytes hold (``per_slot`` bytes per vertex
     slot of a group), at least one, checked against the device's free memory."""
@@ -129,56 +120,13 @@ def _backward_budget() -> int:
     return max(GPU_LEVEL_BYTES, min(BACKWARD_LEVEL_BYTES, free // 2))
 
 
-class _Searches:
-    """A batch of groups of 64 searches on ``rows``: the words, and one cooperative launch of a
-    persistent kernel (``harmonic.cu``) that runs every level of the batch."""
-
-    def __init__(self, rows: Graph, batch: int):
-        cp = cupy()
-        self.rows, self.n = rows, rows.num_vertices
-        self.stride = _stride(self.n)
-        self.id_type = "int" if rows.indices.dtype == cp.int32 else "long long"
-        self.indptr = rows.indptr.astype(cp.int64, copy=False)
-        self.words = cp.empty((3, batch * self.stride), dtype=cp.uint64)
-        self.last_level = cp.zeros(1, dtype=cp.int64)
-        self.barrier = cp.zeros(1, dtype=cp.uint64)
-
-    def start(self, starts: np.ndarray, width: int) -> None:
-        """Clear the first ``width`` groups' words and seed them from ``starts`` (64 a group)."""
-        cp = cupy()
-        total = width * self.stride
-        self.words[:, :total] = 0
-        seen, front = self.words[0, :total], self.words[1, :total]
-        where, bits = _source_words(starts, self.stride)
-        front[cp.asarray(where)] = cp.asarray(bits)
-        seen[:] = front
-
-    def run(self, kernel: str, width: int, *args, level_type: str = "") -> int:
-        """Every level of the first ``width`` groups by the persistent ``kernel`` of
-        ``harmonic.cu`` (instantiated for the graph's id type and ``level_type``), given
-        ``args`` after the words; the last level that found a vertex."""
-        total = width * self.stride
-        seen, front, found = (self.words[i, :total] for i in range(3))
-        self.last_level[:] = 0
-        self.barrier[:] = 0  # (wg::grid_sync counts arrivals from 0 in each launch)
-        types = self.id_type + (f", {level_type}" if level_type else "")
-        k = get_kernel(SOURCE, f"{kernel}<{types}>", cooperative=True)
-        rows = (self.indptr, self.rows.indices, self.stride, width, seen, front, found)
-        most = max_cooperative_blocks(k)
-        blocks = (
-            most if SEARCH_BLOCKS_PER_SM is None else min(most, SEARCH_BLOCKS_PER_SM * sm_count())
-        )
-        launch_cooperative(k, (*rows, *args, self.last_level, self.barrier), blocks=blocks)
-        return int(self.last_level.get()[0])
-
-
 def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
     cp = cupy()
-    stride = _stride(rows.num_vertices)
+    stride = GpuGroups.stride_of(rows.num_vertices)
     groups = -(-src.size // WIDTH)
     per_slot = 24 + WIDTH * level_type.itemsize
     batch = _batch(groups, stride, per_slot, GPU_LEVEL_BYTES, "harmonic centrality's levels")
-    searches = _Searches(rows, batch)
+    searches = GpuGroups(rows, batch, SOURCE)
     levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
     ctype = _CTYPE[level_type]
     add = get_kernel(SOURCE, f"harmonic_add_wave<{ctype}>")
@@ -199,11 +147,11 @@ def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
 
 def _from_targets(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
     cp = cupy()
-    stride = _stride(rows.num_vertices)
+    stride = GpuGroups.stride_of(rows.num_vertices)
     groups = -(-dst.size // WIDTH)
     per_slot = 24 + WIDTH * level_type.itemsize
     batch = _batch(groups, stride, per_slot, _backward_budget(), "harmonic centrality's levels")
-    searches = _Searches(rows, batch)
+    searches = GpuGroups(rows, batch, SOURCE)
     levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
     ctype = _CTYPE[level_type]
     per_thread = get_kernel(SOURCE, f"harmonic_sum_sources<{ctype}>")
@@ -229,10 +177,10 @@ def _from_targets(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
 
 def _by_distance(rows: Graph, dst, times: np.ndarray) -> Any:
     cp = cupy()
-    stride = _stride(rows.num_vertices)
+    stride = GpuGroups.stride_of(rows.num_vertices)
     groups = -(-dst.size // WIDTH)
     batch = _batch(groups, stride, 24, GPU_LEVEL_BYTES, "harmonic centrality's searches")
-    searches = _Searches(rows, batch)
+    searches = GpuGroups(rows, batch, SOURCE)
     unit = int((times == 1).all())  # (every vertex a source once: a reached bit counts 1)
     weights = cp.asarray(times[:1] if unit else times, dtype=cp.int64)
     counts = cp.zeros(batch * WIDTH, dtype=cp.uint64)

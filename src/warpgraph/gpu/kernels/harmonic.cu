@@ -1,7 +1,7 @@
 // warpgraph: harmonic centrality's GPU steps, on the iBFS groups of kernels/ibfs.cu.
 //
 // A batch of `width` groups of 64 searches, group g's words for vertex v at g * stride + v (as in
-// ibfs.cu). Each target's sum adds its terms in a fixed order, one after another from 0, so its
+// ibfs.cu; the level's two steps are ibfs_steps.cuh's). Each target's sum adds its terms in a fixed order, one after another from 0, so its
 // bits are those of a sequential loop; the kernels below keep that order and never split a sum
 // between threads.
 //
@@ -32,19 +32,6 @@
 #include "common.cuh"
 #include "ibfs_steps.cuh"
 
-// The settling of word i: the new word becomes the frontier and joins the seen word; returns it.
-__device__ __forceinline__ unsigned long long harmonic_settle(long long i, unsigned long long* seen,
-                                                              unsigned long long* front,
-                                                              unsigned long long* found) {
-    const unsigned long long w = found[i];
-    front[i] = w;
-    if (w) {
-        found[i] = 0;
-        seen[i] |= w;
-    }
-    return w;
-}
-
 template <typename V, typename L>
 __global__ void harmonic_levels(const long long* __restrict__ indptr, const V* __restrict__ indices,
                                 long long stride, long long width, unsigned long long* seen,
@@ -59,7 +46,7 @@ __global__ void harmonic_levels(const long long* __restrict__ indptr, const V* _
         }
         wg::grid_sync(barrier, phase);
         for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
-            const unsigned long long w = harmonic_settle(i, seen, front, found);
+            const unsigned long long w = wg::ibfs_settle_word(i, seen, front, found);
             if (w == 0) continue;
             // (the row in 16-byte pieces, each read and written once if any of its bits is
             // new: a bit at a time was up to 64 two-byte stores per word)
@@ -104,7 +91,7 @@ __global__ void harmonic_by_distance(const long long* __restrict__ indptr,
         wg::grid_sync(barrier, phase);
         for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
             const long long i = base + lane;
-            const unsigned long long w = harmonic_settle(i, seen, front, found);
+            const unsigned long long w = wg::ibfs_settle_word(i, seen, front, found);
             if (__ballot_sync(wg::FULL_MASK, w != 0) == 0) continue;
             const long long group = base / stride;
             // (padding words past n are never set: times is read for real vertices only)

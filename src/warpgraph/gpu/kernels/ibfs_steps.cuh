@@ -1,5 +1,5 @@
-// warpgraph: the expansion step of iBFS's joint traversal (64 searches a word), shared by
-// ibfs.cu's level kernel and harmonic.cu's persistent searches.
+// warpgraph: the two steps of a level of iBFS's joint traversal (64 searches a word), shared by
+// the persistent searches of ibfs.cu (distance statistics) and harmonic.cu.
 //
 // Group g's words for vertex v sit at g * stride + v. The arrays a persistent kernel writes
 // between its grid barriers (front, seen, found) are plain pointers here: a const __restrict__
@@ -29,6 +29,19 @@ __device__ __forceinline__ void ibfs_expand_word(long long i, const long long* _
         const unsigned long long add = f & ~seen[u] & ~found[u];
         if (add) atomicOr(found + u, add);
     }
+}
+
+// The settling of word i: the new word becomes the frontier and joins the seen word; returns it.
+__device__ __forceinline__ unsigned long long ibfs_settle_word(long long i, unsigned long long* seen,
+                                                               unsigned long long* front,
+                                                               unsigned long long* found) {
+    const unsigned long long w = found[i];
+    front[i] = w;
+    if (w) {
+        found[i] = 0;
+        seen[i] |= w;
+    }
+    return w;
 }
 
 }  // namespace wg
