@@ -328,11 +328,14 @@ def test_gpu_matches_cpu_and_networkx():
 
 
 @pytest.mark.gpu
-def test_gpu_batches_of_one_group_and_long_searches(monkeypatch):
-    """Memory for one group at a time (each batch one launch of the persistent searches), then
-    a path of 3,000 levels and a graph with isolated vertices: the CPU's statistics exactly."""
+@pytest.mark.parametrize("persistent_words", [0, 1 << 22])
+def test_gpu_batches_of_one_group_and_long_searches(monkeypatch, persistent_words):
+    """Memory for one group at a time (each batch one launch of the persistent searches, or
+    two launches a level), then a path of 3,000 levels and isolated vertices: the CPU's
+    statistics exactly."""
     from warpgraph.algorithms.bfs import multi_source
 
+    monkeypatch.setattr(multi_source, "PERSISTENT_WORDS", persistent_words)
     monkeypatch.setattr(multi_source, "GPU_BATCH_BYTES", 1)
     n, src, dst, rng = _random_arcs(4)
     for directed in (False, True):

@@ -159,16 +159,20 @@ def test_empty_and_bad_arguments(device):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("persistent_words", [0, 1 << 22])
 @pytest.mark.parametrize(
     ("order", "warp_sums_below"), [("given", 0), ("given", 1 << 15), ("distance", 0)]
 )
-def test_gpu_batches_of_one_group(monkeypatch, order, warp_sums_below):
+def test_gpu_batches_of_one_group(monkeypatch, order, warp_sums_below, persistent_words):
     """Memory for one group at a time: many batches in every direction (the sums carried from
     batch to batch from the sources, each batch's targets written at their place otherwise),
     the same bits as the CPU, with the sums from the targets a thread or a warp per search (1,100
-    sources: two of the warp's chunks); the result stays on the GPU."""
+    sources: two of the warp's chunks); the searches launched level by level or persistent;
+    the result stays on the GPU."""
+    from warpgraph.algorithms.bfs import multi_source
     from warpgraph.algorithms.centrality import harmonic_gpu
 
+    monkeypatch.setattr(multi_source, "PERSISTENT_WORDS", persistent_words)
     monkeypatch.setattr(harmonic_gpu, "WARP_SUMS_BELOW", warp_sums_below)
     monkeypatch.setattr(harmonic_gpu, "GPU_LEVEL_BYTES", 1)
     monkeypatch.setattr(harmonic_gpu, "BACKWARD_LEVEL_BYTES", 1)

@@ -15,10 +15,10 @@ That gives each source's count of vertices at this level, hence the reach, the d
 (level times count) and the eccentricity (the last level with a count).
 
 CPU: the groups split among Numba's threads, each thread with its own three words per vertex and
-two frontier lists (no atomics). GPU (``kernels/ibfs.cu``): ``batch`` groups advance together in
-one persistent kernel (:class:`GpuGroups`: a cooperative launch runs every level), each level an
-expansion (a thread per frontier word, ``atomicOr`` into the next words) and an update (a
-warp's 32 words counted bit by bit with ballots) with a grid barrier after each.
+two frontier lists (no atomics). GPU (``kernels/ibfs.cu``): ``batch`` groups advance together
+(:class:`GpuGroups`), each level an expansion (a thread per frontier word, ``atomicOr`` into the
+next words) and an update (a warp's 32 words counted bit by bit with ballots): two launches per
+level for a batch of many words, one persistent kernel for all the levels of a small batch.
 """
 
 from __future__ import annotations
@@ -47,7 +47,14 @@ __all__ = [
 ]
 
 SOURCE = "ibfs.cu"
-declare(SOURCE, "ibfs_stats<int>", "ibfs_stats<long long>")
+declare(
+    SOURCE,
+    "ibfs_expand<int>",
+    "ibfs_expand<long long>",
+    "ibfs_stats_step",
+    "ibfs_stats<int>",
+    "ibfs_stats<long long>",
+)
 
 #: Searches per group: the bits of a word.
 WIDTH = 64
@@ -61,6 +68,12 @@ DENSE_DEGREE = 8
 #: call of a process took ~4 s more on an H200 (urand:16 and :17; later calls 0.13 and 0.64 s):
 #: the allocation, not the searches; a smaller batch costs a few more launches per level.
 GPU_BATCH_BYTES = 256 << 20
+#: A GPU batch of at most this many words (groups times n rounded up to 32) runs all its levels
+#: in one persistent kernel; a larger one launches each level's two steps. Measured on an H100
+#: (session 59, seconds): 64 sources of grid:512 (262,144 words, ~1,000 levels) 0.060 launched
+#: per level, 0.024 persistent; every source of urand:16 (11M words a batch) 0.119 / 0.157, of
+#: urand:17 (11M) 0.48 / 0.61 (distance_stats; harmonic centrality's: 0.61 / 0.66 at 7M).
+PERSISTENT_WORDS = 1 << 22
 #: Blocks per SM of the GPU's persistent searches (None: as many as can be resident, 8 on an
 #: H100). Measured there with harmonic centrality's searches (session 59, seconds): grid:512
 #: from 64 sources 0.0198 with 8, 0.0182 with 4, 0.0214 with 2; urand:17's every pair 0.656 /
@@ -325,7 +338,7 @@ def _stats_gpu(G: Graph, src: np.ndarray) -> DistanceStats:
         count = min(k - first, width * WIDTH)
         searches.start(src[first : first + count], width)
         results = [a[first:] for a in out]  # (the kernel adds at each search's batch index)
-        searches.run("ibfs_stats", width, *results)
+        searches.run("ibfs_stats", width, *results)  # (no level bound: top = n)
     return DistanceStats(*out)
 
 
@@ -367,24 +380,37 @@ class GpuGroups:
         front[cp.asarray(where)] = cp.asarray(bits)
         seen[:] = front
 
-    def run(self, kernel: str, width: int, *args, level_type: str = "") -> int:
-        """Every level of the first ``width`` groups by the persistent ``kernel`` (instantiated
-        for the graph's id type, then ``level_type``), given ``args`` after the words; returns
-        the last level that found a vertex."""
-        from ...gpu.launch import launch_cooperative, max_cooperative_blocks, sm_count
+    def run(self, kernel: str, width: int, *args, level_type: str = "", top: int = 0) -> int:
+        """Every level (up to ``top``; 0: any) of the first ``width`` groups by ``kernel`` of the
+        source, instantiated for the graph's id type, then ``level_type``: as one persistent
+        kernel for a batch of at most :data:`PERSISTENT_WORDS` words, else each level
+        ``ibfs.cu``'s expansion then ``{kernel}_step``. ``args`` come after the words. Returns
+        the last level that found a vertex (``top`` where a search may go on)."""
+        from ...gpu.launch import launch, launch_cooperative, max_cooperative_blocks, sm_count
         from ...gpu.loader import get_kernel
 
+        top = top or self.rows.num_vertices
         total = width * self.stride
-        seen, front, found = (self.words[i, :total] for i in range(3))
+        words = tuple(self.words[i, :total] for i in range(3))  # (seen, front, found)
         self.last_level[:] = 0
-        self.barrier[:] = 0  # (wg::grid_sync counts arrivals from 0 in each launch)
-        types = self.id_type + (f", {level_type}" if level_type else "")
-        k = get_kernel(self.source, f"{kernel}<{types}>", cooperative=True)
-        blocks = max_cooperative_blocks(k)
-        if SEARCH_BLOCKS_PER_SM is not None:
-            blocks = min(blocks, SEARCH_BLOCKS_PER_SM * sm_count())
-        rows = (self.indptr, self.rows.indices, self.stride, width, seen, front, found)
-        launch_cooperative(k, (*rows, *args, self.last_level, self.barrier), blocks=blocks)
+        rows = (self.indptr, self.rows.indices, self.stride, width)
+        if total <= PERSISTENT_WORDS:
+            self.barrier[:] = 0  # (wg::grid_sync counts arrivals from 0 in each launch)
+            types = self.id_type + (f", {level_type}" if level_type else "")
+            k = get_kernel(self.source, f"{kernel}<{types}>", cooperative=True)
+            blocks = max_cooperative_blocks(k)
+            if SEARCH_BLOCKS_PER_SM is not None:
+                blocks = min(blocks, SEARCH_BLOCKS_PER_SM * sm_count())
+            args = (*rows, *words, *args, top, self.last_level, self.barrier)
+            launch_cooperative(k, args, blocks=blocks)
+            return int(self.last_level.get()[0])
+        expand = get_kernel(SOURCE, f"ibfs_expand<{self.id_type}>")
+        step = get_kernel(self.source, f"{kernel}_step" + (f"<{level_type}>" if level_type else ""))
+        for level in range(1, top + 1):
+            launch(expand, total, (*rows, *words))
+            launch(step, total, (self.stride, width, *words, *args, level, self.last_level))
+            if int(self.last_level.get()[0]) != level:  # (one word read: nothing new, all ended)
+                return level - 1
         return int(self.last_level.get()[0])
 
 

@@ -3,9 +3,9 @@
 The sums are the CPU's bit for bit (:mod:`.harmonic`): each target's terms are added one after
 another in the same order by one thread. The searches run in batches of groups of 64, every
 group's words at ``g * stride + v`` as in :func:`warpgraph.algorithms.bfs.distance_stats`; one
-cooperative launch of a persistent kernel runs every level of a batch (the expansion of every
-word, a grid barrier, the settling of the new bits, a barrier): a level launched from the host
-cost two launches and a read back, and a lattice's thousand levels were launch-bound.
+cooperative launch of a persistent kernel runs every level of a small batch (the expansion of
+every word, a grid barrier, the settling of the new bits, a barrier), a larger one launches
+each level's two steps (:class:`~warpgraph.algorithms.bfs.multi_source.GpuGroups`).
 
 - **from the sources** (``order="given"``, no more sources than targets): each vertex's level in
   each of the batch's searches is written (``64`` small integers per vertex and group), then a
@@ -138,7 +138,7 @@ def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
         first = first_group * WIDTH
         searches.start(src[first : first + width * WIDTH], width)
         levels[: width * stride * WIDTH] = 0
-        if searches.run("harmonic_levels", width, levels, top, level_type=ctype) >= top:
+        if searches.run("harmonic_levels", width, levels, level_type=ctype, top=top) >= top:
             return None  # (a search may go past `top` levels: 32-bit levels)
         left = src.size - first  # (sources from the batch's first on: its last group may be short)
         launch(add, dst.size, (dst.size, targets, stride, levels, width, left, table, out))
@@ -165,7 +165,7 @@ def _from_targets(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
         count = min(dst.size - first, width * WIDTH)
         searches.start(dst[first : first + count], width)
         levels[: width * stride * WIDTH] = 0
-        if searches.run("harmonic_levels", width, levels, top, level_type=ctype) >= top:
+        if searches.run("harmonic_levels", width, levels, level_type=ctype, top=top) >= top:
             return None  # (a search may go past `top` levels: 32-bit levels)
         args = (count, stride, levels, sources, src.size, table, out[first:])
         if count < WARP_SUMS_BELOW:
@@ -183,7 +183,7 @@ def _by_distance(rows: Graph, dst, times: np.ndarray) -> Any:
     searches = GpuGroups(rows, batch, SOURCE)
     unit = int((times == 1).all())  # (every vertex a source once: a reached bit counts 1)
     weights = cp.asarray(times[:1] if unit else times, dtype=cp.int64)
-    counts = cp.zeros(batch * WIDTH, dtype=cp.uint64)
+    counts = cp.zeros(2 * batch * WIDTH, dtype=cp.uint64)  # (two levels' counts: one being added)
     out = cp.zeros(dst.size, dtype=cp.float64)
     for first_group in range(0, groups, batch):
         width = min(batch, groups - first_group)

@@ -1,22 +1,23 @@
 // warpgraph: harmonic centrality's GPU steps, on the iBFS groups of kernels/ibfs.cu.
 //
 // A batch of `width` groups of 64 searches, group g's words for vertex v at g * stride + v (as in
-// ibfs.cu; the level's two steps are ibfs_steps.cuh's). Each target's sum adds its terms in a fixed order, one after another from 0, so its
+// ibfs.cu). Each target's sum adds its terms in a fixed order, one after another from 0, so its
 // bits are those of a sequential loop; the kernels below keep that order and never split a sum
 // between threads.
 //
-// The searches are persistent kernels (cooperative launch, wg::grid_sync between steps): one
-// launch runs every level of the batch. A level launched from the host cost two launches and a
-// one-word read back (~75 us on an H100): a lattice's thousand levels were launch-bound.
+// The searches' levels are ibfs_steps.cuh's: ibfs.cu's expansion, then a step of this file,
+// launched per level from the host, or all levels in one cooperative launch (the kernels without
+// `_step`, through wg::ibfs_levels).
 //
-// harmonic_levels<V, L>: per level, the expansion (ibfs_steps.cuh), then each word's new bits
-//   write the level at levels[i * 64 + b] (L: 16- or 32-bit levels; 0: the search's own start,
-//   or not reached), in 16-byte pieces of the row. Stops when a level finds nothing new, or after
-//   level `top` (*last_level == top then: the host cannot tell whether a search goes on).
-// harmonic_by_distance<V>: per level, the expansion, then a warp per 32 words (one group) adds,
-//   per search, the weight (times[v], how often v is a source; or 1 when every vertex is a
-//   source once) of every vertex it reached into counts[g * 64 + b]; then a thread per search
-//   adds 1 / level counts times to its sum (nearest level first: order "distance").
+// harmonic_levels_step<L> / harmonic_levels<V, L>: each word's new bits write the level at
+//   levels[i * 64 + b] (L: 16- or 32-bit levels; 0: the search's own start, or not reached).
+//   The persistent kernel stops after level `top` (*last_level == top then: the host cannot
+//   tell whether a search goes on, and starts again with 32-bit levels).
+// harmonic_by_distance_step / harmonic_by_distance<V>: per level, the previous level's counts
+//   are added to each search's sum (1 / level, counts times: nearest level first, order
+//   "distance"), then a warp per 32 words (one group) counts, per search, the weight (times[v],
+//   how often v is a source; or 1 when every vertex is a source once) of every vertex it
+//   reached, into the other half of `counts`.
 // harmonic_sum_sources<L>: a thread per search of the batch (searches from the targets): the sum
 //   of table[level] over the sources in their given order.
 // harmonic_sum_sources_warp<L>: the same sums, a warp per search, for batches of few searches
@@ -32,44 +33,113 @@
 #include "common.cuh"
 #include "ibfs_steps.cuh"
 
+// The level step of harmonic_levels: each word's new bits write the level into its row of
+// `levels`, in 16-byte pieces (each read and written once if any of its bits is new: a bit at a
+// time was up to 64 two-byte stores per word).
+template <typename L>
+__device__ __forceinline__ void harmonic_record_words(long long stride, long long width,
+                                                      unsigned long long* seen,
+                                                      unsigned long long* front,
+                                                      unsigned long long* found, L* levels,
+                                                      long long level, long long* last_level) {
+    const long long total = width * stride;
+    for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
+        const unsigned long long w = wg::ibfs_settle_word(i, seen, front, found);
+        if (w == 0) continue;
+        constexpr int PER = 16 / sizeof(L);
+        constexpr unsigned long long SLICE = (1ull << PER) - 1;
+        uint4* row = reinterpret_cast<uint4*>(levels + i * 64);
+        for (int q = 0; q < 64 / PER; ++q) {
+            const unsigned long long bits = (w >> (q * PER)) & SLICE;
+            if (bits == 0) continue;
+            uint4 x = row[q];
+            L* e = reinterpret_cast<L*>(&x);
+#pragma unroll
+            for (int r = 0; r < PER; ++r) {
+                if ((bits >> r) & 1ull) e[r] = (L)level;
+            }
+            row[q] = x;
+        }
+        *last_level = level;  // (every writer stores the same value)
+    }
+}
+
+// The level step of harmonic_by_distance. First the previous level's counts (counts[(level - 1)
+// & 1], `searches` of them) are added to the sums, 1 / (level - 1) at a time, and cleared; then
+// this level's go into the other half, counts[level & 1]: a warp per 32 words (one group) adds,
+// per search, the weight of every vertex it reached. The halves are `width * 64` apart. (IEEE
+// division, as the CPU's.)
+__device__ __forceinline__ void harmonic_distance_words(
+    long long stride, long long width, unsigned long long* seen, unsigned long long* front,
+    unsigned long long* found, const long long* __restrict__ times, int unit, long long searches,
+    unsigned long long* counts, double* sums, long long level, long long* last_level) {
+    const long long half = width * 64;
+    if (level > 1) {
+        unsigned long long* before = counts + ((level - 1) & 1) * half;
+        const double step = 1.0 / (double)(level - 1);
+        for (long long s = wg::global_thread_id(); s < searches; s += wg::grid_threads()) {
+            unsigned long long c = before[s];
+            if (c == 0) continue;
+            before[s] = 0;
+            double acc = sums[s];
+            for (; c; --c) acc += step;  // (one term at a time: the sequential sum's bits)
+            sums[s] = acc;
+        }
+    }
+    unsigned long long* now = counts + (level & 1) * half;
+    const long long total = width * stride;  // (a multiple of 32: a warp's words, one group)
+    const int lane = wg::lane_id();
+    for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
+        const long long i = base + lane;
+        const unsigned long long w = wg::ibfs_settle_word(i, seen, front, found);
+        if (__ballot_sync(wg::FULL_MASK, w != 0) == 0) continue;
+        const long long group = base / stride;
+        // (padding words past n are never set: times is read for real vertices only)
+        const unsigned long long weight =
+            (w == 0 || unit) ? 1ull : (unsigned long long)times[i - group * stride];
+        unsigned long long low = 0, high = 0;  // this lane's sums for bits lane and lane + 32
+        for (int b = 0; b < 64; ++b) {
+            const bool hit = (w >> b) & 1ull;
+            const unsigned long long c =
+                unit ? (unsigned long long)__popc(__ballot_sync(wg::FULL_MASK, hit))
+                     : wg::warp_sum<unsigned long long>(hit ? weight : 0ull);
+            if (b == lane) low = c;
+            if (b == lane + 32) high = c;
+        }
+        if (low) atomicAdd(now + group * 64 + lane, low);
+        if (high) atomicAdd(now + group * 64 + lane + 32, high);
+        if (lane == 0) *last_level = level;
+    }
+}
+
+template <typename L>
+__global__ void harmonic_levels_step(long long stride, long long width, unsigned long long* seen,
+                                     unsigned long long* front, unsigned long long* found,
+                                     L* levels, long long level, long long* last_level) {
+    harmonic_record_words(stride, width, seen, front, found, levels, level, last_level);
+}
+
 template <typename V, typename L>
 __global__ void harmonic_levels(const long long* __restrict__ indptr, const V* __restrict__ indices,
                                 long long stride, long long width, unsigned long long* seen,
                                 unsigned long long* front, unsigned long long* found, L* levels,
                                 long long top, long long* last_level,
                                 unsigned long long* barrier) {
-    unsigned long long phase = 0;
-    const long long total = width * stride;
-    for (long long level = 1; level <= top; ++level) {
-        for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
-            wg::ibfs_expand_word(i, indptr, indices, stride, front, seen, found);
-        }
-        wg::grid_sync(barrier, phase);
-        for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
-            const unsigned long long w = wg::ibfs_settle_word(i, seen, front, found);
-            if (w == 0) continue;
-            // (the row in 16-byte pieces, each read and written once if any of its bits is
-            // new: a bit at a time was up to 64 two-byte stores per word)
-            constexpr int PER = 16 / sizeof(L);
-            constexpr unsigned long long SLICE = (1ull << PER) - 1;
-            uint4* row = reinterpret_cast<uint4*>(levels + i * 64);
-            for (int q = 0; q < 64 / PER; ++q) {
-                const unsigned long long bits = (w >> (q * PER)) & SLICE;
-                if (bits == 0) continue;
-                uint4 x = row[q];
-                L* e = reinterpret_cast<L*>(&x);
-#pragma unroll
-                for (int r = 0; r < PER; ++r) {
-                    if ((bits >> r) & 1ull) e[r] = (L)level;
-                }
-                row[q] = x;
-            }
-            *last_level = level;  // (every writer stores the same value)
-        }
-        wg::grid_sync(barrier, phase);
-        // (every block reads the same value: the next write comes after the next barrier)
-        if (*(volatile long long*)last_level != level) return;
-    }
+    wg::ibfs_levels(indptr, indices, stride, width, seen, front, found, top, last_level, barrier,
+                    [&](long long level) {
+                        harmonic_record_words(stride, width, seen, front, found, levels, level,
+                                              last_level);
+                    });
+}
+
+__global__ void harmonic_by_distance_step(long long stride, long long width,
+                                          unsigned long long* seen, unsigned long long* front,
+                                          unsigned long long* found,
+                                          const long long* __restrict__ times, int unit,
+                                          long long searches, unsigned long long* counts,
+                                          double* sums, long long level, long long* last_level) {
+    harmonic_distance_words(stride, width, seen, front, found, times, unit, searches, counts,
+                            sums, level, last_level);
 }
 
 template <typename V>
@@ -79,51 +149,13 @@ __global__ void harmonic_by_distance(const long long* __restrict__ indptr,
                                      unsigned long long* front, unsigned long long* found,
                                      const long long* __restrict__ times, int unit,
                                      long long searches, unsigned long long* counts,
-                                     double* sums, long long* last_level,
+                                     double* sums, long long top, long long* last_level,
                                      unsigned long long* barrier) {
-    unsigned long long phase = 0;
-    const long long total = width * stride;  // (a multiple of 32: a warp's words, one group)
-    const int lane = wg::lane_id();
-    for (long long level = 1;; ++level) {
-        for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
-            wg::ibfs_expand_word(i, indptr, indices, stride, front, seen, found);
-        }
-        wg::grid_sync(barrier, phase);
-        for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
-            const long long i = base + lane;
-            const unsigned long long w = wg::ibfs_settle_word(i, seen, front, found);
-            if (__ballot_sync(wg::FULL_MASK, w != 0) == 0) continue;
-            const long long group = base / stride;
-            // (padding words past n are never set: times is read for real vertices only)
-            const unsigned long long weight =
-                (w == 0 || unit) ? 1ull : (unsigned long long)times[i - group * stride];
-            unsigned long long low = 0, high = 0;  // this lane's sums for bits lane, lane + 32
-            for (int b = 0; b < 64; ++b) {
-                const bool hit = (w >> b) & 1ull;
-                const unsigned long long c =
-                    unit ? (unsigned long long)__popc(__ballot_sync(wg::FULL_MASK, hit))
-                         : wg::warp_sum<unsigned long long>(hit ? weight : 0ull);
-                if (b == lane) low = c;
-                if (b == lane + 32) high = c;
-            }
-            if (low) atomicAdd(counts + group * 64 + lane, low);
-            if (high) atomicAdd(counts + group * 64 + lane + 32, high);
-            if (lane == 0) *last_level = level;
-        }
-        wg::grid_sync(barrier, phase);
-        if (*(volatile long long*)last_level != level) return;
-        // (the counts are added before the next level's counting, two barriers on; 1 / level
-        // is IEEE division, as the CPU's)
-        const double step = 1.0 / (double)level;
-        for (long long s = wg::global_thread_id(); s < searches; s += wg::grid_threads()) {
-            unsigned long long c = counts[s];
-            if (c == 0) continue;
-            counts[s] = 0;
-            double acc = sums[s];
-            for (; c; --c) acc += step;  // (one term at a time: the sequential sum's bits)
-            sums[s] = acc;
-        }
-    }
+    wg::ibfs_levels(indptr, indices, stride, width, seen, front, found, top, last_level, barrier,
+                    [&](long long level) {
+                        harmonic_distance_words(stride, width, seen, front, found, times, unit,
+                                                searches, counts, sums, level, last_level);
+                    });
 }
 
 template <typename L>
@@ -218,17 +250,28 @@ WG_HARMONIC_LEVELS(int, unsigned int)
 WG_HARMONIC_LEVELS(long long, unsigned short)
 WG_HARMONIC_LEVELS(long long, unsigned int)
 #undef WG_HARMONIC_LEVELS
+template __global__ void harmonic_levels_step<unsigned short>(long long, long long,
+                                                              unsigned long long*,
+                                                              unsigned long long*,
+                                                              unsigned long long*,
+                                                              unsigned short*, long long,
+                                                              long long*);
+template __global__ void harmonic_levels_step<unsigned int>(long long, long long,
+                                                            unsigned long long*,
+                                                            unsigned long long*,
+                                                            unsigned long long*, unsigned int*,
+                                                            long long, long long*);
 template __global__ void harmonic_by_distance<int>(const long long*, const int*, long long, long long,
                                                    unsigned long long*, unsigned long long*,
                                                    unsigned long long*, const long long*, int,
                                                    long long, unsigned long long*, double*,
-                                                   long long*, unsigned long long*);
+                                                   long long, long long*, unsigned long long*);
 template __global__ void harmonic_by_distance<long long>(const long long*, const long long*,
                                                          long long, long long,
                                                          unsigned long long*, unsigned long long*,
                                                          unsigned long long*, const long long*,
                                                          int, long long, unsigned long long*,
-                                                         double*, long long*,
+                                                         double*, long long, long long*,
                                                          unsigned long long*);
 template __global__ void harmonic_sum_sources<unsigned short>(long long, long long,
                                                               const unsigned short*,
