@@ -58,8 +58,9 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     "average_clustering": "2026-12-05 09:09:56",
     ("betweenness_centrality", "gpu"): "2026-12-05 05:20:34",  # 9b03c59 (the GPU's only)
     ("edge_betweenness_centrality", "gpu"): "2026-12-05 05:20:34",  # 9b03c59
-    # da30ab6..fa96d9f: harmonic centrality's sums on the GPU (the CPU's before)
-    ("harmonic_centrality", "gpu"): "2026-12-06 10:23:25",  # fa96d9f
+    # da30ab6..cdf74fb: harmonic centrality's sums on the GPU (the CPU's before), its searches
+    # persistent for small batches
+    ("harmonic_centrality", "gpu"): "2026-12-06 10:46:11",  # cdf74fb
 }
 #: Cases of ``nx_one_node.py`` and the function each times.
 ONE_NODE_CASES = ("closeness_centrality(u)", "closeness_centrality(u), directed", "eccentricity(v)")
