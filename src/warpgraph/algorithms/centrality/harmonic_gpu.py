@@ -18,7 +18,8 @@ each level's two steps (:class:`~warpgraph.algorithms.bfs.multi_source.GpuGroups
   and whose first lane adds them. The batch is as large as memory allows.
 - **by distance** (``order="distance"``, from the targets): no levels are kept; each level's
   settling counts, per search, the sources it reached (a source given twice counts twice),
-  and a thread per search adds that many ``1 / level`` at the level's end.
+  and the next level's step first adds that many ``1 / level`` to the search's sum (a thread
+  per search; the counts of two levels in two halves, so no barrier between the two).
 
 Levels are 16-bit while every search stays within 65,535 levels; a deeper one starts the whole
 computation again with 32-bit levels (the reciprocal table then covers every distance below n).
@@ -50,7 +51,10 @@ declare(
         for v in _ID_TYPES
         for lv in ("unsigned short", "unsigned int")
     ),
+    "harmonic_levels_step<unsigned short>",
+    "harmonic_levels_step<unsigned int>",
     *(f"harmonic_by_distance<{v}>" for v in _ID_TYPES),
+    "harmonic_by_distance_step",
     "harmonic_sum_sources<unsigned short>",
     "harmonic_sum_sources<unsigned int>",
     "harmonic_sum_sources_warp<unsigned short>",
