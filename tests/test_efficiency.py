@@ -65,42 +65,94 @@ def graphs(draw, max_n: int = 45, max_m: int = 120):
     return n, src, dst, draw(st.booleans())
 
 
-@settings(max_examples=60, deadline=None)
-@given(graphs())
-def test_equals_the_ordered_sum(case):
+def _check_ordered_sum(case, device):
     n, src, dst, directed = case
     G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
     want = oracle_sum(n, src, dst, directed)
-    assert efficiency_sum(G) == want
-    assert global_efficiency(G) == (want / (n * (n - 1)) if n > 1 else 0.0)
-    diameter = harmonic_diameter(G)
+    got = efficiency_sum(G, device=device)
+    assert got == want and type(got) is float
+    assert global_efficiency(G, device=device) == (want / (n * (n - 1)) if n > 1 else 0.0)
+    diameter = harmonic_diameter(G, device=device)
     if n < 2:
         assert np.isnan(diameter)
     else:
         assert diameter == (n * (n - 1) / want if want else np.inf)
 
 
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_equals_the_ordered_sum(case):
+    _check_ordered_sum(case, "cpu")
+
+
+@pytest.mark.gpu
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_gpu_equals_the_ordered_sum(case):
+    """The searches on the GPU (their per-level counts), the sum on the host: the same bits."""
+    _check_ordered_sum(case, "gpu")
+
+
 @pytest.mark.parametrize("shape", [(1, 300), (40, 70)])
-def test_lattices_deeper_than_the_first_room(shape):
-    """A path of 300 and a 40 x 70 lattice: searches deeper than 64 levels rerun their wave."""
+def test_lattices_deeper_than_the_first_room(shape, device):
+    """A path of 300 and a 40 x 70 lattice: searches deeper than 64 levels rerun their wave
+    (their batch on the GPU)."""
     G = wg.generators.grid_2d(*shape, device="cpu")
     src = np.repeat(np.arange(G.num_vertices), np.diff(G.indptr))
     want = oracle_sum(G.num_vertices, src, G.indices, False)
-    assert efficiency_sum(G) == want
+    assert efficiency_sum(G, device=device) == want
 
 
-def test_matches_networkx():
+@pytest.mark.gpu
+@pytest.mark.parametrize("persistent_words", [0, 1 << 22])
+def test_gpu_batches_of_one_group(monkeypatch, persistent_words):
+    """Memory for one group of 64 searches at a time and room for 2 levels at first: many
+    batches, each added after the one before while the next searches, the room doubled and
+    the batch run again several times; the searches launched level by level or persistent.
+    The same bits as the CPU's, directed and undirected, and on a graph already on the GPU."""
+    from warpgraph.algorithms.bfs import efficiency, efficiency_gpu, multi_source
+
+    monkeypatch.setattr(multi_source, "PERSISTENT_WORDS", persistent_words)
+    monkeypatch.setattr(efficiency_gpu, "GPU_BATCH_BYTES", 1)
+    monkeypatch.setattr(efficiency, "FIRST_LEVELS", 2)
+    rng = np.random.default_rng(7)
+    n, m = 300, 700
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    graphs = [wg.Graph.from_edges(src, dst, num_vertices=n, directed=d) for d in (False, True)]
+    graphs.append(wg.generators.grid_2d(9, 30, device="cpu"))
+    for G in graphs:
+        want = efficiency_sum(G, device="cpu")
+        assert efficiency_sum(G, device="gpu") == want
+        assert efficiency_sum(G.to("gpu"), device="gpu") == want
+
+
+@pytest.mark.gpu
+def test_gpu_out_of_memory_is_clear(monkeypatch):
+    """One group that does not fit the free device memory: OutOfDeviceMemory naming it."""
+    from gpu_memory import no_free_device_memory  # (tests/gpu_memory.py)
+    from warpgraph.errors import OutOfDeviceMemory
+
+    G = wg.Graph.from_edges([0, 1], [1, 2], num_vertices=3).to("gpu")
+    no_free_device_memory(monkeypatch)
+    with pytest.raises(OutOfDeviceMemory, match="global efficiency's searches"):
+        global_efficiency(G, device="gpu")
+
+
+def test_matches_networkx(device):
     nx = pytest.importorskip("networkx")
     H = nx.convert_node_labels_to_integers(nx.gnp_random_graph(200, 0.03, seed=3))
-    assert global_efficiency(wg.Graph.from_networkx(H)) == nx.global_efficiency(H)
+    G = wg.Graph.from_networkx(H)
+    assert global_efficiency(G, device=device) == nx.global_efficiency(H)
 
 
-def test_harmonic_diameter_matches_networkx():
+def test_harmonic_diameter_matches_networkx(device):
     nx = pytest.importorskip("networkx")
     for directed in (False, True):
         H = nx.gnp_random_graph(150, 0.02, seed=5, directed=directed)
-        assert harmonic_diameter(wg.Graph.from_networkx(H)) == nx.harmonic_diameter(H)
-    assert harmonic_diameter(wg.Graph.from_edges([], [], num_vertices=3)) == np.inf
+        G = wg.Graph.from_networkx(H)
+        assert harmonic_diameter(G, device=device) == nx.harmonic_diameter(H)
+    empty = wg.Graph.from_edges([], [], num_vertices=3)
+    assert harmonic_diameter(empty, device=device) == np.inf
 
 
 def test_bad_input():
@@ -110,6 +162,8 @@ def test_bad_input():
         global_efficiency([[0, 1]])
     with pytest.raises(InvalidArgumentError, match="Graph"):
         efficiency_sum(np.zeros((2, 2)))
+    with pytest.raises(InvalidArgumentError, match="device"):
+        efficiency_sum(wg.Graph.from_edges([0], [1], num_vertices=2), device="tpu")
     for x, c, k in ((-1.0, 0.5, 3), (0.0, -0.5, 3), (0.0, 0.0, 3), (float("nan"), 1.0, 2),
                     (0.0, 1.0, -1)):  # fmt: skip
         with pytest.raises(ValueError, match="add_repeated needs"):

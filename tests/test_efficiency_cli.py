@@ -54,6 +54,21 @@ def test_equals_networkx(tmp_path, capsys):
     assert math.isclose(got["local efficiency"], nx.local_efficiency(H), rel_tol=1e-12)
 
 
+@pytest.mark.gpu
+def test_gpu_searches_give_the_cpus_bits(tmp_path, capsys):
+    """``--device gpu``: the same global efficiency and harmonic diameter as the CPU's (the
+    searches on the GPU, the sum on the host), verified, the summary naming the GPU; the local
+    efficiencies still computed (on the CPU)."""
+    rng = np.random.default_rng(5)
+    path = _file(tmp_path, "r", *rng.integers(0, 200, (2, 600)), 200, False)
+    cpu = _summary(capsys, [path, "--local"])
+    assert main(["efficiency", path, "--local", "--verify", "--device", "gpu", "--json"]) == 0
+    gpu = json.loads(capsys.readouterr().out)
+    assert gpu["device"] == "gpu" and gpu["verified"] is True
+    for key in ("global efficiency", "harmonic diameter", "local efficiency"):
+        assert gpu[key] == cpu[key]
+
+
 def test_disconnected_and_tiny_graphs(tmp_path, capsys):
     path = _file(tmp_path, "e", [], [], 3, False)  # no edges: no pair joined
     got = _summary(capsys, [path])

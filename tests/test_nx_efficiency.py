@@ -45,6 +45,24 @@ def test_lattice_and_small_graphs():
     assert type(nx.global_efficiency(nx.empty_graph(1), backend=BACKEND)) is int
 
 
+@pytest.mark.gpu
+def test_gpu_same_as_networkx():
+    """With the backend on the GPU (the searches there, the sum on the host): NetworkX's bits
+    for global efficiency and the harmonic diameter, labels of every kind, a lattice past the
+    first room of 64 levels, directed graphs for the harmonic diameter."""
+    from nx_compare import backend_device
+
+    with backend_device(nx, "gpu"):
+        for seed, kind in enumerate(["int", "str", "tuple", "mixed"]):
+            n = random.Random(seed).randint(70, 200)
+            assert_same(random_graph(nx, seed, directed=False, kind=kind, n=n, edges_per_node=2))
+            for directed in (False, True):
+                G = random_graph(nx, seed, directed=directed, kind=kind, n=n, edges_per_node=2)
+                assert_same(G, nx.harmonic_diameter)
+        assert_same(nx.grid_2d_graph(30, 40))
+        assert_same(nx.grid_2d_graph(30, 40), nx.harmonic_diameter)
+
+
 @pytest.mark.parametrize("kind", ["int", "str", "tuple", "mixed"])
 @pytest.mark.parametrize("seed", range(12))
 def test_local_same_as_networkx(seed, kind):

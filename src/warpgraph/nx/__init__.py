@@ -159,7 +159,8 @@ FUNCTIONS: dict[str, str] = {
     "edge_betweenness_centrality": "Unweighted (weighted runs in NetworkX): each arc's share "
     "of the same searches, an undirected edge's two arcs added; edges in ``G.edges()`` order; "
     "the installed NetworkX's rescaling; values equal to rounding.",
-    "global_efficiency": "One BFS per node, 64 at a time (iBFS), each counting the nodes at "
+    "global_efficiency": "One BFS per node, 64 at a time (iBFS, on the backend's device), "
+    "each counting the nodes at "
     "each distance; the sum added in NetworkX's order (sources in node order, nearest "
     "targets first), so NetworkX's float bit for bit.",
     "harmonic_diameter": "Not with sp, nor weights other than 1: one BFS per node, 64 at a "

@@ -5,7 +5,8 @@ NetworkX adds ``1 / d`` over every ordered pair of distinct connected nodes into
 float, source after source in node order, each source's targets in breadth-first discovery
 order (nearest first), then divides by ``n (n - 1)``; ``0`` (an ``int``) for fewer than two
 nodes. :func:`warpgraph.algorithms.bfs.efficiency.efficiency_sum` adds the same terms in the
-same order (the backend's ids are NetworkX's node order), so the float is NetworkX's.
+same order (the backend's ids are NetworkX's node order), so the float is NetworkX's; the
+searches run on the backend's device (the additions on the host either way).
 Undirected graphs only, as NetworkX (whose decorator refuses directed ones before dispatch).
 
 ``local_efficiency`` is NetworkX's mean of ``global_efficiency(G.subgraph(G[v]))`` over the
@@ -31,7 +32,7 @@ import numpy as np
 
 from ..algorithms.bfs.efficiency import efficiency_sum, neighbourhood_efficiencies
 from ..algorithms.bfs.efficiency import harmonic_diameter as library_harmonic_diameter
-from ._common import gc_paused, host, not_implemented
+from ._common import backend_device, gc_paused, host, not_implemented
 from ._set_order import available as set_layout_known
 from ._set_order import set_orders
 
@@ -44,7 +45,8 @@ def global_efficiency(G) -> float | int:
     denom = n * (n - 1)
     if denom == 0:
         return 0
-    return efficiency_sum(G.any_order) / denom
+    dev = backend_device()
+    return efficiency_sum(G.on(dev, G.any_order), device=dev) / denom
 
 
 def harmonic_diameter(G, sp: Any = None, *, weight: Any = None) -> float:
@@ -62,7 +64,8 @@ def harmonic_diameter(G, sp: Any = None, *, weight: Any = None) -> float:
     """
     if weight is not None and G.graph.num_arcs and G.constant_weight(weight) != 1.0:
         raise not_implemented("harmonic_diameter: edges weighing other than 1 (Dijkstra's sums)")
-    return library_harmonic_diameter(G.any_order)
+    dev = backend_device()
+    return library_harmonic_diameter(G.on(dev, G.any_order), device=dev)
 
 
 def _neighbour_orders(G) -> tuple[np.ndarray, np.ndarray]:

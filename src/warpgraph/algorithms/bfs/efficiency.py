@@ -8,7 +8,8 @@ one distance are equal, so only how many there are at each distance matters. Her
 * the searches run as :func:`~warpgraph.algorithms.bfs.distance_stats`' (iBFS's bitwise joint
   traversal, :func:`.multi_source.seed_group` and :func:`.multi_source.expand_level`), a wave of
   groups at a time (one group per thread, up to 64 sources each), each counting how many
-  vertices every one of its searches reaches at each level;
+  vertices every one of its searches reaches at each level; on the GPU (``device``), batches
+  of groups of 64 as ``distance_stats``' GPU searches (:mod:`.efficiency_gpu`), the same counts;
 * the sum is then added in NetworkX's order, wave after wave, one source after another, level
   after level: ``count`` additions of ``1 / level`` at a time by :func:`add_repeated`, which
   gives the bits of that many sequential additions in a few steps (within one binade of the
@@ -16,8 +17,8 @@ one distance are equal, so only how many there are at each distance matters. Her
   are one multiplication).
 
 Cost: the searches as ``distance_stats`` (``n`` searches, in parallel), then a sequential pass
-over each source's levels (``n`` times the mean eccentricity). NetworkX runs ``n`` Python
-searches (~25 hours on a million-edge random graph).
+over each source's levels (``n`` times the mean eccentricity), on the host whatever the device.
+NetworkX runs ``n`` Python searches (~25 hours on a million-edge random graph).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...errors import InvalidArgumentError
 from ...graph import Graph
+from ..triangles.api import place
 from .multi_source import (
     WIDTH,
     expand_level,
@@ -52,13 +54,15 @@ __all__ = [
 FIRST_LEVELS = 64
 
 
-def global_efficiency(G: Graph) -> float:
+def global_efficiency(G: Graph, *, device: str = "auto") -> float:
     """Mean inverse distance over ordered pairs of distinct vertices (NetworkX's arithmetic).
 
     Parameters
     ----------
     G : Graph
         Undirected (a directed graph's distances follow its arcs); weights are ignored.
+    device : {"auto", "cpu", "gpu"}
+        Where the searches run (the sum is added on the host either way: the same bits).
 
     Returns
     -------
@@ -69,14 +73,14 @@ def global_efficiency(G: Graph) -> float:
     --------
     >>> import warpgraph as wg
     >>> P = wg.Graph.from_edges([0, 1], [1, 2], num_vertices=3, directed=False)
-    >>> global_efficiency(P)  # (1 + 1/2 + 1 + 1 + 1/2 + 1) / 6
+    >>> global_efficiency(P, device="cpu")  # (1 + 1/2 + 1 + 1 + 1/2 + 1) / 6
     0.8333333333333334
     """
     n = _checked(G).num_vertices
-    return efficiency_sum(G) / (n * (n - 1)) if n > 1 else 0.0
+    return efficiency_sum(G, device=device) / (n * (n - 1)) if n > 1 else 0.0
 
 
-def harmonic_diameter(G: Graph) -> float:
+def harmonic_diameter(G: Graph, *, device: str = "auto") -> float:
     """Harmonic mean of the distances between ordered pairs of distinct vertices (Marchiori and
     Latora's "connectivity length"; NetworkX's ``harmonic_diameter`` bit for bit): ``n (n -
     1)`` over :func:`efficiency_sum`. A pair with no path counts as an infinite distance.
@@ -85,6 +89,8 @@ def harmonic_diameter(G: Graph) -> float:
     ----------
     G : Graph
         Directed graphs' distances follow their arcs; weights are ignored.
+    device : {"auto", "cpu", "gpu"}
+        Where the searches run (the sum is added on the host either way: the same bits).
 
     Returns
     -------
@@ -95,11 +101,11 @@ def harmonic_diameter(G: Graph) -> float:
     --------
     >>> import warpgraph as wg
     >>> P = wg.Graph.from_edges([0, 1], [1, 2], num_vertices=3, directed=False)
-    >>> harmonic_diameter(P)  # 6 / (1 + 1/2 + 1 + 1 + 1/2 + 1)
+    >>> harmonic_diameter(P, device="cpu")  # 6 / (1 + 1/2 + 1 + 1 + 1/2 + 1)
     1.2
     """
     n = _checked(G).num_vertices
-    total = efficiency_sum(G) if n > 1 else 0.0
+    total = efficiency_sum(G, device=device) if n > 1 else 0.0
     if total != 0:
         return n * (n - 1) / total
     return math.inf if n > 1 else math.nan
@@ -111,19 +117,27 @@ def _checked(G: Graph) -> Graph:
     return G
 
 
-def efficiency_sum(G: Graph) -> float:
+def efficiency_sum(G: Graph, *, device: str = "auto") -> float:
     """``1 / d(s, t)`` summed over the pairs a search reaches (``s != t``), added one term at a
     time in NetworkX's order: sources in id order, each one's targets nearest first.
+
+    ``device`` says where the searches run (:mod:`.efficiency_gpu` on the GPU); the additions
+    are one sequential chain on the host either way, so both give the same bits.
 
     Examples
     --------
     >>> import warpgraph as wg
-    >>> efficiency_sum(wg.Graph.from_edges([0], [1], num_vertices=3))  # the one arc 0 -> 1
+    >>> efficiency_sum(wg.Graph.from_edges([0], [1], num_vertices=3), device="cpu")  # 0 -> 1
     1.0
     """
     from ...cpu.threads import threads_for
 
-    n = _checked(G).num_vertices
+    G, dev = place(_checked(G), device)
+    if dev == "gpu":
+        from .efficiency_gpu import efficiency_sum_gpu
+
+        return efficiency_sum_gpu(G, FIRST_LEVELS)
+    n = G.num_vertices
     indptr, indices = host_rows(G)
     sources = np.arange(n, dtype=np.int64)
     total = 0.0

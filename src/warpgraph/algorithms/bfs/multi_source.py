@@ -54,6 +54,9 @@ declare(
     "ibfs_stats_step",
     "ibfs_stats<int>",
     "ibfs_stats<long long>",
+    "ibfs_level_counts_step",
+    "ibfs_level_counts<int>",
+    "ibfs_level_counts<long long>",
 )
 
 #: Searches per group: the bits of a word.

@@ -104,9 +104,10 @@ def harmonic_gpu(G: Graph, src: np.ndarray, dst: np.ndarray, order: str) -> Any:
         top = int(np.iinfo(np.uint16).max) if level_type is np.uint16 else n
         table = cp.asarray(_reciprocals(top))
         run = _from_sources if forward else _from_targets
-        found = run(rows, src, dst, np.dtype(level_type), table)
-        if found is not None:
-            return found
+        try:
+            return run(rows, src, dst, np.dtype(level_type), table)
+        except _TooDeep:
+            continue  # (a search passed 65,535 levels: 32-bit levels)
     raise AssertionError("unreachable: 32-bit levels hold any distance below n")
 
 
@@ -124,26 +125,43 @@ def _backward_budget() -> int:
     return max(GPU_LEVEL_BYTES, min(BACKWARD_LEVEL_BYTES, free // 2))
 
 
-def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
+class _TooDeep(Exception):
+    """A search may go past the level type's top: the caller runs again with 32-bit levels."""
+
+
+def _level_batches(rows: Graph, starts, level_type: np.dtype, table, budget: int):
+    """Search from ``starts`` in batches of groups, writing every vertex's level in each
+    search; yields ``(first, count, width, stride, levels)`` per batch (its first search, how
+    many searches, groups, words per group and the level table, valid until the next batch).
+    Raises :class:`_TooDeep` where a search may pass the table's last level."""
     cp = cupy()
     stride = GpuGroups.stride_of(rows.num_vertices)
-    groups = -(-src.size // WIDTH)
+    groups = -(-starts.size // WIDTH)
     per_slot = 24 + WIDTH * level_type.itemsize
-    batch = _batch(groups, stride, per_slot, GPU_LEVEL_BYTES, "harmonic centrality's levels")
+    batch = _batch(groups, stride, per_slot, budget, "harmonic centrality's levels")
     searches = GpuGroups(rows, batch, SOURCE)
     levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
     ctype = _CTYPE[level_type]
-    add = get_kernel(SOURCE, f"harmonic_add_wave<{ctype}>")
-    targets = cp.asarray(dst)
-    out = cp.zeros(dst.size, dtype=cp.float64)
     top = table.size - 1
     for first_group in range(0, groups, batch):
         width = min(batch, groups - first_group)
         first = first_group * WIDTH
-        searches.start(src[first : first + width * WIDTH], width)
+        count = min(starts.size - first, width * WIDTH)
+        searches.start(starts[first : first + count], width)
         levels[: width * stride * WIDTH] = 0
         if searches.run("harmonic_levels", width, levels, level_type=ctype, top=top) >= top:
-            return None  # (a search may go past `top` levels: 32-bit levels)
+            raise _TooDeep
+        yield first, count, width, stride, levels
+
+
+def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
+    cp = cupy()
+    add = get_kernel(SOURCE, f"harmonic_add_wave<{_CTYPE[level_type]}>")
+    targets = cp.asarray(dst)
+    out = cp.zeros(dst.size, dtype=cp.float64)
+    for first, _, width, stride, levels in _level_batches(
+        rows, src, level_type, table, GPU_LEVEL_BYTES
+    ):
         left = src.size - first  # (sources from the batch's first on: its last group may be short)
         launch(add, dst.size, (dst.size, targets, stride, levels, width, left, table, out))
     return out
@@ -151,26 +169,14 @@ def _from_sources(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
 
 def _from_targets(rows: Graph, src, dst, level_type: np.dtype, table) -> Any:
     cp = cupy()
-    stride = GpuGroups.stride_of(rows.num_vertices)
-    groups = -(-dst.size // WIDTH)
-    per_slot = 24 + WIDTH * level_type.itemsize
-    batch = _batch(groups, stride, per_slot, _backward_budget(), "harmonic centrality's levels")
-    searches = GpuGroups(rows, batch, SOURCE)
-    levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
     ctype = _CTYPE[level_type]
     per_thread = get_kernel(SOURCE, f"harmonic_sum_sources<{ctype}>")
     per_warp = get_kernel(SOURCE, f"harmonic_sum_sources_warp<{ctype}>")
     sources = cp.asarray(src)
     out = cp.zeros(dst.size, dtype=cp.float64)
-    top = table.size - 1
-    for first_group in range(0, groups, batch):
-        width = min(batch, groups - first_group)
-        first = first_group * WIDTH
-        count = min(dst.size - first, width * WIDTH)
-        searches.start(dst[first : first + count], width)
-        levels[: width * stride * WIDTH] = 0
-        if searches.run("harmonic_levels", width, levels, level_type=ctype, top=top) >= top:
-            return None  # (a search may go past `top` levels: 32-bit levels)
+    for first, count, _, stride, levels in _level_batches(
+        rows, dst, level_type, table, _backward_budget()
+    ):
         args = (count, stride, levels, sources, src.size, table, out[first:])
         if count < WARP_SUMS_BELOW:
             launch(per_warp, count * 32, args, block=SUM_WARP_BLOCK)

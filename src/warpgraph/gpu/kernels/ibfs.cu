@@ -8,12 +8,12 @@
 // ibfs_expand<V>: a thread per frontier word: the searches that reached v in the last level
 //   (front) mark every neighbour they have not seen in its next word (atomicOr). Also the first
 //   step of harmonic.cu's levels.
-// ibfs_stats_step: a warp per 32 words: each next word becomes the frontier, joins the seen word
-//   and is cleared; the warp counts its 32 new words bit by bit (64 ballots) and adds each
-//   search's count of newly reached vertices into its results (reached, distance sum,
-//   eccentricity = this level) at g * 64 + b, and writes the level into *last_level when it
-//   found anything: the host reads that one word per level and runs no reduction of its own.
+// ibfs_stats_step: a warp per 32 words settles them and counts each search's newly reached
+//   vertices (ibfs_settle_counted), added into its results (reached, distance sum,
+//   eccentricity = this level) at g * 64 + b.
 // ibfs_stats<V>: both steps of every level in one cooperative launch (wg::ibfs_levels).
+// ibfs_level_counts_step / ibfs_level_counts<V>: the same settling, each search's count kept
+//   per level (global efficiency's sum needs how many targets lie at each distance).
 #include "common.cuh"
 #include "ibfs_steps.cuh"
 
@@ -29,12 +29,17 @@ __global__ void ibfs_expand(const long long* __restrict__ indptr, const V* __res
     }
 }
 
-__device__ __forceinline__ void ibfs_stats_words(long long stride, long long width,
-                                                 unsigned long long* seen,
-                                                 unsigned long long* front,
-                                                 unsigned long long* found, long long* reached,
-                                                 long long* distance_sum, long long* eccentricity,
-                                                 long long level, long long* last_level) {
+// The settling of a level with counts: a warp per 32 words; each next word becomes the
+// frontier, joins the seen word and is cleared; the warp counts its 32 new words bit by bit
+// (64 ballots) and calls add(group, bit, count) for each search of the group that reached
+// vertices here (lane b holds bits b and b + 32); writes the level into *last_level when it
+// found anything (the host reads that one word per level and runs no reduction of its own).
+template <typename Add>
+__device__ __forceinline__ void ibfs_settle_counted(long long stride, long long width,
+                                                    unsigned long long* seen,
+                                                    unsigned long long* front,
+                                                    unsigned long long* found, long long level,
+                                                    long long* last_level, Add add) {
     const long long total = width * stride;  // (a multiple of 32: every lane is in range)
     const int lane = wg::lane_id();
     for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
@@ -46,21 +51,29 @@ __device__ __forceinline__ void ibfs_stats_words(long long stride, long long wid
             if (b == lane) low = __popc(m);
             if (b == lane + 32) high = __popc(m);
         }
-        const long long group = (base / stride) * 64;
-        // (bits past the batch's last search are never set, so their slots are never touched;
-        // every writer of an eccentricity stores the same level)
-        if (low) {
-            atomicAdd((unsigned long long*)(reached + group + lane), low);
-            atomicAdd((unsigned long long*)(distance_sum + group + lane), low * level);
-            eccentricity[group + lane] = level;
-        }
-        if (high) {
-            atomicAdd((unsigned long long*)(reached + group + lane + 32), high);
-            atomicAdd((unsigned long long*)(distance_sum + group + lane + 32), high * level);
-            eccentricity[group + lane + 32] = level;
-        }
+        // (bits past the batch's last search are never set, so their slots are never touched)
+        const long long group = base / stride;
+        if (low) add(group, lane, low);
+        if (high) add(group, lane + 32, high);
         if (lane == 0) *last_level = level;
     }
+}
+
+// Distance statistics: each search's reached count, distance sum and eccentricity (this level)
+// at its batch index g * 64 + b (every writer of an eccentricity stores the same level).
+__device__ __forceinline__ void ibfs_stats_words(long long stride, long long width,
+                                                 unsigned long long* seen,
+                                                 unsigned long long* front,
+                                                 unsigned long long* found, long long* reached,
+                                                 long long* distance_sum, long long* eccentricity,
+                                                 long long level, long long* last_level) {
+    ibfs_settle_counted(stride, width, seen, front, found, level, last_level,
+                        [&](long long group, int bit, unsigned long long count) {
+                            const long long s = group * 64 + bit;
+                            atomicAdd((unsigned long long*)(reached + s), count);
+                            atomicAdd((unsigned long long*)(distance_sum + s), count * level);
+                            eccentricity[s] = level;
+                        });
 }
 
 __global__ void ibfs_stats_step(long long stride, long long width, unsigned long long* seen,
@@ -84,6 +97,45 @@ __global__ void ibfs_stats(const long long* __restrict__ indptr, const V* __rest
                     });
 }
 
+// Level counts (global efficiency): counts[(g * (room + 1) + level) * 64 + b] += the vertices
+// search b of group g reaches at `level`, for levels up to `room` (a deeper level is searched,
+// so *last_level tells the host, but not counted: the host runs the batch again with more room).
+__device__ __forceinline__ void ibfs_level_counts_words(long long stride, long long width,
+                                                        unsigned long long* seen,
+                                                        unsigned long long* front,
+                                                        unsigned long long* found,
+                                                        unsigned int* counts, long long room,
+                                                        long long level, long long* last_level) {
+    ibfs_settle_counted(stride, width, seen, front, found, level, last_level,
+                        [&](long long group, int bit, unsigned long long count) {
+                            if (level <= room) {
+                                atomicAdd(counts + (group * (room + 1) + level) * 64 + bit,
+                                          (unsigned int)count);
+                            }
+                        });
+}
+
+__global__ void ibfs_level_counts_step(long long stride, long long width,
+                                       unsigned long long* seen, unsigned long long* front,
+                                       unsigned long long* found, unsigned int* counts,
+                                       long long room, long long level, long long* last_level) {
+    ibfs_level_counts_words(stride, width, seen, front, found, counts, room, level, last_level);
+}
+
+template <typename V>
+__global__ void ibfs_level_counts(const long long* __restrict__ indptr,
+                                  const V* __restrict__ indices, long long stride,
+                                  long long width, unsigned long long* seen,
+                                  unsigned long long* front, unsigned long long* found,
+                                  unsigned int* counts, long long room, long long top,
+                                  long long* last_level, unsigned long long* barrier) {
+    wg::ibfs_levels(indptr, indices, stride, width, seen, front, found, top, last_level, barrier,
+                    [&](long long level) {
+                        ibfs_level_counts_words(stride, width, seen, front, found, counts, room,
+                                                level, last_level);
+                    });
+}
+
 #ifdef WARPGRAPH_NVCC_CHECK
 template __global__ void ibfs_expand<int>(const long long*, const int*, long long, long long,
                                           const unsigned long long*, const unsigned long long*,
@@ -100,4 +152,15 @@ template __global__ void ibfs_stats<long long>(const long long*, const long long
                                                unsigned long long*, unsigned long long*,
                                                long long*, long long*, long long*, long long,
                                                long long*, unsigned long long*);
+template __global__ void ibfs_level_counts<int>(const long long*, const int*, long long,
+                                                long long, unsigned long long*,
+                                                unsigned long long*, unsigned long long*,
+                                                unsigned int*, long long, long long, long long*,
+                                                unsigned long long*);
+template __global__ void ibfs_level_counts<long long>(const long long*, const long long*,
+                                                      long long, long long,
+                                                      unsigned long long*, unsigned long long*,
+                                                      unsigned long long*, unsigned int*,
+                                                      long long, long long, long long*,
+                                                      unsigned long long*);
 #endif

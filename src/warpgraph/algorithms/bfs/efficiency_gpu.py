@@ -1,0 +1,89 @@
+"""Global efficiency's searches on the GPU: iBFS groups counting each search's vertices per level.
+
+:func:`~warpgraph.algorithms.bfs.efficiency.efficiency_sum` needs, for every source in id
+order, how many vertices its search reaches at each distance; the sum itself is then added on
+the host in NetworkX's order (:func:`.efficiency._add_wave`, whose additions are one sequential
+chain). Here the searches run as :func:`~warpgraph.algorithms.bfs.distance_stats`' do on the GPU
+(:class:`.multi_source.GpuGroups`: a batch of groups of 64, all its levels in one persistent
+kernel when small, else two launches a level), and ``kernels/ibfs.cu``'s ``ibfs_level_counts``
+settles each level's words and adds each search's count into a table of ``room + 1`` levels per
+search. A search that goes deeper than the table's room runs again, with the room doubled.
+
+The host's additions for one batch run on a worker thread while the GPU searches the next
+(``_add_wave`` releases the GIL), so a batch costs the longer of the two.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import numpy as np
+
+from ...device import check_device_memory, cupy
+from ...graph import Graph
+from .multi_source import GPU_BATCH_BYTES, SOURCE, WIDTH, GpuGroups
+
+__all__ = ["efficiency_sum_gpu"]
+
+#: The examples below run on a GPU (``tests/test_doctests.py`` skips them elsewhere).
+DOCTEST_NEEDS_GPU = True
+
+#: Bytes of a count (``unsigned int`` in the kernel: a level holds fewer than 2**32 vertices).
+COUNT_BYTES = 4
+
+
+def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
+    """:func:`~warpgraph.algorithms.bfs.efficiency.efficiency_sum` of ``G`` (on the GPU) with
+    the searches there, room for ``first_levels`` levels per search at first.
+
+    Examples
+    --------
+    >>> import warpgraph as wg
+    >>> P = wg.Graph.from_edges([0, 1], [1, 2], num_vertices=3, directed=False).to("gpu")
+    >>> efficiency_sum_gpu(P, 64)  # 1 + 1/2 + 1 + 1 + 1/2 + 1
+    5.0
+    """
+    from .efficiency import _add_wave
+
+    cp = cupy()
+    n = G.num_vertices
+    if n == 0:
+        return 0.0
+    stride = GpuGroups.stride_of(n)
+    groups = -(-n // WIDTH)
+    room = max(1, first_levels)
+    batch = _batch_for(groups, stride, room)
+    searches = GpuGroups(G, batch, SOURCE)
+    counts = cp.zeros((batch, room + 1, WIDTH), dtype=cp.uint32)
+    sources = np.arange(n, dtype=np.int64)
+    pending: Future | None = None
+    total = 0.0
+    with ThreadPoolExecutor(max_workers=1) as adder:
+        first_group = 0
+        while first_group < groups:
+            width = min(batch, groups - first_group)
+            first = first_group * WIDTH
+            searches.start(sources[first : first + width * WIDTH], width)
+            counts[:width] = 0
+            last = searches.run("ibfs_level_counts", width, counts, room, top=room + 1)
+            if last > room:  # (a search went deeper than the table: again, with room for it)
+                room *= 2
+                batch = min(batch, _batch_for(groups, stride, room))
+                counts = cp.zeros((batch, room + 1, WIDTH), dtype=cp.uint32)
+                continue
+            found = counts[:width, : last + 1].get().astype(np.int64)
+            depth = np.full(width, last, dtype=np.int64)
+            if pending is not None:
+                total = pending.result()  # (the additions are one chain: batch after batch)
+            pending = adder.submit(_add_wave, found, depth, WIDTH, n - first, total)
+            first_group += width
+        return pending.result() if pending is not None else total
+
+
+def _batch_for(groups: int, stride: int, room: int) -> int:
+    """Groups per batch: the searches' three words per vertex and their count tables within
+    :data:`~.multi_source.GPU_BATCH_BYTES`, at least one group, checked against free memory."""
+    per_group = 24 * stride + (room + 1) * WIDTH * COUNT_BYTES
+    batch = max(1, min(groups, GPU_BATCH_BYTES // per_group))
+    check_device_memory(batch * per_group, "global efficiency's searches")
+    return batch
