@@ -14,8 +14,10 @@ Four cases per graph, each a different way through the code:
 - ``distance``: as ``targets`` with ``order="distance"`` (per-level counts, no level table).
 
 The GPU is timed ``--repeat`` times in one process after one untimed call on a small graph
-(kernel compilation), first call included; the CPU once per case up to ``--cpu-max-scale``
-(``all`` is quadratic: the CPU's ``all`` only up to ``--cpu-all-max-scale``).
+(kernel compilation), first call included; the CPU ``--cpu-repeat`` times per case (median:
+single CPU calls varied up to 10x between runs on the same 16-thread host in session 59) up to
+``--cpu-max-scale`` (``all`` is quadratic: the CPU's ``all`` only up to
+``--cpu-all-max-scale``).
 
 Usage::
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 
 import numpy as np
@@ -54,6 +57,7 @@ def main() -> None:
     ap.add_argument("--graphs", nargs="+", default=["urand:16", "urand:17", "grid:512"])
     ap.add_argument("--cases", nargs="+", default=[*cases(1)])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--cpu-repeat", type=int, default=3, help="CPU calls per case (median)")
     ap.add_argument("--cpu-max-scale", type=int, default=17, help="urand scales the CPU runs")
     ap.add_argument("--cpu-all-max-scale", type=int, default=16, help="the CPU's 'all' case")
     ap.add_argument("--no-cpu", action="store_true")
@@ -90,9 +94,13 @@ def main() -> None:
             if name == "all" and scale > args.cpu_all_max_scale:
                 cpu_ok = False
             if cpu_ok:
-                t0 = time.perf_counter()
-                cpu = harmonic_centrality(G, device="cpu", **kwargs)
-                row["cpu_s"] = time.perf_counter() - t0
+                cpu_times = []
+                for _ in range(args.cpu_repeat):
+                    t0 = time.perf_counter()
+                    cpu = harmonic_centrality(G, device="cpu", **kwargs)
+                    cpu_times.append(time.perf_counter() - t0)
+                row["cpu_s"] = statistics.median(cpu_times)
+                row["cpu_all_s"] = cpu_times
                 row["cpu_threads"] = numba.get_num_threads()
                 row["gpu_equal_cpu_bits"] = bool(np.array_equal(cpu, gpu.get()))
                 row["speedup"] = row["cpu_s"] / min(times)
