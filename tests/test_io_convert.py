@@ -26,6 +26,27 @@ def test_convert_chain(tmp_path):
     assert np.array_equal(H.weights, G.weights)
 
 
+def test_convert_compact_ids(tmp_path, capsys):
+    """--compact-ids: sparse ids numbered 0..k-1 in increasing order (the isolated id in the
+    middle dropped), --ids-out keeps the file's ids in vertex order; a Pajek output names them;
+    --ids-out alone is refused with the reason."""
+    big = 2**40
+    src = tmp_path / "sparse.el"
+    src.write_text(f"5 {big}\n{big} 77\n77 5\n")
+    out, ids = tmp_path / "g.wgb", tmp_path / "ids.npy"
+    assert main(["convert", str(src), str(out), "--compact-ids", "--ids-out", str(ids)]) == 0
+    assert "ids saved to" in capsys.readouterr().out
+    H = wg.load(out)
+    assert H.num_vertices == 3 and np.load(ids).tolist() == [5, 77, big]
+    s, d, _ = H.edges()
+    assert sorted(zip(s.tolist(), d.tolist(), strict=True)) == [(0, 2), (1, 0), (2, 1)]
+    net = tmp_path / "g.net"
+    assert main(["convert", str(src), str(net), "--compact-ids", "-q"]) == 0
+    assert wg.load(net, names=True).vertex_labels == ["5", "77", str(big)]
+    assert main(["convert", str(src), str(out), "--ids-out", str(ids)]) == 2
+    assert "--compact-ids" in capsys.readouterr().err
+
+
 def test_convert_options(tmp_path, capsys):
     src = os.path.join(tmp_path, "g.el")
     with open(src, "w") as f:

@@ -4,7 +4,9 @@ Examples
 --------
 ``warpgraph convert road-NY.pace.gr.xz road-NY.wgb`` (then ``wg.load("road-NY.wgb",
 mmap=True)`` reloads it with no parsing); ``warpgraph convert web.txt.gz web.mtx
---undirected --merge first``; ``warpgraph convert g.el g.g500 -w packed=true``.
+--undirected --merge first``; ``warpgraph convert g.el g.g500 -w packed=true``;
+``warpgraph convert snap.txt snap.wgb --compact-ids --ids-out snap_ids.npy`` (sparse ids
+numbered ``0..k-1``; ``np.load("snap_ids.npy")[v]`` is vertex ``v``'s id in the file).
 """
 
 from __future__ import annotations
@@ -50,6 +52,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     p.add_argument("--remove-self-loops", action="store_true", help="drop self-loops")
     p.add_argument("--num-vertices", type=int, help="vertex count (formats that do not store it)")
+    p.add_argument(
+        "--compact-ids", action="store_true",
+        help="number the vertices found in the edges 0..k-1 in increasing id order (files with "
+        "sparse ids: hashes, labels); vertices in no edge are dropped. The output holds the "
+        "new numbers; --ids-out keeps the file's ids (a Pajek output writes them as labels)",
+    )  # fmt: skip
+    p.add_argument(
+        "--ids-out", metavar="NPY",
+        help="with --compact-ids: save the file's id of every vertex, in vertex order (.npy)",
+    )  # fmt: skip
     p.add_argument(
         "-r", "--read-option", action="append", default=[], metavar="KEY=VALUE",
         help="format-specific reader option, e.g. base=1, counts_line=false, scale=20",
@@ -100,8 +112,11 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     import warpgraph as wg
 
+    from ..errors import InvalidArgumentError
     from .ui import console, load_with_progress, print_table
 
+    if args.ids_out and not args.compact_ids:
+        raise InvalidArgumentError("--ids-out saves the ids --compact-ids replaces: add it")
     read_opts = parse_options(args.read_option)
     write_opts = parse_options(args.write_option)
     size_in = os.path.getsize(args.input) if os.path.exists(args.input) else None
@@ -116,9 +131,12 @@ def run(args: argparse.Namespace) -> int:
         remove_self_loops=args.remove_self_loops,
         num_vertices=args.num_vertices,
         device="cpu",
+        compact_ids=args.compact_ids,
         **read_opts,
     )
     t_read = time.perf_counter() - t0
+    if args.ids_out:
+        _save_ids(args.ids_out, G.vertex_labels)
     t0 = time.perf_counter()
     if args.quiet:
         wg.save(G, args.output, format=args.format_out, **write_opts)
@@ -138,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
                 ("edges", G.num_edges),
                 ("kind", kind),
                 ("weights", weights),
+                *([("ids saved to", args.ids_out)] if args.ids_out else []),
                 ("input bytes", size_in),
                 ("output bytes", os.path.getsize(args.output)),
                 ("read seconds", t_read),
@@ -145,3 +164,14 @@ def run(args: argparse.Namespace) -> int:
             ],
         )
     return 0
+
+
+def _save_ids(path: str, ids: Any) -> None:
+    """The file's ids of the compacted vertices as a ``.npy`` array (int64; the names as
+    strings for a Pajek file read with names), written atomically."""
+    import numpy as np
+
+    from warpgraph.io._source import atomic_output
+
+    with atomic_output(path, compression=None) as fh:
+        np.save(fh, np.asarray(ids))
