@@ -61,6 +61,9 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     # da30ab6..cdf74fb: harmonic centrality's sums on the GPU (the CPU's before), its searches
     # persistent for small batches
     ("harmonic_centrality", "gpu"): "2026-12-06 10:46:11",  # cdf74fb
+    # f92b1b0: global efficiency's searches on the GPU (the CPU's before)
+    ("global_efficiency", "gpu"): "2026-12-06 12:36:00",  # f92b1b0
+    ("harmonic_diameter", "gpu"): "2026-12-06 12:36:00",  # f92b1b0
 }
 #: Cases of ``nx_one_node.py`` and the function each times.
 ONE_NODE_CASES = ("closeness_centrality(u)", "closeness_centrality(u), directed", "eccentricity(v)")
