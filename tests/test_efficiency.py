@@ -16,6 +16,8 @@ from scipy.sparse.csgraph import shortest_path
 import warpgraph as wg
 from warpgraph.algorithms.bfs.efficiency import (
     add_repeated,
+    add_repeated_in_binade,
+    binade_top,
     efficiency_sum,
     global_efficiency,
     harmonic_diameter,
@@ -54,6 +56,62 @@ def test_add_repeated_across_many_binades():
     """From 0 to ~2**17 with a term whose ulp ties happen (1/3 and powers of two)."""
     for c, k in ((1 / 3, 400_000), (1 / 64, 300_000), (1.0, 200_000), (1 / 1414, 500_000)):
         assert add_repeated(0.0, c, k) == sequential(0.0, c, k)
+
+
+def chained(runs):
+    """The runs ``(c, k)`` added one after another from 0 by ``add_repeated_in_binade``, the
+    binade carried from run to run, as ``_add_wave`` adds them."""
+    x, top = 0.0, 0.0
+    for c, k in runs:
+        x, top = add_repeated_in_binade(x, c, k, top)
+        assert top == binade_top(x)
+    return x
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                st.integers(1, 3000).map(lambda level: 1 / level),
+                st.integers(0, 40).map(lambda i: 2.0**-i),  # (powers of two: exact ties)
+                st.integers(1, 2**20).map(lambda m: m * 2.0**-30),  # (short mantissas)
+            ),
+            st.integers(0, 5000),
+        ),
+        max_size=40,
+    ),
+    st.sampled_from([0.0, 1.0, 3.0, 2.0**20 - 1, 2.0**30 + 0.5, 1e12 + 0.1]),
+)
+def test_runs_within_a_binade_are_the_sequential_loop(runs, start):
+    """The one-multiplication path of ``add_repeated_in_binade`` (and its fall back to
+    ``add_repeated`` at ties, crossings and zero) gives the loop's bits, run after run."""
+    want = start
+    for c, k in runs:
+        want = sequential(want, c, k)
+    got, top = start, binade_top(start)
+    for c, k in runs:
+        got, top = add_repeated_in_binade(got, c, k, top)
+    assert got == want
+    assert chained(runs) == sequential_runs(runs)
+
+
+def sequential_runs(runs):
+    x = 0.0
+    for c, k in runs:
+        x = sequential(x, c, k)
+    return x
+
+
+def test_ties_in_the_binade_fall_back():
+    """A term of exactly half the binade's ulp plus a multiple of it (a tie) at an odd and an
+    even multiple of the ulp: rounding to even makes the first addition differ from the next
+    ones; the result is still the loop's."""
+    u = 2.0**-32  # (the ulp of [2**20, 2**21))
+    for x in (2.0**20 + u, 2.0**20 + 2 * u):
+        for c in (u / 2, 3 * u / 2, 5 * u / 2, 1 + u / 2):
+            got, _ = add_repeated_in_binade(x, c, 1000, binade_top(x))
+            assert got == sequential(x, c, 1000)
 
 
 @st.composite

@@ -44,6 +44,8 @@ from .multi_source import (
 
 __all__ = [
     "add_repeated",
+    "add_repeated_in_binade",
+    "binade_top",
     "efficiency_sum",
     "global_efficiency",
     "harmonic_diameter",
@@ -197,13 +199,58 @@ def _wave_counts(indptr, indices, sources, first, span, counts, depth):  # pragm
 def _add_wave(counts, depth, span, left, total):  # pragma: no cover - compiled
     """``total`` plus the wave's terms in NetworkX's order (``left``: the sources from the
     wave's first on, so the last group may be short)."""
+    recip = np.empty(counts.shape[1], dtype=np.float64)
+    for level in range(1, recip.size):
+        recip[level] = 1.0 / level  # (the term NetworkX adds: one division, looked up after)
+    top = binade_top(total)
     for slot in range(counts.shape[0]):
         for b in range(min(span, left - slot * span)):
             for level in range(1, depth[slot] + 1):
                 times = counts[slot, level, b]
                 if times:
-                    total = add_repeated(total, 1.0 / level, times)
+                    total, top = add_repeated_in_binade(total, recip[level], times, top)
     return total
+
+
+@nb.njit(cache=True, nogil=True)
+def binade_top(x: float) -> float:  # pragma: no cover - compiled
+    """The power of two just above ``x``'s binade (``2**e`` with ``2**(e-1) <= x < 2**e``);
+    0.0 for ``x <= 0``.
+
+    Examples
+    --------
+    >>> binade_top(3.0), binade_top(4.0), binade_top(0.75), binade_top(0.0)
+    (4.0, 8.0, 1.0, 0.0)
+    """
+    return math.ldexp(1.0, math.frexp(x)[1]) if x > 0.0 else 0.0
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def add_repeated_in_binade(x, c, k, top):  # pragma: no cover - compiled
+    """:func:`add_repeated` ``(x, c, k)`` given ``top = binade_top(x)``; returns the sum and
+    its ``binade_top``, so a caller adding many runs keeps the binade from one to the next.
+
+    Most runs end in ``x``'s binade: there ``fl(x + c) - x`` is the amount ``r`` every
+    addition adds (``c`` rounded to the binade's ulp ``u``; the difference is exact), unless
+    ``c`` is a tie (``r - c == +-u/2``), and ``k`` additions give ``x + k r`` exactly while
+    that stays below ``top`` (a multiple of ``u``, so at most ``top - u``: every true sum
+    ``x + i r + c`` is then under ``top - u/2`` and rounds to ``x + (i + 1) r``): one
+    addition, one multiplication. Other runs (a tie, a crossing, ``x`` zero) take
+    :func:`add_repeated`'s steps.
+    """
+    y = x + c
+    if y < top:
+        r = y - x
+        if r == 0.0:
+            return x, top  # (c is at most half an ulp: no addition changes x)
+        half = top * 5.551115123125783e-17  # (2**-54 * top: half the ulp of x's binade)
+        d = r - c
+        if d != half and d != -half:
+            end = x + float(k) * r
+            if end < top:
+                return end, top
+    x = add_repeated(x, c, k)
+    return x, binade_top(x)
 
 
 @nb.njit(cache=True, nogil=True)
