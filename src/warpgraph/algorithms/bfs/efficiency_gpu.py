@@ -7,7 +7,9 @@ chain). Here the searches run as :func:`~warpgraph.algorithms.bfs.distance_stats
 (:class:`.multi_source.GpuGroups`: a batch of groups of 64, all its levels in one persistent
 kernel when small, else two launches a level), and ``kernels/ibfs.cu``'s ``ibfs_level_counts``
 settles each level's words and adds each search's count into a table of ``room + 1`` levels per
-search. A search that goes deeper than the table's room runs again, with the room doubled.
+search: twice the eccentricity of vertex 0 in an undirected graph (a bound on every
+eccentricity of its component), at least ``first_levels``. A search that goes deeper than the
+table's room (a directed graph, another component) runs again, with the room doubled.
 
 The host's additions for one batch run on a worker thread while the GPU searches the next
 (``_add_wave`` releases the GIL), so a batch costs the longer of the two.
@@ -21,7 +23,7 @@ import numpy as np
 
 from ...device import check_device_memory, cupy
 from ...graph import Graph
-from .multi_source import GPU_BATCH_BYTES, SOURCE, WIDTH, GpuGroups
+from .multi_source import GPU_BATCH_BYTES, SOURCE, WIDTH, GpuGroups, distance_stats
 
 __all__ = ["efficiency_sum_gpu"]
 
@@ -52,6 +54,11 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
     stride = GpuGroups.stride_of(n)
     groups = -(-n // WIDTH)
     room = max(1, first_levels)
+    if not G.directed:
+        # (in an undirected graph no eccentricity passes twice that of any vertex of its
+        # component: one search from vertex 0 sizes the table, so that a lattice's first batch
+        # is not searched again at 64, 128, ... levels; other components may still be deeper)
+        room = max(room, 2 * int(distance_stats(G, [0], device="gpu").eccentricity[0]))
     batch = _batch_for(groups, stride, room)
     searches = GpuGroups(G, batch, SOURCE)
     counts = cp.zeros((batch, room + 1, WIDTH), dtype=cp.uint32)
