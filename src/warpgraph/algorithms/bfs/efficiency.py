@@ -400,7 +400,7 @@ def _ordered_sum(lptr, lidx, k):  # pragma: no cover - compiled
     one plain search per source in index order, its level counts added nearest first."""
     dist = np.empty(k, dtype=np.int64)
     queue = np.empty(k, dtype=np.int64)
-    total = 0.0
+    total, top = 0.0, 0.0
     for s in range(k):
         dist[:] = -1
         dist[s] = 0
@@ -412,7 +412,7 @@ def _ordered_sum(lptr, lidx, k):  # pragma: no cover - compiled
             head += 1
             if dist[x] != level:  # (a new level: the last one's terms first)
                 if count:
-                    total = add_repeated(total, 1.0 / level, count)
+                    total, top = add_repeated_in_binade(total, 1.0 / level, count, top)
                 level, count = dist[x], 0
             if level:
                 count += 1
@@ -423,5 +423,5 @@ def _ordered_sum(lptr, lidx, k):  # pragma: no cover - compiled
                     queue[tail] = y
                     tail += 1
         if count:
-            total = add_repeated(total, 1.0 / level, count)
+            total, top = add_repeated_in_binade(total, 1.0 / level, count, top)
     return total
