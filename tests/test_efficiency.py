@@ -103,6 +103,18 @@ def sequential_runs(runs):
     return x
 
 
+def test_runs_refuse_bad_input_and_mend_a_wrong_top():
+    """Bad terms are refused as add_repeated refuses them (ValueError), never added on the
+    one-multiplication path; a ``top`` that is not the sum's binade still gives the loop's
+    bits and the right binade back."""
+    for x, c, k in ((-1.0, 0.5, 3), (4.0, -0.5, 3), (4.0, 0.0, 3), (float("nan"), 1.0, 2),
+                    (4.0, 0.5, -1), (-0.5, 0.25, 2)):  # fmt: skip
+        with pytest.raises(ValueError, match="add_repeated needs"):
+            add_repeated_in_binade(x, c, k, binade_top(abs(x)) if x == x else 0.0)
+    for top in (0.0, 4.0, 64.0, 1024.0):  # (8.0's binade top is 16.0)
+        assert add_repeated_in_binade(8.0, 0.1, 500, top) == (sequential(8.0, 0.1, 500), 64.0)
+
+
 def test_ties_in_the_binade_fall_back():
     """A term of exactly half the binade's ulp plus a multiple of it (a tie) at an odd and an
     even multiple of the ulp: rounding to even makes the first addition differ from the next

@@ -235,11 +235,18 @@ def add_repeated_in_binade(x, c, k, top):  # pragma: no cover - compiled
     ``c`` is a tie (``r - c == +-u/2``), and ``k`` additions give ``x + k r`` exactly while
     that stays below ``top`` (a multiple of ``u``, so at most ``top - u``: every true sum
     ``x + i r + c`` is then under ``top - u/2`` and rounds to ``x + (i + 1) r``): one
-    addition, one multiplication. Other runs (a tie, a crossing, ``x`` zero) take
-    :func:`add_repeated`'s steps.
+    addition, one multiplication. Other runs (a tie, a crossing, ``x`` zero, a ``top`` that
+    is not ``x``'s) take :func:`add_repeated`'s steps, which also refuse bad input.
+
+    Examples
+    --------
+    >>> add_repeated_in_binade(8.0, 0.25, 10, binade_top(8.0))
+    (10.5, 16.0)
     """
     y = x + c
-    if y < top:
+    # (the path below assumes growth and x in [top / 2, top); anything else, including bad
+    # input, takes add_repeated, which raises ValueError for x < 0, c <= 0, k < 0 or NaN)
+    if c > 0.0 and k >= 0 and x >= 0.5 * top and y < top:
         r = y - x
         if r == 0.0:
             return x, top  # (c is at most half an ulp: no addition changes x)
