@@ -23,7 +23,7 @@ import numpy as np
 
 from ...device import check_device_memory, cupy
 from ...graph import Graph
-from .multi_source import GPU_BATCH_BYTES, SOURCE, WIDTH, GpuGroups, distance_stats
+from .multi_source import GPU_BATCH_BYTES, SLOT_BYTES, SOURCE, WIDTH, GpuGroups, distance_stats
 
 __all__ = ["efficiency_sum_gpu"]
 
@@ -90,7 +90,7 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
 def _batch_for(groups: int, stride: int, room: int) -> int:
     """Groups per batch: the searches' three words per vertex and their count tables within
     :data:`~.multi_source.GPU_BATCH_BYTES`, at least one group, checked against free memory."""
-    per_group = 24 * stride + (room + 1) * WIDTH * COUNT_BYTES
+    per_group = SLOT_BYTES * stride + (room + 1) * WIDTH * COUNT_BYTES
     batch = max(1, min(groups, GPU_BATCH_BYTES // per_group))
     check_device_memory(batch * per_group, "global efficiency's searches")
     return batch

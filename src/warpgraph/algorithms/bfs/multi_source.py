@@ -17,8 +17,11 @@ That gives each source's count of vertices at this level, hence the reach, the d
 CPU: the groups split among Numba's threads, each thread with its own three words per vertex and
 two frontier lists (no atomics). GPU (``kernels/ibfs.cu``): ``batch`` groups advance together
 (:class:`GpuGroups`), each level an expansion (a thread per frontier word, ``atomicOr`` into the
-next words) and an update (a warp's 32 words counted bit by bit with ballots): two launches per
-level for a batch of many words, one persistent kernel for all the levels of a small batch.
+next words) and an update (a warp's 32 words counted bit by bit with ballots): one persistent
+kernel for all the levels of a small batch or of a batch after one of deep searches, two
+launches a level otherwise. A persistent kernel keeps each group's frontier as a list of its
+words while the frontiers are thin (:data:`SPARSE_SHARE`): such a level reads only those words,
+not the whole batch (a lattice's or a road network's hundreds of levels, each a thin ring).
 """
 
 from __future__ import annotations
@@ -82,6 +85,24 @@ PERSISTENT_WORDS = 1 << 22
 #: from 64 sources 0.0198 with 8, 0.0182 with 4, 0.0214 with 2; urand:17's every pair 0.656 /
 #: 0.662 / 0.740 (1 a SM: 0.99).
 SEARCH_BLOCKS_PER_SM: int | None = 4
+
+
+#: Bytes a vertex slot of a group takes in a GPU batch: its three words (seen, front, found)
+#: and its entries in the two frontier lists (4 bytes each).
+SLOT_BYTES = 32
+#: A persistent search's level is sparse (only the listed frontier words expanded and settled,
+#: ``kernels/ibfs_steps.cuh``) while no group's frontier holds more than 1 / SPARSE_SHARE of its
+#: words; 0 turns the lists off (every level reads every word).
+SPARSE_SHARE = 16
+#: Groups of fewer words than this keep no lists (a level of few words is cheap either way).
+SPARSE_MIN_STRIDE = 1024
+#: Batches of more groups keep no lists (each block reads every group's list length twice a
+#: level to choose).
+SPARSE_MAX_GROUPS = 4096
+#: A batch of more than :data:`PERSISTENT_WORDS` words runs persistent anyway once a batch of
+#: the same searches went this many levels deep (two launches a level cost more there, and
+#: a road network's thin frontiers run sparse levels).
+DEEP_LEVELS = 256
 
 
 class DistanceStats(NamedTuple):
@@ -333,7 +354,7 @@ def _stats_gpu(G: Graph, src: np.ndarray) -> DistanceStats:
     out[0][:] = 1
     groups = -(-k // WIDTH)
     stride = GpuGroups.stride_of(n)
-    batch = max(1, min(groups, GPU_BATCH_BYTES // (24 * stride)))
+    batch = max(1, min(groups, GPU_BATCH_BYTES // (SLOT_BYTES * stride)))
     searches = GpuGroups(G, batch, SOURCE)
     for first_group in range(0, groups, batch):
         width = min(batch, groups - first_group)
@@ -348,9 +369,11 @@ def _stats_gpu(G: Graph, src: np.ndarray) -> DistanceStats:
 class GpuGroups:
     """A batch of groups of 64 searches on the GPU over ``rows`` (a Graph there): the three
     words per vertex and group (``seen``, ``front``, ``found``; group ``g``'s word for ``v`` at
-    ``g * stride + v``), seeded by :meth:`start`, searched to the end by one cooperative launch
-    of a persistent kernel of ``source`` (:meth:`run`: ``ibfs.cu``'s statistics, or
-    ``harmonic.cu``'s level tables and counts), whose levels are ``kernels/ibfs_steps.cuh``'s.
+    ``g * stride + v``) and two frontier lists per group, seeded by :meth:`start`, searched to
+    the end by :meth:`run`: one cooperative launch of a persistent kernel of ``source``
+    (``ibfs.cu``'s statistics or level counts, or ``harmonic.cu``'s level tables and counts),
+    whose levels are ``kernels/ibfs_steps.cuh``'s, sparse while the frontiers are thin; or, for
+    a large batch of shallow searches, two launches a level.
     """
 
     def __init__(self, rows: Graph, batch: int, source: str):
@@ -362,17 +385,28 @@ class GpuGroups:
         self.id_type = "int" if rows.indices.dtype == cp.int32 else "long long"
         self.indptr = rows.indptr.astype(cp.int64, copy=False)
         self.words = cp.empty((3, batch * self.stride), dtype=cp.uint64)
+        self.list_entries = cp.empty(2 * batch * self.stride, dtype=cp.uint32)
+        self.list_counts = cp.zeros(2 * batch, dtype=cp.uint32)  # (list k's at k * width)
         self.last_level = cp.zeros(1, dtype=cp.int64)
         self.barrier = cp.zeros(1, dtype=cp.uint64)
+        self.depth = 0  # (the deepest level a batch reached so far)
 
     @staticmethod
     def stride_of(n: int) -> int:
         """Words per group: ``n`` rounded up to 32 (a warp's 32 words belong to one group)."""
         return -(-n // 32) * 32
 
+    def list_limit(self, width: int) -> int:
+        """The longest frontier list (words of a group) of a sparse level for ``width`` groups;
+        0: no lists (:data:`SPARSE_SHARE`, :data:`SPARSE_MIN_STRIDE`,
+        :data:`SPARSE_MAX_GROUPS`)."""
+        if not SPARSE_SHARE or self.stride < SPARSE_MIN_STRIDE or width > SPARSE_MAX_GROUPS:
+            return 0
+        return self.stride // SPARSE_SHARE
+
     def start(self, starts: np.ndarray, width: int) -> None:
         """Clear the first ``width`` groups' words and seed them from ``starts`` (64 a group,
-        host int64 vertex ids)."""
+        host int64 vertex ids); list 0 holds each group's source words, list 1 nothing."""
         from ...device import cupy
 
         cp = cupy()
@@ -382,13 +416,28 @@ class GpuGroups:
         where, bits = _source_words(starts, self.stride)
         front[cp.asarray(where)] = cp.asarray(bits)
         seen[:] = front
+        if self.list_limit(width):
+            group = where // self.stride
+            count = np.bincount(group, minlength=width)  # (int64, as the ranks)
+            rank = np.arange(where.size) - np.repeat(np.cumsum(count) - count, count)
+            entries = self.list_entries[: 2 * total].reshape(2, width, self.stride)
+            entries[0].reshape(-1)[cp.asarray(group * self.stride + rank)] = cp.asarray(
+                (where - group * self.stride).astype(np.uint32)
+            )
+            self.list_counts[: 2 * width] = 0
+            self.list_counts[:width] = cp.asarray(count.astype(np.uint32))
+
+    def persistent(self, total: int) -> bool:
+        """Whether a batch of ``total`` words runs in one persistent kernel: a small one, or
+        one after a batch that went :data:`DEEP_LEVELS` deep."""
+        return total <= PERSISTENT_WORDS or (self.depth or 0) >= DEEP_LEVELS
 
     def run(self, kernel: str, width: int, *args, level_type: str = "", top: int = 0) -> int:
         """Every level (up to ``top``; 0: any) of the first ``width`` groups by ``kernel`` of the
         source, instantiated for the graph's id type, then ``level_type``: as one persistent
-        kernel for a batch of at most :data:`PERSISTENT_WORDS` words, else each level
-        ``ibfs.cu``'s expansion then ``{kernel}_step``. ``args`` come after the words. Returns
-        the last level that found a vertex (``top`` where a search may go on)."""
+        kernel (:meth:`persistent`), else each level ``ibfs.cu``'s expansion then
+        ``{kernel}_step``. ``args`` come after the words. Returns the last level that found a
+        vertex (``top`` where a search may go on)."""
         from ...gpu.launch import launch, launch_cooperative, max_cooperative_blocks, sm_count
         from ...gpu.loader import get_kernel
 
@@ -397,24 +446,30 @@ class GpuGroups:
         words = tuple(self.words[i, :total] for i in range(3))  # (seen, front, found)
         self.last_level[:] = 0
         rows = (self.indptr, self.rows.indices, self.stride, width)
-        if total <= PERSISTENT_WORDS:
+        if self.persistent(total):
             self.barrier[:] = 0  # (wg::grid_sync counts arrivals from 0 in each launch)
             types = self.id_type + (f", {level_type}" if level_type else "")
             k = get_kernel(self.source, f"{kernel}<{types}>", cooperative=True)
             blocks = max_cooperative_blocks(k)
             if SEARCH_BLOCKS_PER_SM is not None:
                 blocks = min(blocks, SEARCH_BLOCKS_PER_SM * sm_count())
-            args = (*rows, *words, *args, top, self.last_level, self.barrier)
+            lists = (self.list_entries, self.list_counts, np.uint32(self.list_limit(width)))
+            args = (*rows, *words, *args, top, self.last_level, self.barrier, *lists)
             launch_cooperative(k, args, blocks=blocks)
-            return int(self.last_level.get()[0])
-        expand = get_kernel(SOURCE, f"ibfs_expand<{self.id_type}>")
-        step = get_kernel(self.source, f"{kernel}_step" + (f"<{level_type}>" if level_type else ""))
-        for level in range(1, top + 1):
-            launch(expand, total, (*rows, *words))
-            launch(step, total, (self.stride, width, *words, *args, level, self.last_level))
-            if int(self.last_level.get()[0]) != level:  # (one word read: nothing new, all ended)
-                return level - 1
-        return int(self.last_level.get()[0])
+            last = int(self.last_level.get()[0])
+        else:
+            expand = get_kernel(SOURCE, f"ibfs_expand<{self.id_type}>")
+            suffix = f"<{level_type}>" if level_type else ""
+            step = get_kernel(self.source, f"{kernel}_step{suffix}")
+            last = 0
+            for level in range(1, top + 1):
+                launch(expand, total, (*rows, *words))
+                launch(step, total, (self.stride, width, *words, *args, level, self.last_level))
+                last = int(self.last_level.get()[0])  # (one word read: nothing new, all ended)
+                if last != level:
+                    break
+        self.depth = max(self.depth, last)
+        return last
 
 
 def _source_words(sources: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:

@@ -35,7 +35,7 @@ from ...device import check_device_memory, cupy
 from ...gpu.launch import launch
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
-from ..bfs.multi_source import WIDTH, GpuGroups
+from ..bfs.multi_source import SLOT_BYTES, WIDTH, GpuGroups
 
 __all__ = ["BACKWARD_LEVEL_BYTES", "GPU_LEVEL_BYTES", "WARP_SUMS_BELOW", "harmonic_gpu"]
 
@@ -137,7 +137,7 @@ def _level_batches(rows: Graph, starts, level_type: np.dtype, table, budget: int
     cp = cupy()
     stride = GpuGroups.stride_of(rows.num_vertices)
     groups = -(-starts.size // WIDTH)
-    per_slot = 24 + WIDTH * level_type.itemsize
+    per_slot = SLOT_BYTES + WIDTH * level_type.itemsize
     batch = _batch(groups, stride, per_slot, budget, "harmonic centrality's levels")
     searches = GpuGroups(rows, batch, SOURCE)
     levels = cp.empty(batch * stride * WIDTH, dtype=level_type)
@@ -189,7 +189,7 @@ def _by_distance(rows: Graph, dst, times: np.ndarray) -> Any:
     cp = cupy()
     stride = GpuGroups.stride_of(rows.num_vertices)
     groups = -(-dst.size // WIDTH)
-    batch = _batch(groups, stride, 24, GPU_LEVEL_BYTES, "harmonic centrality's searches")
+    batch = _batch(groups, stride, SLOT_BYTES, GPU_LEVEL_BYTES, "harmonic centrality's searches")
     searches = GpuGroups(rows, batch, SOURCE)
     unit = int((times == 1).all())  # (every vertex a source once: a reached bit counts 1)
     weights = cp.asarray(times[:1] if unit else times, dtype=cp.int64)

@@ -37,15 +37,13 @@
 // `levels`, in 16-byte pieces (each read and written once if any of its bits is new: a bit at a
 // time was up to 64 two-byte stores per word).
 template <typename L>
-__device__ __forceinline__ void harmonic_record_words(long long stride, long long width,
+__device__ __forceinline__ void harmonic_record_words(const wg::IbfsPass& pass,
                                                       unsigned long long* seen,
                                                       unsigned long long* front,
                                                       unsigned long long* found, L* levels,
                                                       long long level, long long* last_level) {
-    const long long total = width * stride;
-    for (long long i = wg::global_thread_id(); i < total; i += wg::grid_threads()) {
-        const unsigned long long w = wg::ibfs_settle_word(i, seen, front, found);
-        if (w == 0) continue;
+    wg::ibfs_settle_pass(pass, seen, front, found, [&](long long i, unsigned long long w, long long) {
+        if (w == 0) return;
         constexpr int PER = 16 / sizeof(L);
         constexpr unsigned long long SLICE = (1ull << PER) - 1;
         uint4* row = reinterpret_cast<uint4*>(levels + i * 64);
@@ -61,7 +59,7 @@ __device__ __forceinline__ void harmonic_record_words(long long stride, long lon
             row[q] = x;
         }
         *last_level = level;  // (every writer stores the same value)
-    }
+    });
 }
 
 // The level step of harmonic_by_distance. First the previous level's counts (counts[(level - 1)
@@ -70,10 +68,11 @@ __device__ __forceinline__ void harmonic_record_words(long long stride, long lon
 // per search, the weight of every vertex it reached. The halves are `width * 64` apart. (IEEE
 // division, as the CPU's.)
 __device__ __forceinline__ void harmonic_distance_words(
-    long long stride, long long width, unsigned long long* seen, unsigned long long* front,
+    const wg::IbfsPass& pass, unsigned long long* seen, unsigned long long* front,
     unsigned long long* found, const long long* __restrict__ times, int unit, long long searches,
     unsigned long long* counts, double* sums, long long level, long long* last_level) {
-    const long long half = width * 64;
+    const long long stride = pass.lists.stride;
+    const long long half = pass.lists.width * 64;
     if (level > 1) {
         unsigned long long* before = counts + ((level - 1) & 1) * half;
         const double step = 1.0 / (double)(level - 1);
@@ -87,13 +86,10 @@ __device__ __forceinline__ void harmonic_distance_words(
         }
     }
     unsigned long long* now = counts + (level & 1) * half;
-    const long long total = width * stride;  // (a multiple of 32: a warp's words, one group)
     const int lane = wg::lane_id();
-    for (long long base = wg::warp_base(); base < total; base += wg::warp_stride()) {
-        const long long i = base + lane;
-        const unsigned long long w = wg::ibfs_settle_word(i, seen, front, found);
-        if (__ballot_sync(wg::FULL_MASK, w != 0) == 0) continue;
-        const long long group = base / stride;
+    wg::ibfs_settle_pass(pass, seen, front, found,
+                         [&](long long i, unsigned long long w, long long group) {
+        if (__ballot_sync(wg::FULL_MASK, w != 0) == 0) return;
         // (padding words past n are never set: times is read for real vertices only)
         const unsigned long long weight =
             (w == 0 || unit) ? 1ull : (unsigned long long)times[i - group * stride];
@@ -109,14 +105,15 @@ __device__ __forceinline__ void harmonic_distance_words(
         if (low) atomicAdd(now + group * 64 + lane, low);
         if (high) atomicAdd(now + group * 64 + lane + 32, high);
         if (lane == 0) *last_level = level;
-    }
+    });
 }
 
 template <typename L>
 __global__ void harmonic_levels_step(long long stride, long long width, unsigned long long* seen,
                                      unsigned long long* front, unsigned long long* found,
                                      L* levels, long long level, long long* last_level) {
-    harmonic_record_words(stride, width, seen, front, found, levels, level, last_level);
+    harmonic_record_words(wg::dense_pass(stride, width), seen, front, found, levels, level,
+                          last_level);
 }
 
 template <typename V, typename L>
@@ -124,10 +121,12 @@ __global__ void harmonic_levels(const long long* __restrict__ indptr, const V* _
                                 long long stride, long long width, unsigned long long* seen,
                                 unsigned long long* front, unsigned long long* found, L* levels,
                                 long long top, long long* last_level,
-                                unsigned long long* barrier) {
+                                unsigned long long* barrier, unsigned int* list_entries,
+                                unsigned int* list_counts, unsigned int list_limit) {
+    const wg::IbfsLists lists{list_entries, list_counts, stride, width, list_limit};
     wg::ibfs_levels(indptr, indices, stride, width, seen, front, found, top, last_level, barrier,
-                    [&](long long level) {
-                        harmonic_record_words(stride, width, seen, front, found, levels, level,
+                    lists, [&](long long level, const wg::IbfsPass& pass) {
+                        harmonic_record_words(pass, seen, front, found, levels, level,
                                               last_level);
                     });
 }
@@ -138,8 +137,8 @@ __global__ void harmonic_by_distance_step(long long stride, long long width,
                                           const long long* __restrict__ times, int unit,
                                           long long searches, unsigned long long* counts,
                                           double* sums, long long level, long long* last_level) {
-    harmonic_distance_words(stride, width, seen, front, found, times, unit, searches, counts,
-                            sums, level, last_level);
+    harmonic_distance_words(wg::dense_pass(stride, width), seen, front, found, times, unit,
+                            searches, counts, sums, level, last_level);
 }
 
 template <typename V>
@@ -150,11 +149,13 @@ __global__ void harmonic_by_distance(const long long* __restrict__ indptr,
                                      const long long* __restrict__ times, int unit,
                                      long long searches, unsigned long long* counts,
                                      double* sums, long long top, long long* last_level,
-                                     unsigned long long* barrier) {
+                                     unsigned long long* barrier, unsigned int* list_entries,
+                                     unsigned int* list_counts, unsigned int list_limit) {
+    const wg::IbfsLists lists{list_entries, list_counts, stride, width, list_limit};
     wg::ibfs_levels(indptr, indices, stride, width, seen, front, found, top, last_level, barrier,
-                    [&](long long level) {
-                        harmonic_distance_words(stride, width, seen, front, found, times, unit,
-                                                searches, counts, sums, level, last_level);
+                    lists, [&](long long level, const wg::IbfsPass& pass) {
+                        harmonic_distance_words(pass, seen, front, found, times, unit, searches,
+                                                counts, sums, level, last_level);
                     });
 }
 
@@ -244,7 +245,8 @@ __global__ void harmonic_add_wave(long long k, const long long* __restrict__ tar
     template __global__ void harmonic_levels<V, L>(const long long*, const V*, long long,       \
                                                    long long, unsigned long long*,             \
                                                    unsigned long long*, unsigned long long*, L*, \
-                                                   long long, long long*, unsigned long long*);
+                                                   long long, long long*, unsigned long long*, \
+                                                   unsigned int*, unsigned int*, unsigned int);
 WG_HARMONIC_LEVELS(int, unsigned short)
 WG_HARMONIC_LEVELS(int, unsigned int)
 WG_HARMONIC_LEVELS(long long, unsigned short)
@@ -265,14 +267,16 @@ template __global__ void harmonic_by_distance<int>(const long long*, const int*,
                                                    unsigned long long*, unsigned long long*,
                                                    unsigned long long*, const long long*, int,
                                                    long long, unsigned long long*, double*,
-                                                   long long, long long*, unsigned long long*);
+                                                   long long, long long*, unsigned long long*,
+                                                   unsigned int*, unsigned int*, unsigned int);
 template __global__ void harmonic_by_distance<long long>(const long long*, const long long*,
                                                          long long, long long,
                                                          unsigned long long*, unsigned long long*,
                                                          unsigned long long*, const long long*,
                                                          int, long long, unsigned long long*,
                                                          double*, long long, long long*,
-                                                         unsigned long long*);
+                                                         unsigned long long*, unsigned int*,
+                                                         unsigned int*, unsigned int);
 template __global__ void harmonic_sum_sources<unsigned short>(long long, long long,
                                                               const unsigned short*,
                                                               const long long*, long long,
