@@ -58,12 +58,16 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     "average_clustering": "2026-12-05 09:09:56",
     ("betweenness_centrality", "gpu"): "2026-12-05 05:20:34",  # 9b03c59 (the GPU's only)
     ("edge_betweenness_centrality", "gpu"): "2026-12-05 05:20:34",  # 9b03c59
-    # da30ab6..cdf74fb: harmonic centrality's sums on the GPU (the CPU's before), its searches
-    # persistent for small batches
-    ("harmonic_centrality", "gpu"): "2026-12-06 10:46:11",  # cdf74fb
-    # f92b1b0: global efficiency's searches on the GPU (the CPU's before)
-    ("global_efficiency", "gpu"): "2026-12-06 12:36:00",  # f92b1b0
-    ("harmonic_diameter", "gpu"): "2026-12-06 12:36:00",  # f92b1b0
+    # da30ab6..cdf74fb (2026-12-06 10:46:11): harmonic centrality's sums on the GPU, its
+    # searches persistent for small batches; f92b1b0 (12:36:00): global efficiency's searches
+    # on the GPU (the CPU's before)
+    # d232689: the GPU's iBFS groups (sparse levels, batches of 32 bytes a vertex slot, large
+    # batches persistent after a deep one) under every all-pairs measure on the GPU
+    ("global_efficiency", "gpu"): "2026-12-06 16:43:59",  # d232689 (f92b1b0 before)
+    ("harmonic_diameter", "gpu"): "2026-12-06 16:43:59",  # d232689
+    ("harmonic_centrality", "gpu"): "2026-12-06 16:43:59",  # d232689 (cdf74fb before)
+    ("closeness_centrality", "gpu"): "2026-12-06 16:43:59",  # d232689
+    ("diameter", "gpu"): "2026-12-06 16:43:59",  # d232689
 }
 #: Cases of ``nx_one_node.py`` and the function each times.
 ONE_NODE_CASES = ("closeness_centrality(u)", "closeness_centrality(u), directed", "eccentricity(v)")
