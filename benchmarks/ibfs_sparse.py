@@ -10,7 +10,9 @@ rounds, after one untimed call of each):
 - ``dense``: no lists, and a large batch launched level by level (the code before the lists:
   ``SPARSE_SHARE = 0`` and the old choice of the persistent kernel);
 - ``persistent``: no lists, the persistent kernel chosen as now (``DEEP_LEVELS``);
-- ``lists``: the defaults (``SPARSE_SHARE``), and ``lists/S`` for each ``--shares`` S.
+- ``lists``: the lists as now (``SPARSE_SHARE``), and ``lists/S`` for each ``--shares`` S;
+- ``grouped``: ``lists`` with ``distance_stats``' sources grouped by neighbourhood
+  (``GROUP_ON_GPU``; the other modes keep the given order).
 
 Graphs: ``urand:S``, ``grid:R`` and ``file:PATH.npz`` (arrays ``src``, ``dst``, ``n``: an
 undirected graph, e.g. a road network converted beforehand). Every mode's results are
@@ -49,9 +51,11 @@ def load(spec: str) -> wg.Graph:
 
 @contextlib.contextmanager
 def mode(name: str):
-    """The module settings of a mode (``dense``, ``lists`` or ``lists/S``), restored after."""
-    saved = multi_source.SPARSE_SHARE, multi_source.GpuGroups.persistent
+    """The module settings of a mode (see the module docstring), restored after."""
+    saved = (multi_source.SPARSE_SHARE, multi_source.GpuGroups.persistent,
+             multi_source.GROUP_ON_GPU)  # fmt: skip
     try:
+        multi_source.GROUP_ON_GPU = name == "grouped"
         if name == "dense":
             multi_source.SPARSE_SHARE = 0
             multi_source.GpuGroups.persistent = lambda self, total: (
@@ -63,7 +67,8 @@ def mode(name: str):
             multi_source.SPARSE_SHARE = int(name.split("/")[1])
         yield
     finally:
-        multi_source.SPARSE_SHARE, multi_source.GpuGroups.persistent = saved
+        (multi_source.SPARSE_SHARE, multi_source.GpuGroups.persistent,
+         multi_source.GROUP_ON_GPU) = saved  # fmt: skip
 
 
 def calls(G: wg.Graph, what: str, sources: np.ndarray | None):

@@ -1,0 +1,102 @@
+"""Sources grouped by neighbourhood (``warpgraph.algorithms.bfs.source_groups``) for the iBFS
+groups of ``distance_stats``: a permutation of the sources, groups that are small balls on a
+lattice, and statistics that do not depend on the grouping (against SciPy in
+``tests/test_all_pairs.py``; here the grouped and the given orders against each other)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import shortest_path
+
+import warpgraph as wg
+from warpgraph.algorithms.bfs import distance_stats, multi_source
+from warpgraph.algorithms.bfs.source_groups import neighbourhood_order
+
+
+def _lattice(side: int) -> wg.Graph:
+    v = np.arange(side * side).reshape(side, side)
+    src = np.r_[v[:, :-1].ravel(), v[:-1, :].ravel()]
+    dst = np.r_[v[:, 1:].ravel(), v[1:, :].ravel()]
+    return wg.Graph.from_edges(src, dst, num_vertices=side * side, directed=False)
+
+
+def _order(G: wg.Graph, sources, size: int) -> np.ndarray:
+    return neighbourhood_order(np.asarray(G.indptr), np.asarray(G.indices), sources, size)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_permutation_with_repeats_together(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    G = wg.Graph.from_edges(rng.integers(0, n, 2 * n), rng.integers(0, n, 2 * n), num_vertices=n,
+                            directed=bool(seed % 2))  # fmt: skip
+    sources = rng.integers(0, n, int(rng.integers(1, 700)))
+    for size in (1, 7, 64):
+        order = _order(G, sources, size)
+        assert np.array_equal(np.sort(order), np.arange(sources.size))
+        # (a vertex's repeats keep their given order: positions rise among equal sources)
+        for v in np.unique(sources)[:20]:
+            places = order[sources[order] == v]
+            assert np.all(np.diff(places) > 0)
+
+
+def test_lattice_groups_are_balls():
+    """On a 48 x 48 lattice numbered row by row, 64 consecutive ids span 48 steps (a row and a
+    third); the groups by neighbourhood span 16.6 on average (the last ones, filled from what
+    is left, up to 50)."""
+    side = 48
+    G = _lattice(side)
+    order = _order(G, np.arange(side * side), 64)
+    rows, cols = np.divmod(order, side)
+
+    def spread(chunk):  # (the largest lattice distance within a group)
+        r, c = rows[chunk], cols[chunk]
+        return (np.abs(r[:, None] - r) + np.abs(c[:, None] - c)).max()
+
+    spreads = [spread(slice(i, i + 64)) for i in range(0, side * side, 64)]
+    assert np.mean(spreads) <= 20
+    assert spread(slice(0, 64)) < 20  # (the first group: a ball around vertex 0)
+
+
+def test_small_cases_and_bad_size():
+    G = wg.Graph.from_edges([0], [1], num_vertices=3, directed=True)
+    assert _order(G, np.array([], dtype=np.int64), 4).tolist() == []
+    assert _order(G, np.array([2, 2, 0]), 2).tolist() == [2, 0, 1]  # (0's ball: 0; then 2, 2)
+    with pytest.raises(ValueError, match="size"):
+        _order(G, np.array([0]), 0)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_statistics_do_not_depend_on_the_grouping(monkeypatch, directed):
+    rng = np.random.default_rng(4)
+    n = 700
+    src, dst = rng.integers(0, n, 1500), rng.integers(0, n, 1500)
+    G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+    for sources in (None, rng.integers(0, n, 500), np.r_[np.arange(n), np.arange(300)]):
+        grouped = distance_stats(G, sources, device="cpu")
+        monkeypatch.setattr(multi_source, "GROUP_BY_NEIGHBOURHOOD", False)
+        given = distance_stats(G, sources, device="cpu")
+        monkeypatch.setattr(multi_source, "GROUP_BY_NEIGHBOURHOOD", True)
+        assert all(np.array_equal(a, b) for a, b in zip(grouped, given, strict=True))
+    # and against SciPy, from every vertex
+    A = csr_matrix((np.ones(src.size), (src, dst)), shape=(n, n))
+    D = shortest_path(A, directed=directed, unweighted=True)
+    reach = np.isfinite(D)
+    stats = distance_stats(G, device="cpu")
+    assert np.array_equal(stats.reached, reach.sum(1))
+    assert np.array_equal(stats.total, np.where(reach, D, 0).sum(1).astype(np.int64))
+
+
+@pytest.mark.gpu
+def test_gpu_statistics_in_the_sources_order(monkeypatch):
+    """The GPU's statistics of grouped searches come back in the sources' order (a lattice
+    and repeated sources), equal to the CPU's."""
+    monkeypatch.setattr(multi_source, "GROUP_ON_GPU", True)
+    G = _lattice(40)
+    rng = np.random.default_rng(2)
+    for sources in (None, rng.integers(0, G.num_vertices, 900)):
+        cpu = distance_stats(G, sources, device="cpu")
+        gpu = distance_stats(G.to("gpu"), sources, device="gpu")
+        assert all(np.array_equal(c, g.get()) for c, g in zip(cpu, gpu, strict=True))
