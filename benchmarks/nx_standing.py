@@ -66,8 +66,9 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     ("global_efficiency", "gpu"): "2026-12-06 16:43:59",  # d232689 (f92b1b0 before)
     ("harmonic_diameter", "gpu"): "2026-12-06 16:43:59",  # d232689
     ("harmonic_centrality", "gpu"): "2026-12-06 16:43:59",  # d232689 (cdf74fb before)
-    ("closeness_centrality", "gpu"): "2026-12-06 16:43:59",  # d232689
-    ("diameter", "gpu"): "2026-12-06 16:43:59",  # d232689
+    # 596821d: distance_stats' CPU searches grouped by neighbourhood (both devices now changed)
+    "closeness_centrality": "2026-12-06 17:02:12",  # 596821d (the GPU's: d232689)
+    "diameter": "2026-12-06 17:02:12",  # 596821d
 }
 #: Cases of ``nx_one_node.py`` and the function each times.
 ONE_NODE_CASES = ("closeness_centrality(u)", "closeness_centrality(u), directed", "eccentricity(v)")
