@@ -89,7 +89,8 @@ SEARCH_BLOCKS_PER_SM: int | None = 4
 
 #: Group the sources by neighbourhood (:mod:`.source_groups`) before the CPU's searches, where
 #: there are more than :data:`GROUP_FROM` groups of them (fewer gain little). On 2 cores,
-#: every source (session 61): grid:128 2.1 -> 0.54 s, delaunay_n16 26 -> 21 s, urand unchanged.
+#: every source (session 61): grid:128 2.23 -> 0.61 s, delaunay_n16 27.1 -> 21.0 s, urand:14
+#: within noise (docs/BFS.md).
 GROUP_BY_NEIGHBOURHOOD = True
 #: The same before the GPU's searches: off until measured there (the GPU's groups run the
 #: same code; only their sources differ).
