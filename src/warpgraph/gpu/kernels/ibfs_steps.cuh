@@ -9,10 +9,11 @@
 // ran 8-30 % faster as launches (warpgraph.algorithms.bfs.multi_source.PERSISTENT_WORDS).
 //
 // Sparse levels (persistent kernels only). A step that visits every word of the batch costs
-// the batch's size at every level, though a lattice's frontier is a thin ring: grid:256's
-// searches read 65,536 words a group at each of ~500 levels to expand a few hundred. So the
-// persistent kernel keeps each group's frontier as a list of its words (IbfsLists) while the
-// lists stay short: a level whose longest list holds at most `limit` words expands only the
+// the batch's size at every level, though one search's frontier on a lattice or a road network
+// is a thin ring; a group's is the union of its 64 rings, a band as wide as its sources are
+// spread (64 consecutive ids of grid:128: 22 % of the words a level; sources grouped by
+// neighbourhood, algorithms/bfs/source_groups.py, keep it thinner). So the persistent kernel
+// keeps each group's frontier as a list of its words (IbfsLists) while the lists stay short: a level whose longest list holds at most `limit` words expands only the
 // listed words, which append the words they reach first in this level (atomicOr's old word 0:
 // once a word a level) to the other list, and its settling visits only those. A dense level
 // (a longer list somewhere) visits every word, and its settling lists the new words again,
