@@ -66,6 +66,12 @@ def test_small_cases_and_bad_size():
     assert _order(G, np.array([2, 2, 0]), 2).tolist() == [2, 0, 1]  # (0's ball: 0; then 2, 2)
     with pytest.raises(ValueError, match="size"):
         _order(G, np.array([0]), 0)
+    for bad in (np.array([3]), np.array([-1, 0])):
+        with pytest.raises(ValueError, match=r"lie in \[0, 3\)"):
+            _order(G, bad, 2)
+    for bad in (np.array([0.5]), np.array([[0, 1]])):
+        with pytest.raises(ValueError, match="1-D array of integer"):
+            _order(G, bad, 2)
 
 
 @pytest.mark.parametrize("directed", [False, True])

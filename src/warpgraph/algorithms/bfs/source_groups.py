@@ -37,6 +37,8 @@ def neighbourhood_order(indptr, indices, sources: np.ndarray, size: int) -> np.n
     ``size`` (the last may be short) is a group of nearby sources; a permutation of
     ``0..len(sources)-1``. The graph is ``indptr`` / ``indices`` (host CSR; arcs followed as
     stored). Repeats of one vertex stay together where a group has room, in their given order.
+    Raises ``ValueError`` for sources that are not a 1-D integer array or lie outside
+    ``[0, n)``, or ``size`` below 1.
 
     Examples
     --------
@@ -49,7 +51,14 @@ def neighbourhood_order(indptr, indices, sources: np.ndarray, size: int) -> np.n
     >>> neighbourhood_order(indptr, indices, np.arange(8), 4).tolist()
     [0, 4, 1, 5, 2, 6, 3, 7]
     """
+    sources = np.asarray(sources)
+    if sources.ndim != 1 or (sources.size and sources.dtype.kind not in "iu"):
+        raise ValueError(f"sources must be a 1-D array of integer vertex ids, got dtype "
+                         f"{sources.dtype} and shape {sources.shape}")  # fmt: skip
     sources = np.ascontiguousarray(sources, dtype=np.int64)
+    n = len(indptr) - 1
+    if sources.size and (sources.min() < 0 or sources.max() >= n):
+        raise ValueError(f"sources must lie in [0, {n}): got {sources.min()}..{sources.max()}")
     if size < 1:
         raise ValueError(f"size must be at least 1, got {size}")
     return _order(np.asarray(indptr, dtype=np.int64), indices, sources, int(size),
@@ -89,11 +98,7 @@ def _order(indptr, indices, sources, size, arc_budget):  # pragma: no cover - co
         while head < tail and room > 0:
             v = queue[head]
             head += 1
-            while used[v] < first[v + 1] and room > 0:
-                order[filled] = at[used[v]]
-                used[v] += 1
-                filled += 1
-                room -= 1
+            filled, room = _place(v, first, used, at, order, filled, room)
             if room == 0 or arcs >= arc_budget:
                 continue
             for j in range(indptr[v], indptr[v + 1]):
@@ -108,9 +113,17 @@ def _order(indptr, indices, sources, size, arc_budget):  # pragma: no cover - co
         while room > 0:  # (the search ran out: the lowest ids left)
             while used[scan] == first[scan + 1]:
                 scan += 1
-            while used[scan] < first[scan + 1] and room > 0:
-                order[filled] = at[used[scan]]
-                used[scan] += 1
-                filled += 1
-                room -= 1
+            filled, room = _place(scan, first, used, at, order, filled, room)
     return order
+
+
+@nb.njit(cache=True, inline="always")
+def _place(v, first, used, at, order, filled, room):  # pragma: no cover - compiled
+    """Place ``v``'s occurrences not placed yet (up to ``room``) at ``order[filled:]``;
+    returns the new ``(filled, room)``."""
+    while used[v] < first[v + 1] and room > 0:
+        order[filled] = at[used[v]]
+        used[v] += 1
+        filled += 1
+        room -= 1
+    return filled, room
