@@ -1,7 +1,8 @@
 """Sources grouped by neighbourhood (``warpgraph.algorithms.bfs.source_groups``) for the iBFS
-groups of ``distance_stats``: a permutation of the sources, groups that are small balls on a
-lattice, and statistics that do not depend on the grouping (against SciPy in
-``tests/test_all_pairs.py``; here the grouped and the given orders against each other)."""
+groups of ``distance_stats`` and of harmonic centrality's target searches: a permutation of the
+sources, groups that are small balls on a lattice, and results that do not depend on the
+grouping (the grouped and the given orders against each other, and against SciPy's distances:
+the statistics summed, the harmonic sums added one source after another)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from scipy.sparse.csgraph import shortest_path
 import warpgraph as wg
 from warpgraph.algorithms.bfs import distance_stats, multi_source
 from warpgraph.algorithms.bfs.source_groups import neighbourhood_order
+from warpgraph.algorithms.centrality import harmonic_centrality
 
 
 def _lattice(side: int) -> wg.Graph:
@@ -93,6 +95,41 @@ def test_statistics_do_not_depend_on_the_grouping(monkeypatch, directed):
     stats = distance_stats(G, device="cpu")
     assert np.array_equal(stats.reached, reach.sum(1))
     assert np.array_equal(stats.total, np.where(reach, D, 0).sum(1).astype(np.int64))
+
+
+def _harmonic_oracle(D: np.ndarray, sources, targets, by_distance: bool) -> np.ndarray:
+    """Each target's ``1 / d(v, u)`` added one source after another (SciPy's distances ``D``),
+    in the sources' order or nearest first: the sequential sums' bits."""
+    d = D[np.asarray(sources)][:, np.asarray(targets)]
+    d[np.asarray(sources)[:, None] == np.asarray(targets)[None, :]] = np.inf  # (u itself)
+    if by_distance:
+        d = np.sort(d, axis=0, kind="stable")
+    out = np.zeros(d.shape[1])
+    for row in d:  # (one addition per source, every target at once)
+        out += np.where(np.isfinite(row), 1.0 / np.where(np.isfinite(row), row, 1), 0.0)
+    return out
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("order", ["given", "distance"])
+def test_harmonic_sums_do_not_depend_on_the_grouping(monkeypatch, directed, order):
+    """The targets' searches are grouped (more than two groups of targets); each sum keeps its
+    sources' order, so the bits equal the ungrouped run's and the sequential sums'."""
+    rng = np.random.default_rng(7)
+    n = 600
+    src, dst = rng.integers(0, n, 1300), rng.integers(0, n, 1300)
+    G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+    A = csr_matrix((np.ones(src.size), (src, dst)), shape=(n, n))
+    D = shortest_path(A, directed=directed, unweighted=True)
+    every = np.arange(n)
+    for sources, targets in ((None, None), (rng.permutation(n), np.r_[every, every[:200]])):
+        grouped = harmonic_centrality(G, sources, targets, order=order, device="cpu")
+        monkeypatch.setattr(multi_source, "GROUP_BY_NEIGHBOURHOOD", False)
+        given = harmonic_centrality(G, sources, targets, order=order, device="cpu")
+        monkeypatch.setattr(multi_source, "GROUP_BY_NEIGHBOURHOOD", True)
+        assert np.array_equal(grouped, given)
+        ids = (every if sources is None else sources, every if targets is None else targets)
+        assert np.array_equal(grouped, _harmonic_oracle(D, *ids, order == "distance"))
 
 
 @pytest.mark.gpu

@@ -42,7 +42,9 @@ __all__ = [
     "distance_stats",
     "expand_level",
     "group_span",
+    "grouping_order",
     "host_rows",
+    "put_back",
     "search_words",
     "seed_group",
     "settle",
@@ -180,33 +182,46 @@ def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> Di
 
 
 def _grouped(G: Graph, src: np.ndarray, size: int) -> np.ndarray | None:
+    """:func:`grouping_order` over ``G``'s own rows (copied to the host only where used)."""
+    return grouping_order(*host_rows(G), src, size) if _groups_pay(src.size, size) else None
+
+
+def grouping_order(indptr, indices, src: np.ndarray, size: int) -> np.ndarray | None:
     """The order in which ``src``'s searches are grouped, ``size`` a group, by neighbourhood
-    (:func:`.source_groups.neighbourhood_order`), or None to keep the given order: no more
-    than :data:`GROUP_FROM` groups, or :data:`GROUP_BY_NEIGHBOURHOOD` off."""
-    if not GROUP_BY_NEIGHBOURHOOD or src.size <= GROUP_FROM * size:
+    (:func:`.source_groups.neighbourhood_order` over the host rows ``indptr`` / ``indices``,
+    the graph the searches run on), or None to keep the given order: no more than
+    :data:`GROUP_FROM` groups, or :data:`GROUP_BY_NEIGHBOURHOOD` off."""
+    if not _groups_pay(src.size, size):
         return None
     from .source_groups import neighbourhood_order
 
-    indptr, indices = host_rows(G)
     return neighbourhood_order(indptr, indices, src, size)
+
+
+def _groups_pay(searches: int, size: int) -> bool:
+    return GROUP_BY_NEIGHBOURHOOD and searches > GROUP_FROM * size
+
+
+def put_back(values: Any, order: np.ndarray | None) -> Any:
+    """``values`` computed for ``ids[order]`` put back at their ids' places (host or device
+    array); ``values`` itself when ``order`` is None."""
+    if order is None:
+        return values
+    from ..._arrays import is_cupy
+
+    xp = np
+    if is_cupy(values):
+        from ...device import cupy
+
+        xp = cupy()
+    back = xp.empty_like(values)
+    back[xp.asarray(order)] = values
+    return back
 
 
 def _in_source_order(stats: DistanceStats, order: np.ndarray) -> DistanceStats:
     """Statistics computed for ``src[order]`` put back at their sources' places."""
-    from ..._arrays import is_cupy
-
-    xp = np
-    if is_cupy(stats.reached):
-        from ...device import cupy
-
-        xp = cupy()
-    where = xp.asarray(order)
-    out = []
-    for values in stats:
-        back = xp.empty_like(values)
-        back[where] = values
-        out.append(back)
-    return DistanceStats(*out)
+    return DistanceStats(*(put_back(values, order) for values in stats))
 
 
 def host_rows(G: Graph) -> tuple[np.ndarray, np.ndarray]:

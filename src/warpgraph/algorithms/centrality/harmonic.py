@@ -40,7 +40,9 @@ from ..bfs.multi_source import (
     WIDTH,
     expand_level,
     group_span,
+    grouping_order,
     host_rows,
+    put_back,
     search_words,
     seed_group,
     settle,
@@ -135,15 +137,18 @@ def harmonic_centrality(
             return _by_level_table(n, lambda kind, table: _from_sources(
                 indptr, indices, src, dst, span, threads, table, kind))  # fmt: skip
         indptr, indices = host_rows(G.transpose() if G.directed else G)  # (from the targets)
+        # Each target's sum is its own: the targets' searches group by neighbourhood freely.
+        grouping = grouping_order(indptr, indices, dst, span)
+        dst = dst if grouping is None else dst[grouping]
         if order == "distance":  # (each vertex's count as a source; no level table)
             times = np.bincount(src, minlength=n)
             _from_targets_by_distance(indptr, indices, dst, times, span, threads, out)
-            return out
+            return put_back(out, grouping)
 
         def backward(kind: np.ndarray, table: np.ndarray):
             fits = np.ones(threads, dtype=np.bool_)
             _from_targets(indptr, indices, dst, src, span, table, threads, out, fits, kind)
-            return out if fits.all() else None
+            return put_back(out, grouping) if fits.all() else None
 
         return _by_level_table(n, backward)
 
