@@ -1,9 +1,10 @@
-"""``distance_stats`` (``--what stats``) and harmonic centrality (``harmonic``: every target's
-searches) on the CPU from every vertex, the searches grouped by neighbourhood
+"""``distance_stats`` (``--what stats``), harmonic centrality (``harmonic``: every target's
+searches) and global efficiency's sum (``efficiency``: each wave's sources grouped among
+themselves) on the CPU from every vertex, the searches grouped by neighbourhood
 (``warpgraph.algorithms.bfs.source_groups``, the default) against the id order.
 
 Both orders run in turn in each round (median of ``--repeat`` rounds, after one untimed call of
-each on the graph); the results must be equal (harmonic sums bit for bit). Graphs:
+each on the graph); the results must be equal (the sums bit for bit). Graphs:
 ``urand:S``, ``grid:R``, or ``file:PATH.npz`` (arrays ``src``, ``dst``, ``n``: an undirected
 graph).
 
@@ -23,11 +24,13 @@ from _common import dump_rows
 from ibfs_sparse import load
 
 from warpgraph.algorithms.bfs import distance_stats, multi_source
+from warpgraph.algorithms.bfs.efficiency import efficiency_sum
 from warpgraph.algorithms.centrality import harmonic_centrality
 
 CALLS = {
     "stats": lambda G: distance_stats(G, device="cpu"),
     "harmonic": lambda G: (harmonic_centrality(G, device="cpu"),),
+    "efficiency": lambda G: (np.float64(efficiency_sum(G, device="cpu")),),
 }
 
 

@@ -13,6 +13,7 @@ from scipy.sparse.csgraph import shortest_path
 
 import warpgraph as wg
 from warpgraph.algorithms.bfs import distance_stats, multi_source
+from warpgraph.algorithms.bfs.efficiency import efficiency_sum
 from warpgraph.algorithms.bfs.source_groups import neighbourhood_order
 from warpgraph.algorithms.centrality import harmonic_centrality
 
@@ -132,6 +133,27 @@ def test_harmonic_sums_do_not_depend_on_the_grouping(monkeypatch, directed, orde
         assert np.array_equal(grouped, _harmonic_oracle(D, *ids, order == "distance"))
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_efficiency_sum_does_not_depend_on_the_grouping(monkeypatch, directed):
+    """Global efficiency's waves group their sources (WAVE_GROUPS groups a wave) and add the
+    counts in id order: the bits of the ungrouped run and of the sequential sum over SciPy's
+    distances (source after source, nearest target first)."""
+    rng = np.random.default_rng(11)
+    n = 2600  # (two waves at least, and a short last one)
+    src, dst = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
+    G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
+    grouped = efficiency_sum(G, device="cpu")
+    monkeypatch.setattr(multi_source, "GROUP_BY_NEIGHBOURHOOD", False)
+    assert grouped == efficiency_sum(G, device="cpu")
+    D = shortest_path(csr_matrix((np.ones(src.size), (src, dst)), shape=(n, n)),
+                      directed=directed, unweighted=True)  # fmt: skip
+    total = 0.0
+    for row in D:
+        for d in np.sort(row[np.isfinite(row) & (row > 0)]).tolist():
+            total += 1 / d
+    assert grouped == total
+
+
 @pytest.mark.gpu
 def test_gpu_statistics_in_the_sources_order(monkeypatch):
     """The GPU's statistics of grouped searches come back in the sources' order (a lattice
@@ -143,3 +165,32 @@ def test_gpu_statistics_in_the_sources_order(monkeypatch):
         cpu = distance_stats(G, sources, device="cpu")
         gpu = distance_stats(G.to("gpu"), sources, device="gpu")
         assert all(np.array_equal(c, g.get()) for c, g in zip(cpu, gpu, strict=True))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [False, True])
+def test_gpu_harmonic_sums_in_the_targets_order(monkeypatch, directed):
+    """The GPU's harmonic sums with the targets' searches grouped: in the targets' order, bit
+    for bit the CPU's (given order and by distance; repeated targets)."""
+    monkeypatch.setattr(multi_source, "GROUP_ON_GPU", True)
+    rng = np.random.default_rng(5)
+    n = 900
+    G = wg.Graph.from_edges(rng.integers(0, n, 2000), rng.integers(0, n, 2000), num_vertices=n,
+                            directed=directed)  # fmt: skip
+    for targets in (None, rng.integers(0, n, 700)):
+        for order in ("given", "distance"):
+            cpu = harmonic_centrality(G, targets=targets, order=order, device="cpu")
+            gpu = harmonic_centrality(G.to("gpu"), targets=targets, order=order, device="gpu")
+            assert np.array_equal(cpu, gpu.get())
+
+
+@pytest.mark.gpu
+def test_gpu_efficiency_sum_grouped(monkeypatch):
+    """The GPU's batches grouped by neighbourhood add the CPU's bits (a lattice, a random
+    directed graph)."""
+    monkeypatch.setattr(multi_source, "GROUP_ON_GPU", True)
+    rng = np.random.default_rng(3)
+    n = 3000
+    arcs = rng.integers(0, n, (2, 5000))
+    for G in (_lattice(60), wg.Graph.from_edges(*arcs, num_vertices=n)):
+        assert efficiency_sum(G.to("gpu"), device="gpu") == efficiency_sum(G, device="cpu")

@@ -36,6 +36,7 @@ from .multi_source import (
     WIDTH,
     expand_level,
     group_span,
+    grouping_order,
     host_rows,
     search_words,
     seed_group,
@@ -54,6 +55,9 @@ __all__ = [
 
 #: Levels counted per search before a wave is run again with room for twice as many.
 FIRST_LEVELS = 64
+#: Groups in a wave at least (a multiple of the threads): the sources of a wave are grouped by
+#: neighbourhood among themselves, and their counts held until added in id order.
+WAVE_GROUPS = 32
 
 
 def global_efficiency(G: Graph, *, device: str = "auto") -> float:
@@ -141,25 +145,48 @@ def efficiency_sum(G: Graph, *, device: str = "auto") -> float:
         return efficiency_sum_gpu(G, FIRST_LEVELS)
     n = G.num_vertices
     indptr, indices = host_rows(G)
-    sources = np.arange(n, dtype=np.int64)
     total = 0.0
     levels = FIRST_LEVELS
     with threads_for(n * max(1, n // WIDTH)):
         threads = nb.get_num_threads()
         span = group_span(n, threads)
         groups = -(-n // span)
-        wave = max(1, min(groups, threads))
+        # (waves of at least WAVE_GROUPS groups: room to group their sources by neighbourhood)
+        wave = max(1, min(groups, threads * -(-WAVE_GROUPS // threads)))
         first = 0
         while first < groups:
             count = min(wave, groups - first)
+            sources, places = wave_order(indptr, indices, first * span, count * span, n, span)
             counts = np.zeros((count, levels + 1, span), dtype=np.int64)
             depth = np.zeros(count, dtype=np.int64)
-            if not _wave_counts(indptr, indices, sources, first, span, counts, depth):
+            if not _wave_counts(indptr, indices, sources, 0, span, counts, depth):
                 levels *= 2  # (a search went deeper: the wave again, with room for it)
                 continue
-            total = _add_wave(counts, depth, span, n - first * span, total)
+            total = _add_wave(counts, depth, span, places, total)
             first += count
     return total
+
+
+def wave_order(indptr, indices, first: int, count: int, n: int, size: int):
+    """The sources ``first, first + 1, ...`` (``count`` of them, at most ``n - first``)
+    grouped by neighbourhood, ``size`` a group (:func:`.multi_source.grouping_order`), and
+    each one's place in that order (``places[i]``: where source ``first + i`` is), so the
+    sums can still be added in id order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 0, 0, 0]), np.array([], dtype=np.int64)
+    >>> [a.tolist() for a in wave_order(indptr, indices, 1, 5, 3, 64)]  # (one group: kept)
+    [[1, 2], [0, 1]]
+    """
+    ids = np.arange(first, min(first + count, n), dtype=np.int64)
+    order = grouping_order(indptr, indices, ids, size)
+    if order is None:
+        return ids, np.arange(ids.size, dtype=np.int64)
+    places = np.empty_like(order)
+    places[order] = np.arange(order.size, dtype=np.int64)
+    return ids[order], places
 
 
 @nb.njit(cache=True, nogil=True, parallel=True)
@@ -196,19 +223,20 @@ def _wave_counts(indptr, indices, sources, first, span, counts, depth):  # pragm
 
 
 @nb.njit(cache=True, nogil=True)
-def _add_wave(counts, depth, span, left, total):  # pragma: no cover - compiled
-    """``total`` plus the wave's terms in NetworkX's order (``left``: the sources from the
-    wave's first on, so the last group may be short)."""
+def _add_wave(counts, depth, span, places, total):  # pragma: no cover - compiled
+    """``total`` plus the wave's terms in NetworkX's order: source after source in id order,
+    ``places[i]`` the slot and lane (``slot * span + lane``) of the wave's ``i``-th source's
+    counts."""
     recip = np.empty(counts.shape[1], dtype=np.float64)
     for level in range(1, recip.size):
         recip[level] = 1.0 / level  # (the term NetworkX adds: one division, looked up after)
     top = binade_top(total)
-    for slot in range(counts.shape[0]):
-        for b in range(min(span, left - slot * span)):
-            for level in range(1, depth[slot] + 1):
-                times = counts[slot, level, b]
-                if times:
-                    total, top = add_repeated_in_binade(total, recip[level], times, top)
+    for i in range(places.shape[0]):
+        slot, b = divmod(places[i], span)
+        for level in range(1, depth[slot] + 1):
+            times = counts[slot, level, b]
+            if times:
+                total, top = add_repeated_in_binade(total, recip[level], times, top)
     return total
 
 

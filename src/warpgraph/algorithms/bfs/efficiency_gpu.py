@@ -23,7 +23,16 @@ import numpy as np
 
 from ...device import check_device_memory, cupy
 from ...graph import Graph
-from .multi_source import GPU_BATCH_BYTES, SLOT_BYTES, SOURCE, WIDTH, GpuGroups, distance_stats
+from . import multi_source
+from .multi_source import (
+    GPU_BATCH_BYTES,
+    SLOT_BYTES,
+    SOURCE,
+    WIDTH,
+    GpuGroups,
+    distance_stats,
+    host_rows,
+)
 
 __all__ = ["efficiency_sum_gpu"]
 
@@ -62,7 +71,7 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
     batch = _batch_for(groups, stride, room)
     searches = GpuGroups(G, batch, SOURCE)
     counts = cp.zeros((batch, room + 1, WIDTH), dtype=cp.uint32)
-    sources = np.arange(n, dtype=np.int64)
+    rows = host_rows(G) if multi_source.GROUP_ON_GPU else None
     pending: Future | None = None
     total = 0.0
     with ThreadPoolExecutor(max_workers=1) as adder:
@@ -70,7 +79,8 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
         while first_group < groups:
             width = min(batch, groups - first_group)
             first = first_group * WIDTH
-            searches.start(sources[first : first + width * WIDTH], width)
+            sources, places = _batch_order(rows, first, width * WIDTH, n)
+            searches.start(sources, width)
             counts[:width] = 0
             last = searches.run("ibfs_level_counts", width, counts, room, top=room + 1)
             if last > room:  # (a search went deeper than the table: again, with room for it)
@@ -82,9 +92,20 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
             depth = np.full(width, last, dtype=np.int64)
             if pending is not None:
                 total = pending.result()  # (the additions are one chain: batch after batch)
-            pending = adder.submit(_add_wave, found, depth, WIDTH, n - first, total)
+            pending = adder.submit(_add_wave, found, depth, WIDTH, places, total)
             first_group += width
         return pending.result() if pending is not None else total
+
+
+def _batch_order(rows, first: int, count: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A batch's sources and their places (:func:`.efficiency.wave_order`): grouped by
+    neighbourhood where ``rows`` (the host rows) are given, else in id order."""
+    from .efficiency import wave_order
+
+    if rows is not None:
+        return wave_order(*rows, first, count, n, WIDTH)
+    ids = np.arange(first, min(first + count, n), dtype=np.int64)
+    return ids, np.arange(ids.size, dtype=np.int64)
 
 
 def _batch_for(groups: int, stride: int, room: int) -> int:

@@ -41,6 +41,7 @@ __all__ = [
     "GpuGroups",
     "distance_stats",
     "expand_level",
+    "graph_grouping",
     "group_span",
     "grouping_order",
     "host_rows",
@@ -164,7 +165,7 @@ def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> Di
     n = G.num_vertices
     src = source_ids(sources, n)
     if dev == "gpu":
-        order = _grouped(G, src, WIDTH) if GROUP_ON_GPU else None
+        order = graph_grouping(G, src, WIDTH) if GROUP_ON_GPU else None
         stats = _stats_gpu(G, src if order is None else src[order])
         return stats if order is None else _in_source_order(stats, order)
     if src.size <= FEW_SOURCES:
@@ -175,13 +176,13 @@ def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> Di
     with threads_for(n * max(1, src.size // WIDTH)):
         threads = nb.get_num_threads()
         span = group_span(src.size, threads)
-        order = _grouped(G, src, span)
+        order = graph_grouping(G, src, span)
         _stats_cpu(G.indptr, G.indices, src if order is None else src[order], span, threads,
                    *out)  # fmt: skip
     return DistanceStats(*out) if order is None else _in_source_order(DistanceStats(*out), order)
 
 
-def _grouped(G: Graph, src: np.ndarray, size: int) -> np.ndarray | None:
+def graph_grouping(G: Graph, src: np.ndarray, size: int) -> np.ndarray | None:
     """:func:`grouping_order` over ``G``'s own rows (copied to the host only where used)."""
     return grouping_order(*host_rows(G), src, size) if _groups_pay(src.size, size) else None
 

@@ -35,7 +35,8 @@ from ...device import check_device_memory, cupy
 from ...gpu.launch import launch
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
-from ..bfs.multi_source import SLOT_BYTES, WIDTH, GpuGroups
+from ..bfs import multi_source
+from ..bfs.multi_source import SLOT_BYTES, WIDTH, GpuGroups, put_back
 
 __all__ = ["BACKWARD_LEVEL_BYTES", "GPU_LEVEL_BYTES", "WARP_SUMS_BELOW", "harmonic_gpu"]
 
@@ -91,10 +92,20 @@ def harmonic_gpu(G: Graph, src: np.ndarray, dst: np.ndarray, order: str) -> Any:
     >>> harmonic_gpu(P, np.arange(4), np.arange(4), "given").tolist()
     [1.8333333333333333, 2.5, 2.5, 1.8333333333333333]
     """
-    cp = cupy()
-    n = G.num_vertices
     forward = order == "given" and src.size <= dst.size
     rows = G if forward or not G.directed else G.transpose()
+    grouping = None
+    if not forward and multi_source.GROUP_ON_GPU:  # (each target's sum is its own)
+        grouping = multi_source.graph_grouping(rows, dst, WIDTH)
+        dst = dst if grouping is None else dst[grouping]
+    return put_back(_sums(rows, src, dst, order, forward), grouping)
+
+
+def _sums(rows: Graph, src: np.ndarray, dst: np.ndarray, order: str, forward: bool) -> Any:
+    """The sums of ``dst``'s targets in its order, searched in ``rows`` (reversed arcs from
+    the targets) from whichever side ``forward`` says."""
+    cp = cupy()
+    n = rows.num_vertices
     if order == "distance":
         times = np.bincount(src, minlength=n)
         return _by_distance(rows, dst, times)
