@@ -159,6 +159,7 @@ def test_gpu_statistics_in_the_sources_order(monkeypatch):
     """The GPU's statistics of grouped searches come back in the sources' order (a lattice
     and repeated sources), equal to the CPU's."""
     monkeypatch.setattr(multi_source, "GROUP_ON_GPU", True)
+    monkeypatch.setattr(multi_source, "GROUP_DEPTH_ON_GPU", 0)  # (grouped however shallow)
     G = _lattice(40)
     rng = np.random.default_rng(2)
     for sources in (None, rng.integers(0, G.num_vertices, 900)):
@@ -173,6 +174,7 @@ def test_gpu_harmonic_sums_in_the_targets_order(monkeypatch, directed):
     """The GPU's harmonic sums with the targets' searches grouped: in the targets' order, bit
     for bit the CPU's (given order and by distance; repeated targets)."""
     monkeypatch.setattr(multi_source, "GROUP_ON_GPU", True)
+    monkeypatch.setattr(multi_source, "GROUP_DEPTH_ON_GPU", 0)  # (grouped however shallow)
     rng = np.random.default_rng(5)
     n = 900
     G = wg.Graph.from_edges(rng.integers(0, n, 2000), rng.integers(0, n, 2000), num_vertices=n,
@@ -189,8 +191,30 @@ def test_gpu_efficiency_sum_grouped(monkeypatch):
     """The GPU's batches grouped by neighbourhood add the CPU's bits (a lattice, a random
     directed graph)."""
     monkeypatch.setattr(multi_source, "GROUP_ON_GPU", True)
+    monkeypatch.setattr(multi_source, "GROUP_DEPTH_ON_GPU", 0)  # (grouped however shallow)
     rng = np.random.default_rng(3)
     n = 3000
     arcs = rng.integers(0, n, (2, 5000))
     for G in (_lattice(60), wg.Graph.from_edges(*arcs, num_vertices=n)):
         assert efficiency_sum(G.to("gpu"), device="gpu") == efficiency_sum(G, device="cpu")
+
+
+@pytest.mark.gpu
+def test_gpu_groups_only_deep_graphs(monkeypatch):
+    """The GPU groups a deep graph's searches (a 3,000-vertex path: depth 2,999 from vertex 0),
+    not a shallow one's (a random graph), nor too few searches, nor with GROUP_ON_GPU off."""
+    monkeypatch.setattr(multi_source, "GROUP_ON_GPU", True)
+    n = 3000
+    path = wg.Graph.from_edges(np.arange(n - 1), np.arange(1, n), num_vertices=n,
+                               directed=False).to("gpu")  # fmt: skip
+    rng = np.random.default_rng(0)
+    shallow = wg.Graph.from_edges(*rng.integers(0, n, (2, 4 * n)), num_vertices=n).to("gpu")
+    every = np.arange(n, dtype=np.int64)
+    assert multi_source.gpu_groups_pay(path, n)
+    assert not multi_source.gpu_groups_pay(shallow, n)
+    assert multi_source.gpu_groups_pay(shallow, n, depth=multi_source.GROUP_DEPTH_ON_GPU)
+    assert not multi_source.gpu_groups_pay(path, 2 * multi_source.WIDTH)
+    order = multi_source.gpu_grouping(path, every[::-1].copy())
+    assert order is not None and np.array_equal(np.sort(order), every)
+    monkeypatch.setattr(multi_source, "GROUP_ON_GPU", False)
+    assert multi_source.gpu_grouping(path, every) is None

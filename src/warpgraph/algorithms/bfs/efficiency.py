@@ -10,11 +10,15 @@ one distance are equal, so only how many there are at each distance matters. Her
   groups at a time (one group per thread, up to 64 sources each), each counting how many
   vertices every one of its searches reaches at each level; on the GPU (``device``), batches
   of groups of 64 as ``distance_stats``' GPU searches (:mod:`.efficiency_gpu`), the same counts;
-* the sum is then added in NetworkX's order, wave after wave, one source after another, level
-  after level: ``count`` additions of ``1 / level`` at a time by :func:`add_repeated`, which
-  gives the bits of that many sequential additions in a few steps (within one binade of the
-  running sum every addition adds the same amount, so the additions up to the binade's top
-  are one multiplication).
+* a wave's sources (at least :data:`WAVE_GROUPS` groups) are grouped by neighbourhood among
+  themselves (:func:`wave_order`; a lattice's groups become small balls, so their searches
+  share more words: grid:128 on 2 cores 3.55 -> 1.17 s, session 62), and their counts are
+  kept until added;
+* the sum is then added in NetworkX's order, wave after wave, one source after another (in id
+  order, wherever the grouping put them), level after level: ``count`` additions of
+  ``1 / level`` at a time by :func:`add_repeated`, which gives the bits of that many
+  sequential additions in a few steps (within one binade of the running sum every addition
+  adds the same amount, so the additions up to the binade's top are one multiplication).
 
 Cost: the searches as ``distance_stats`` (``n`` searches, in parallel), then a sequential pass
 over each source's levels (``n`` times the mean eccentricity), on the host whatever the device.

@@ -41,6 +41,8 @@ __all__ = [
     "GpuGroups",
     "distance_stats",
     "expand_level",
+    "gpu_grouping",
+    "gpu_groups_pay",
     "graph_grouping",
     "group_span",
     "grouping_order",
@@ -95,9 +97,13 @@ SEARCH_BLOCKS_PER_SM: int | None = 4
 #: every source (session 61): grid:128 2.23 -> 0.61 s, delaunay_n16 27.1 -> 21.0 s, urand:14
 #: within noise (docs/BFS.md).
 GROUP_BY_NEIGHBOURHOOD = True
-#: The same before the GPU's searches: off until measured there (the GPU's groups run the
-#: same code; only their sources differ).
-GROUP_ON_GPU = False
+#: The same before the GPU's searches, in a graph at least :data:`GROUP_DEPTH_ON_GPU` deep
+#: (the eccentricity of vertex 0). Measured on an H100 (session 62, every source):
+#: ``distance_stats`` grid:256 0.822 -> 0.494 s, luxembourg_osm 5.75 -> 4.35 s, grid:128
+#: 0.041 -> 0.031 s, but urand:16 0.127 -> 0.146 s (shallow: every search soon covers the
+#: graph, and the grouping's host work is not won back) and delaunay_n16 (depth 109) within 5 %.
+GROUP_ON_GPU = True
+GROUP_DEPTH_ON_GPU = 128
 GROUP_FROM = 2
 #: Bytes a vertex slot of a group takes in a GPU batch: its three words (seen, front, found)
 #: and its entries in the two frontier lists (4 bytes each).
@@ -165,7 +171,7 @@ def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> Di
     n = G.num_vertices
     src = source_ids(sources, n)
     if dev == "gpu":
-        order = graph_grouping(G, src, WIDTH) if GROUP_ON_GPU else None
+        order = gpu_grouping(G, src)
         stats = _stats_gpu(G, src if order is None else src[order])
         return stats if order is None else _in_source_order(stats, order)
     if src.size <= FEW_SOURCES:
@@ -185,6 +191,23 @@ def distance_stats(G: Graph, sources: Any = None, *, device: str = "auto") -> Di
 def graph_grouping(G: Graph, src: np.ndarray, size: int) -> np.ndarray | None:
     """:func:`grouping_order` over ``G``'s own rows (copied to the host only where used)."""
     return grouping_order(*host_rows(G), src, size) if _groups_pay(src.size, size) else None
+
+
+def gpu_grouping(G: Graph, ids: np.ndarray, depth: int | None = None) -> np.ndarray | None:
+    """:func:`graph_grouping` of ``ids`` for the GPU's groups of :data:`WIDTH`, where
+    :func:`gpu_groups_pay`."""
+    return graph_grouping(G, ids, WIDTH) if gpu_groups_pay(G, ids.size, depth) else None
+
+
+def gpu_groups_pay(G: Graph, searches: int, depth: int | None = None) -> bool:
+    """Whether the GPU's ``searches`` are grouped by neighbourhood: :data:`GROUP_ON_GPU` on,
+    more than :data:`GROUP_FROM` groups, and a graph at least :data:`GROUP_DEPTH_ON_GPU`
+    deep: ``depth``, or the eccentricity of vertex 0 (one search on the GPU) when not given."""
+    if not GROUP_ON_GPU or not _groups_pay(searches, WIDTH):
+        return False
+    if depth is None:
+        depth = int(_stats_gpu(G, np.zeros(1, dtype=np.int64)).eccentricity[0])
+    return depth >= GROUP_DEPTH_ON_GPU
 
 
 def grouping_order(indptr, indices, src: np.ndarray, size: int) -> np.ndarray | None:

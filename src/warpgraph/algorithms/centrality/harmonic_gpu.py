@@ -35,8 +35,7 @@ from ...device import check_device_memory, cupy
 from ...gpu.launch import launch
 from ...gpu.loader import declare, get_kernel
 from ...graph import Graph
-from ..bfs import multi_source
-from ..bfs.multi_source import SLOT_BYTES, WIDTH, GpuGroups, put_back
+from ..bfs.multi_source import SLOT_BYTES, WIDTH, GpuGroups, gpu_grouping, put_back
 
 __all__ = ["BACKWARD_LEVEL_BYTES", "GPU_LEVEL_BYTES", "WARP_SUMS_BELOW", "harmonic_gpu"]
 
@@ -94,10 +93,8 @@ def harmonic_gpu(G: Graph, src: np.ndarray, dst: np.ndarray, order: str) -> Any:
     """
     forward = order == "given" and src.size <= dst.size
     rows = G if forward or not G.directed else G.transpose()
-    grouping = None
-    if not forward and multi_source.GROUP_ON_GPU:  # (each target's sum is its own)
-        grouping = multi_source.graph_grouping(rows, dst, WIDTH)
-        dst = dst if grouping is None else dst[grouping]
+    grouping = None if forward else gpu_grouping(rows, dst)  # (each target's sum is its own)
+    dst = dst if grouping is None else dst[grouping]
     return put_back(_sums(rows, src, dst, order, forward), grouping)
 
 
