@@ -173,9 +173,9 @@ def efficiency_sum(G: Graph, *, device: str = "auto") -> float:
 
 def wave_order(indptr, indices, first: int, count: int, n: int, size: int):
     """The sources ``first, first + 1, ...`` (``count`` of them, at most ``n - first``)
-    grouped by neighbourhood, ``size`` a group (:func:`.multi_source.grouping_order`), and
-    each one's place in that order (``places[i]``: where source ``first + i`` is), so the
-    sums can still be added in id order.
+    grouped by neighbourhood, ``size`` a group (:func:`.multi_source.grouping_order`; kept in
+    id order where ``indptr`` is None), and each one's place in that order (``places[i]``:
+    where source ``first + i`` is), so the sums can still be added in id order.
 
     Examples
     --------
@@ -185,7 +185,7 @@ def wave_order(indptr, indices, first: int, count: int, n: int, size: int):
     [[1, 2], [0, 1]]
     """
     ids = np.arange(first, min(first + count, n), dtype=np.int64)
-    order = grouping_order(indptr, indices, ids, size)
+    order = None if indptr is None else grouping_order(indptr, indices, ids, size)
     if order is None:
         return ids, np.arange(ids.size, dtype=np.int64)
     places = np.empty_like(order)

@@ -58,7 +58,7 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
     >>> efficiency_sum_gpu(P, 64)  # 1 + 1/2 + 1 + 1 + 1/2 + 1
     5.0
     """
-    from .efficiency import _add_wave
+    from .efficiency import _add_wave, wave_order
 
     cp = cupy()
     n = G.num_vertices
@@ -77,7 +77,7 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
     batch = _batch_for(groups, stride, room)
     searches = GpuGroups(G, batch, SOURCE)
     counts = cp.zeros((batch, room + 1, WIDTH), dtype=cp.uint32)
-    rows = host_rows(G) if gpu_groups_pay(G, n, eccentricity) else None  # (each batch grouped)
+    rows = host_rows(G) if gpu_groups_pay(G, n, eccentricity) else (None, None)  # (batches grouped)
     pending: Future | None = None
     total = 0.0
     with ThreadPoolExecutor(max_workers=1) as adder:
@@ -85,7 +85,7 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
         while first_group < groups:
             width = min(batch, groups - first_group)
             first = first_group * WIDTH
-            sources, places = _batch_order(rows, first, width * WIDTH, n)
+            sources, places = wave_order(*rows, first, width * WIDTH, n, WIDTH)
             searches.start(sources, width)
             counts[:width] = 0
             last = searches.run("ibfs_level_counts", width, counts, room, top=room + 1)
@@ -101,17 +101,6 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
             pending = adder.submit(_add_wave, found, depth, WIDTH, places, total)
             first_group += width
         return pending.result() if pending is not None else total
-
-
-def _batch_order(rows, first: int, count: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """A batch's sources and their places (:func:`.efficiency.wave_order`): grouped by
-    neighbourhood where ``rows`` (the host rows) are given, else in id order."""
-    from .efficiency import wave_order
-
-    if rows is not None:
-        return wave_order(*rows, first, count, n, WIDTH)
-    ids = np.arange(first, min(first + count, n), dtype=np.int64)
-    return ids, np.arange(ids.size, dtype=np.int64)
 
 
 def _batch_for(groups: int, stride: int, room: int) -> int:
