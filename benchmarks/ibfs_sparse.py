@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import random
 import statistics
 import time
 from typing import Any
@@ -95,6 +96,9 @@ def main() -> None:
                     help="stats, efficiency, harmonic")  # fmt: skip
     ap.add_argument("--sources", type=int, default=0,
                     help="searches from the first S vertices only (0: every vertex)")  # fmt: skip
+    ap.add_argument("--sample", type=int, default=0,
+                    help="searches from S vertices drawn as nx_backend.py's harmonic case "
+                         "draws them (random.Random(1).sample); overrides --sources")  # fmt: skip
     ap.add_argument("--modes", nargs="+", default=["dense", "persistent", "lists"])
     ap.add_argument("--shares", type=int, nargs="*", default=[])
     ap.add_argument("--repeat", type=int, default=3)
@@ -107,6 +111,8 @@ def main() -> None:
         G = load(spec).to("gpu")
         n = G.num_vertices
         sources = np.arange(min(args.sources, n)) if args.sources else None
+        if args.sample:
+            sources = np.array(random.Random(1).sample(range(n), min(args.sample, n)))
         for what in args.what:
             call = calls(G, what, sources)
             results, times = {}, {m: [] for m in modes}

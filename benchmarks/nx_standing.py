@@ -69,6 +69,13 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     # 596821d: distance_stats' CPU searches grouped by neighbourhood (both devices now changed)
     "closeness_centrality": "2026-12-06 17:02:12",  # 596821d (the GPU's: d232689)
     "diameter": "2026-12-06 17:02:12",  # 596821d
+    # f2dc2cc / 83033a5 / 2a3a3db: global efficiency's waves grouped by neighbourhood (CPU;
+    # the GPU's batches in deep graphs), the GPU's distance_stats grouped in deep graphs
+    # (closeness and diameter on urand:17 measured after them: shallow, not grouped there).
+    # 85a40d3 groups harmonic centrality's searches from the targets only: the benchmark's
+    # case (64 sampled sources) searches from the sources, a path it did not change.
+    "global_efficiency": "2026-12-06 19:04:01",
+    "harmonic_diameter": "2026-12-06 19:04:01",
 }
 #: Cases of ``nx_one_node.py`` and the function each times.
 ONE_NODE_CASES = ("closeness_centrality(u)", "closeness_centrality(u), directed", "eccentricity(v)")

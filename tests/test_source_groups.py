@@ -134,12 +134,18 @@ def test_harmonic_sums_do_not_depend_on_the_grouping(monkeypatch, directed, orde
 
 
 @pytest.mark.parametrize("directed", [False, True])
-def test_efficiency_sum_does_not_depend_on_the_grouping(monkeypatch, directed):
-    """Global efficiency's waves group their sources (WAVE_GROUPS groups a wave) and add the
-    counts in id order: the bits of the ungrouped run and of the sequential sum over SciPy's
-    distances (source after source, nearest target first)."""
+@pytest.mark.parametrize("wave_groups", [None, 20])
+def test_efficiency_sum_does_not_depend_on_the_grouping(monkeypatch, directed, wave_groups):
+    """Global efficiency's waves group their sources (the whole graph in one wave, or waves of
+    20 groups of 64 and a short last one) and add the counts in id order: the bits of the
+    ungrouped run and of the sequential sum over SciPy's distances (source after source,
+    nearest target first)."""
+    from warpgraph.algorithms.bfs import efficiency
+
+    if wave_groups:  # (a wave's counts: 65 levels of 64 searches, 4 bytes each)
+        monkeypatch.setattr(efficiency, "WAVE_BYTES", wave_groups * 65 * 64 * 4)
     rng = np.random.default_rng(11)
-    n = 2600  # (two waves at least, and a short last one)
+    n = 2600
     src, dst = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
     G = wg.Graph.from_edges(src, dst, num_vertices=n, directed=directed)
     grouped = efficiency_sum(G, device="cpu")

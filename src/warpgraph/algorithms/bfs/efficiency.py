@@ -10,10 +10,10 @@ one distance are equal, so only how many there are at each distance matters. Her
   groups at a time (one group per thread, up to 64 sources each), each counting how many
   vertices every one of its searches reaches at each level; on the GPU (``device``), batches
   of groups of 64 as ``distance_stats``' GPU searches (:mod:`.efficiency_gpu`), the same counts;
-* a wave's sources (at least :data:`WAVE_GROUPS` groups) are grouped by neighbourhood among
-  themselves (:func:`wave_order`; a lattice's groups become small balls, so their searches
-  share more words: grid:128 on 2 cores 3.55 -> 1.17 s, session 62), and their counts are
-  kept until added;
+* a wave's sources (as many groups as :data:`WAVE_BYTES` of counts hold: a 65,536-vertex
+  mesh in one wave) are grouped by neighbourhood among themselves (:func:`wave_order`; a
+  lattice's groups become small balls, so their searches share more words), and their counts
+  are kept until added;
 * the sum is then added in NetworkX's order, wave after wave, one source after another (in id
   order, wherever the grouping put them), level after level: ``count`` additions of
   ``1 / level`` at a time by :func:`add_repeated`, which gives the bits of that many
@@ -38,6 +38,7 @@ from ...graph import Graph
 from ..triangles.api import place
 from .multi_source import (
     WIDTH,
+    distance_stats,
     expand_level,
     group_span,
     grouping_order,
@@ -59,9 +60,10 @@ __all__ = [
 
 #: Levels counted per search before a wave is run again with room for twice as many.
 FIRST_LEVELS = 64
-#: Groups in a wave at least (a multiple of the threads): the sources of a wave are grouped by
-#: neighbourhood among themselves, and their counts held until added in id order.
-WAVE_GROUPS = 32
+#: Bytes of level counts a CPU wave holds (4 a search and level): its groups are as many as
+#: fit (at least one per thread; the whole graph where it fits). A wave's sources are grouped
+#: by neighbourhood among themselves and their counts held until added in id order.
+WAVE_BYTES = 256 << 20
 
 
 def global_efficiency(G: Graph, *, device: str = "auto") -> float:
@@ -151,17 +153,21 @@ def efficiency_sum(G: Graph, *, device: str = "auto") -> float:
     indptr, indices = host_rows(G)
     total = 0.0
     levels = FIRST_LEVELS
+    if n and not G.directed:
+        # (as on the GPU: no eccentricity passes twice vertex 0's within its component, so a
+        # whole-graph wave of a lattice is not searched again at 64, 128, ... levels)
+        levels = max(levels, 2 * int(distance_stats(G, [0], device="cpu").eccentricity[0]))
     with threads_for(n * max(1, n // WIDTH)):
         threads = nb.get_num_threads()
         span = group_span(n, threads)
         groups = -(-n // span)
-        # (waves of at least WAVE_GROUPS groups: room to group their sources by neighbourhood)
-        wave = max(1, min(groups, threads * -(-WAVE_GROUPS // threads)))
         first = 0
         while first < groups:
-            count = min(wave, groups - first)
+            # (as many groups as WAVE_BYTES of counts hold, at least one per thread: the more,
+            # the better their sources group by neighbourhood)
+            count = min(groups - first, max(threads, WAVE_BYTES // ((levels + 1) * span * 4)))
             sources, places = wave_order(indptr, indices, first * span, count * span, n, span)
-            counts = np.zeros((count, levels + 1, span), dtype=np.int64)
+            counts = np.zeros((count, levels + 1, span), dtype=np.int32)
             depth = np.zeros(count, dtype=np.int64)
             if not _wave_counts(indptr, indices, sources, 0, span, counts, depth):
                 levels *= 2  # (a search went deeper: the wave again, with room for it)
