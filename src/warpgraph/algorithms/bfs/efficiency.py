@@ -153,7 +153,8 @@ def efficiency_sum(G: Graph, *, device: str = "auto") -> float:
     indptr, indices = host_rows(G)
     total = 0.0
     levels = FIRST_LEVELS
-    if n and not G.directed:
+    sized = n > 0 and not G.directed  # (whether the table's room is known before a wave)
+    if sized:
         # (as on the GPU: no eccentricity passes twice vertex 0's within its component, so a
         # whole-graph wave of a lattice is not searched again at 64, 128, ... levels)
         levels = max(levels, 2 * int(distance_stats(G, [0], device="cpu").eccentricity[0]))
@@ -164,8 +165,10 @@ def efficiency_sum(G: Graph, *, device: str = "auto") -> float:
         first = 0
         while first < groups:
             # (as many groups as WAVE_BYTES of counts hold, at least one per thread: the more,
-            # the better their sources group by neighbourhood)
-            count = min(groups - first, max(threads, WAVE_BYTES // ((levels + 1) * span * 4)))
+            # the better their sources group by neighbourhood; a directed graph's first wave
+            # is one group per thread, its depth found at little cost where it goes deeper)
+            fit = WAVE_BYTES // ((levels + 1) * span * 4) if sized else 0
+            count = min(groups - first, max(threads, fit))
             sources, places = wave_order(indptr, indices, first * span, count * span, n, span)
             counts = np.zeros((count, levels + 1, span), dtype=np.int32)
             depth = np.zeros(count, dtype=np.int64)
@@ -174,6 +177,7 @@ def efficiency_sum(G: Graph, *, device: str = "auto") -> float:
                 continue
             total = _add_wave(counts, depth, span, places, total)
             first += count
+            sized = True
     return total
 
 
