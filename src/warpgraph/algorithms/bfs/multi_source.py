@@ -103,6 +103,8 @@ GROUP_BY_NEIGHBOURHOOD = True
 #: 0.041 -> 0.031 s, but urand:16 0.127 -> 0.146 s (shallow: every search soon covers the
 #: graph, and the grouping's host work is not won back) and delaunay_n16 (depth 109) within 5 %.
 GROUP_ON_GPU = True
+#: Levels from vertex 0 a graph needs for the GPU to group its searches (grid:128's 254 and
+#: luxembourg_osm's 1,034 are grouped; delaunay_n16's 109 and urand:16's 6 are not).
 GROUP_DEPTH_ON_GPU = 128
 GROUP_FROM = 2
 #: Bytes a vertex slot of a group takes in a GPU batch: its three words (seen, front, found)

@@ -5,7 +5,10 @@ sequential loop over the sources would add it (NetworkX's ``harmonic_centrality`
 sources that way), or, with ``order="distance"``, nearest source first, as a loop over one
 search's discovery order adds it (NetworkX 3.6's when it reports fewer nodes than it has
 sources): the values are those bits exactly, on any number of threads. Unreached sources and
-the target itself add nothing.
+the target itself add nothing. Searches from the targets are grouped by neighbourhood
+(:func:`~warpgraph.algorithms.bfs.multi_source.grouping_order`; on the GPU in deep graphs
+only): each target's sum is its own, so the grouping changes no bit (grid:128 on 2 cores,
+every vertex: 1.88 -> 0.58 s, session 62).
 
 The distances come from breadth-first searches in groups of up to 64, as in
 :func:`warpgraph.algorithms.bfs.distance_stats` (iBFS's bitwise joint traversal, the same level

@@ -21,6 +21,11 @@ each level's two steps (:class:`~warpgraph.algorithms.bfs.multi_source.GpuGroups
   and the next level's step first adds that many ``1 / level`` to the search's sum (a thread
   per search; the counts of two levels in two halves, so no barrier between the two).
 
+From the targets, in a graph at least ``GROUP_DEPTH_ON_GPU`` deep, the targets' searches are
+grouped by neighbourhood (:func:`~warpgraph.algorithms.bfs.multi_source.gpu_grouping`) and
+the sums put back in the targets' order (not measured on its own: every-vertex runs search
+from the sources; tested bit for bit against the CPU).
+
 Levels are 16-bit while every search stays within 65,535 levels; a deeper one starts the whole
 computation again with 32-bit levels (the reciprocal table then covers every distance below n).
 """
