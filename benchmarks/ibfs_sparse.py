@@ -11,8 +11,9 @@ rounds, after one untimed call of each):
   ``SPARSE_SHARE = 0`` and the old choice of the persistent kernel);
 - ``persistent``: no lists, the persistent kernel chosen as now (``DEEP_LEVELS``);
 - ``lists``: the lists as now (``SPARSE_SHARE``), and ``lists/S`` for each ``--shares`` S;
-- ``grouped``: ``lists`` with ``distance_stats``' sources grouped by neighbourhood
-  (``GROUP_ON_GPU``; the other modes keep the given order).
+- ``grouped``: ``lists`` with the sources grouped by neighbourhood as by default since session
+  62 (``GROUP_ON_GPU``, in graphs at least ``GROUP_DEPTH_ON_GPU`` deep; the other modes turn
+  it off and keep the given order).
 
 Graphs: ``urand:S``, ``grid:R`` and ``file:PATH.npz`` (arrays ``src``, ``dst``, ``n``: an
 undirected graph, e.g. a road network converted beforehand). Every mode's results are
