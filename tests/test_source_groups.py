@@ -224,3 +224,24 @@ def test_gpu_groups_only_deep_graphs(monkeypatch):
     assert order is not None and np.array_equal(np.sort(order), every)
     monkeypatch.setattr(multi_source, "GROUP_ON_GPU", False)
     assert multi_source.gpu_grouping(path, every) is None
+
+
+def test_helpers_reject_bad_input():
+    """The grouping's helpers: ``put_back`` needs a permutation's worth of integer positions,
+    ``wave_order`` a non-negative first source and count and a group size, ``grouping_order``
+    ids inside the graph (``neighbourhood_order``'s check)."""
+    from warpgraph.algorithms.bfs.efficiency import wave_order
+
+    values = np.array([5.0, 6.0, 7.0])
+    assert multi_source.put_back(values, None) is values
+    assert multi_source.put_back(values, np.array([1, 2, 0])).tolist() == [7.0, 5.0, 6.0]
+    for bad in (np.array([0, 1]), np.array([0.0, 1.0, 2.0]), np.array([[0, 1, 2]])):
+        with pytest.raises(ValueError, match="1-D integer array of 3 positions"):
+            multi_source.put_back(values, bad)
+    G = _lattice(8)
+    indptr, indices = np.asarray(G.indptr), np.asarray(G.indices)
+    for first, count, size in ((-1, 4, 2), (0, -1, 2), (0, 4, 0)):
+        with pytest.raises(ValueError, match="wave_order needs"):
+            wave_order(indptr, indices, first, count, 64, size)
+    with pytest.raises(ValueError, match=r"lie in \[0, 64\)"):
+        multi_source.grouping_order(indptr, indices, np.arange(60, 260), 64)

@@ -56,6 +56,7 @@ __all__ = [
     "global_efficiency",
     "harmonic_diameter",
     "neighbourhood_efficiencies",
+    "wave_order",
 ]
 
 #: Levels counted per search before a wave is run again with room for twice as many.
@@ -194,6 +195,9 @@ def wave_order(indptr, indices, first: int, count: int, n: int, size: int):
     >>> [a.tolist() for a in wave_order(indptr, indices, 1, 5, 3, 64)]  # (one group: kept)
     [[1, 2], [0, 1]]
     """
+    if first < 0 or count < 0 or size < 1:
+        raise ValueError(f"wave_order needs first >= 0, count >= 0 and size >= 1, got first="
+                         f"{first}, count={count}, size={size}")  # fmt: skip
     ids = np.arange(first, min(first + count, n), dtype=np.int64)
     order = None if indptr is None else grouping_order(indptr, indices, ids, size)
     if order is None:

@@ -230,9 +230,21 @@ def _groups_pay(searches: int, size: int) -> bool:
 
 def put_back(values: Any, order: np.ndarray | None) -> Any:
     """``values`` computed for ``ids[order]`` put back at their ids' places (host or device
-    array); ``values`` itself when ``order`` is None."""
+    array); ``values`` itself when ``order`` is None. ``ValueError`` unless ``order`` is a
+    1-D integer array as long as ``values``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> put_back(np.array([10, 20, 30]), np.array([2, 0, 1])).tolist()  # (10 is id 2's, 20 id 0's)
+    [20, 30, 10]
+    """
     if order is None:
         return values
+    order = np.asarray(order)
+    if order.ndim != 1 or order.dtype.kind not in "iu" or order.size != len(values):
+        raise ValueError(f"order must be a 1-D integer array of {len(values)} positions, got "
+                         f"dtype {order.dtype} and shape {order.shape}")  # fmt: skip
     from ..._arrays import is_cupy
 
     xp = np
