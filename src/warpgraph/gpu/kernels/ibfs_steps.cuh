@@ -13,9 +13,10 @@
 // is a thin ring; a group's is the union of its 64 rings, a band as wide as its sources are
 // spread (64 consecutive ids of grid:128: 22 % of the words a level; sources grouped by
 // neighbourhood, algorithms/bfs/source_groups.py, keep it thinner). So the persistent kernel
-// keeps each group's frontier as a list of its words (IbfsLists) while the lists stay short: a level whose longest list holds at most `limit` words expands only the
-// listed words, which append the words they reach first in this level (atomicOr's old word 0:
-// once a word a level) to the other list, and its settling visits only those. A dense level
+// keeps each group's frontier as a list of its words (IbfsLists) while the lists stay short:
+// a level whose longest list holds at most `limit` words expands only the listed words, which
+// append the words they reach first in this level (atomicOr's old word 0: once a word a
+// level) to the other list, and its settling visits only those. A dense level
 // (a longer list somewhere) visits every word, and its settling lists the new words again,
 // one atomic a warp, until some group's list passes `limit` (the next level is dense anyway).
 //
