@@ -127,6 +127,18 @@ def test_katz_matches_reference(case, alpha, beta, normalized):
         )
 
 
+@pytest.mark.filterwarnings("error")
+def test_katz_reference_diverges_quietly():
+    """A diverging alpha overflows the reference's vector to inf (inf - inf is NaN): it ends in
+    ConvergenceError, as ours does, without NumPy's warnings."""
+    src, dst = np.array([0, 1, 2, 0]), np.array([1, 2, 0, 2])
+    with pytest.raises(ConvergenceError, match="Katz"):
+        katz_reference(3, src, dst, np.full(4, 50.0), alpha=0.9, max_iter=1000)
+    G = graph(3, src, dst, np.full(4, 50.0), True)
+    with pytest.raises(ConvergenceError, match="Katz"):
+        katz_centrality(G, alpha=0.9, max_iter=1000, weights=True, device="cpu")
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("directed", [True, False])
 def test_larger_graph_matches_reference(device, directed):

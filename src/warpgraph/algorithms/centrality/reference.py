@@ -95,11 +95,14 @@ def katz_reference(
     At = _transposed(n, src, dst, weights, directed)
     b = np.broadcast_to(np.asarray(beta, dtype=np.float64), (n,))
     x = np.zeros(n) if nstart is None else np.asarray(nstart, dtype=np.float64)
-    for step in range(1, max_iter + 1):
-        y = alpha * (At @ x) + b
-        if np.abs(y - x).sum() < n * tol:
-            if normalized:
-                y = y / (np.linalg.norm(y) or 1.0)
-            return y, step
-        x = y
+    # A diverging alpha grows x to inf, and inf - inf makes the change NaN: never below the
+    # tolerance, so the run ends in ConvergenceError as it should; NumPy's warnings say nothing.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for step in range(1, max_iter + 1):
+            y = alpha * (At @ x) + b
+            if np.abs(y - x).sum() < n * tol:
+                if normalized:
+                    y = y / (np.linalg.norm(y) or 1.0)
+                return y, step
+            x = y
     raise ConvergenceError(max_iter, "Katz centrality (reference)")
