@@ -193,6 +193,35 @@ def test_gpu_harmonic_sums_in_the_targets_order(monkeypatch, directed):
 
 
 @pytest.mark.gpu
+def test_gpu_harmonic_every_pair_from_the_targets(monkeypatch):
+    """With ``SYMMETRIC_FROM_TARGETS`` an undirected graph's every pair (and as many sources as
+    targets, repeated) is searched from the targets, grouped, and adds the CPU's bits; a
+    directed graph's stays with its sources."""
+    from warpgraph.algorithms.centrality import harmonic_gpu
+
+    monkeypatch.setattr(multi_source, "GROUP_ON_GPU", True)
+    monkeypatch.setattr(multi_source, "GROUP_DEPTH_ON_GPU", 0)  # (grouped however shallow)
+    monkeypatch.setattr(harmonic_gpu, "SYMMETRIC_FROM_TARGETS", True)
+    backward = []
+    from_targets = harmonic_gpu._from_targets
+    monkeypatch.setattr(harmonic_gpu, "_from_targets",
+                        lambda *a: backward.append(1) or from_targets(*a))  # fmt: skip
+    rng = np.random.default_rng(4)
+    lattice = _lattice(40)
+    picks = rng.integers(0, lattice.num_vertices, 900)
+    for sources, targets in ((None, None), (picks, picks[::-1].copy())):
+        cpu = harmonic_centrality(lattice, sources, targets, device="cpu")
+        gpu = harmonic_centrality(lattice.to("gpu"), sources, targets, device="gpu")
+        assert np.array_equal(cpu, gpu.get())
+    assert len(backward) == 2
+    n = 900
+    G = wg.Graph.from_edges(*rng.integers(0, n, (2, 2000)), num_vertices=n)
+    assert np.array_equal(harmonic_centrality(G, device="cpu"),
+                          harmonic_centrality(G.to("gpu"), device="gpu").get())  # fmt: skip
+    assert len(backward) == 2
+
+
+@pytest.mark.gpu
 def test_gpu_efficiency_sum_grouped(monkeypatch):
     """The GPU's batches grouped by neighbourhood add the CPU's bits (a lattice, a random
     directed graph)."""

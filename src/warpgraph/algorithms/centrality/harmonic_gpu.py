@@ -77,6 +77,10 @@ BACKWARD_LEVEL_BYTES = 8 << 30
 #: gather the terms, one adds them) instead of a thread: 64 threads, each waiting on its loads,
 #: took 20 ms for 131,072 sources on an H100 where the CPU's 16 threads took 75 ms.
 WARP_SUMS_BELOW = 32768
+#: An undirected graph's searches from as many sources as targets (every pair) run from the
+#: targets, grouped by neighbourhood, where :func:`gpu_groups_pay` (a deep graph): the terms
+#: of each target are its own search's, added in the sources' order as from the sources.
+SYMMETRIC_FROM_TARGETS = False
 #: Threads per block of the warp kernel (``SUM_WARP_BLOCK`` in ``harmonic.cu``).
 SUM_WARP_BLOCK = 128
 
@@ -99,6 +103,9 @@ def harmonic_gpu(G: Graph, src: np.ndarray, dst: np.ndarray, order: str) -> Any:
     forward = order == "given" and src.size <= dst.size
     rows = G if forward or not G.directed else G.transpose()
     grouping = None if forward else gpu_grouping(rows, dst)  # (each target's sum is its own)
+    if forward and SYMMETRIC_FROM_TARGETS and not G.directed and src.size == dst.size:
+        grouping = gpu_grouping(G, dst)  # (undirected: d(s, t) = d(t, s))
+        forward = grouping is None
     dst = dst if grouping is None else dst[grouping]
     return put_back(_sums(rows, src, dst, order, forward), grouping)
 
