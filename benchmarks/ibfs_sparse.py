@@ -15,9 +15,7 @@ rounds, after one untimed call of each):
   62 (``GROUP_ON_GPU``, in graphs at least ``GROUP_DEPTH_ON_GPU`` deep; the other modes turn
   it off and keep the given order);
 - ``symmetric``: ``grouped``, and harmonic centrality's every pair of an undirected graph
-  searched from the targets, grouped (``harmonic_gpu.SYMMETRIC_FROM_TARGETS``);
-- ``batch-waves``: ``grouped`` with global efficiency's waves one GPU batch each (session 62's
-  code: each batch grouped and added on its own; ``efficiency.WAVE_BYTES = 1``).
+  searched from the targets, grouped (``harmonic_gpu.SYMMETRIC_FROM_TARGETS``).
 
 Graphs: ``urand:S``, ``grid:R`` and ``file:PATH.npz`` (arrays ``src``, ``dst``, ``n``: an
 undirected graph, e.g. a road network converted beforehand). Every mode's results are
@@ -41,7 +39,7 @@ import numpy as np
 from _common import dump_rows, urand_or_grid
 
 import warpgraph as wg
-from warpgraph.algorithms.bfs import distance_stats, efficiency, multi_source
+from warpgraph.algorithms.bfs import distance_stats, multi_source
 from warpgraph.algorithms.bfs.efficiency import efficiency_sum
 from warpgraph.algorithms.centrality import harmonic_gpu
 from warpgraph.algorithms.centrality.harmonic import harmonic_centrality
@@ -60,12 +58,9 @@ def load(spec: str) -> wg.Graph:
 def mode(name: str):
     """The module settings of a mode (see the module docstring), restored after."""
     saved = (multi_source.SPARSE_SHARE, multi_source.GpuGroups.persistent,
-             multi_source.GROUP_ON_GPU, harmonic_gpu.SYMMETRIC_FROM_TARGETS,
-             efficiency.WAVE_BYTES)  # fmt: skip
+             multi_source.GROUP_ON_GPU, harmonic_gpu.SYMMETRIC_FROM_TARGETS)  # fmt: skip
     try:
-        multi_source.GROUP_ON_GPU = name in ("grouped", "symmetric", "batch-waves")
-        if name == "batch-waves":
-            efficiency.WAVE_BYTES = 1
+        multi_source.GROUP_ON_GPU = name in ("grouped", "symmetric")
         harmonic_gpu.SYMMETRIC_FROM_TARGETS = name == "symmetric"
         if name == "dense":
             multi_source.SPARSE_SHARE = 0
@@ -79,8 +74,7 @@ def mode(name: str):
         yield
     finally:
         (multi_source.SPARSE_SHARE, multi_source.GpuGroups.persistent,
-         multi_source.GROUP_ON_GPU, harmonic_gpu.SYMMETRIC_FROM_TARGETS,
-         efficiency.WAVE_BYTES) = saved  # fmt: skip
+         multi_source.GROUP_ON_GPU, harmonic_gpu.SYMMETRIC_FROM_TARGETS) = saved  # fmt: skip
 
 
 def calls(G: wg.Graph, what: str, sources: np.ndarray | None):

@@ -235,23 +235,6 @@ def test_gpu_efficiency_sum_grouped(monkeypatch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("wave_bytes", [1, 1_200_000, 256 << 20])
-def test_gpu_efficiency_sum_in_waves(monkeypatch, wave_bytes):
-    """The GPU's waves (one batch, a few batches with a short last one, the whole graph) add
-    the CPU's bits, grouped or not; a directed path deeper than the first table runs again."""
-    from warpgraph.algorithms.bfs import efficiency, efficiency_gpu
-
-    monkeypatch.setattr(efficiency, "WAVE_BYTES", wave_bytes)
-    monkeypatch.setattr(efficiency_gpu, "GPU_BATCH_BYTES", 1 << 20)  # (a few groups a batch)
-    n = 700
-    path = wg.Graph.from_edges(np.arange(n - 1), np.arange(1, n), num_vertices=n)
-    for depth in (0, multi_source.GROUP_DEPTH_ON_GPU):
-        monkeypatch.setattr(multi_source, "GROUP_DEPTH_ON_GPU", depth)
-        for G in (_lattice(45), path):
-            assert efficiency_sum(G.to("gpu"), device="gpu") == efficiency_sum(G, device="cpu")
-
-
-@pytest.mark.gpu
 def test_gpu_groups_only_deep_graphs(monkeypatch):
     """The GPU groups a deep graph's searches (a 3,000-vertex path: depth 2,999 from vertex 0),
     not a shallow one's (a random graph), nor too few searches, nor with GROUP_ON_GPU off."""

@@ -11,15 +11,12 @@ search: twice the eccentricity of vertex 0 in an undirected graph (a bound on ev
 eccentricity of its component), at least ``first_levels``. A search that goes deeper than the
 table's room (a directed graph, another component) runs again, with the room doubled.
 
-The searches run in waves, as on the CPU: as many groups as :data:`.efficiency.WAVE_BYTES` of
-host counts hold (at least a batch), their counts kept on the host until the wave is added.
-The host's additions for one wave run on a worker thread while the GPU searches the next
-(``_add_wave`` releases the GIL), so a wave costs the longer of the two.
+The host's additions for one batch run on a worker thread while the GPU searches the next
+(``_add_wave`` releases the GIL), so a batch costs the longer of the two.
 
-In a deep graph (:func:`.multi_source.gpu_groups_pay`) each wave's sources are grouped by
+In a deep graph (:func:`.multi_source.gpu_groups_pay`) each batch's sources are grouped by
 neighbourhood among themselves (:func:`.efficiency.wave_order`); the additions still take them
-in id order. grid:256 on an H100 (session 62, within each batch of 128 groups): 0.91 -> 0.72
-s; since session 63 within a wave (every source of grid:256 in one wave).
+in id order. grid:256 on an H100: 0.91 -> 0.72 s (session 62).
 """
 
 from __future__ import annotations
@@ -61,7 +58,7 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
     >>> efficiency_sum_gpu(P, 64)  # 1 + 1/2 + 1 + 1 + 1/2 + 1
     5.0
     """
-    from .efficiency import WAVE_BYTES, _add_wave, wave_order
+    from .efficiency import _add_wave, wave_order
 
     cp = cupy()
     n = G.num_vertices
@@ -75,55 +72,35 @@ def efficiency_sum_gpu(G: Graph, first_levels: int) -> float:
     # component, it sizes the table, so that a lattice's first batch is not searched again at
     # 64, 128, ... levels; other components may still be deeper)
     eccentricity = int(distance_stats(G, [0], device="gpu").eccentricity[0])
-    sized = not G.directed  # (whether the table's room is known before a wave)
-    if sized:
+    if not G.directed:
         room = max(room, 2 * eccentricity)
     batch = _batch_for(groups, stride, room)
     searches = GpuGroups(G, batch, SOURCE)
     counts = cp.zeros((batch, room + 1, WIDTH), dtype=cp.uint32)
-    rows = host_rows(G) if gpu_groups_pay(G, n, eccentricity) else (None, None)  # (waves grouped)
+    rows = host_rows(G) if gpu_groups_pay(G, n, eccentricity) else (None, None)  # (batches grouped)
     pending: Future | None = None
     total = 0.0
     with ThreadPoolExecutor(max_workers=1) as adder:
         first_group = 0
         while first_group < groups:
-            # (as many groups as WAVE_BYTES of host counts hold, at least a batch: the more,
-            # the better their sources group; a directed graph's first wave is one batch)
-            fit = WAVE_BYTES // ((room + 1) * WIDTH * COUNT_BYTES) if sized else 0
-            wave = min(groups - first_group, max(batch, fit))
-            sources, places = wave_order(*rows, first_group * WIDTH, wave * WIDTH, n, WIDTH)
-            found = _wave_counts(searches, sources, counts, room, batch)
-            if found is None:  # (a search went deeper than the table: again, with room for it)
+            width = min(batch, groups - first_group)
+            first = first_group * WIDTH
+            sources, places = wave_order(*rows, first, width * WIDTH, n, WIDTH)
+            searches.start(sources, width)
+            counts[:width] = 0
+            last = searches.run("ibfs_level_counts", width, counts, room, top=room + 1)
+            if last > room:  # (a search went deeper than the table: again, with room for it)
                 room *= 2
                 batch = min(batch, _batch_for(groups, stride, room))
                 counts = cp.zeros((batch, room + 1, WIDTH), dtype=cp.uint32)
                 continue
+            found = counts[:width, : last + 1].get().astype(np.int64)
+            depth = np.full(width, last, dtype=np.int64)
             if pending is not None:
-                total = pending.result()  # (the additions are one chain: wave after wave)
-            pending = adder.submit(_add_wave, *found, WIDTH, places, total)
-            first_group += wave
-            sized = True
+                total = pending.result()  # (the additions are one chain: batch after batch)
+            pending = adder.submit(_add_wave, found, depth, WIDTH, places, total)
+            first_group += width
         return pending.result() if pending is not None else total
-
-
-def _wave_counts(searches: GpuGroups, sources: np.ndarray, counts, room: int, batch: int):
-    """``(found, depth)``: the level counts of ``sources``' searches (64 a group, ``batch``
-    groups at a time in ``counts``, the device table) as a host ``(groups, room + 1, 64)``
-    int32 array, valid up to each group's ``depth``; None when a search passes ``room``."""
-    groups = -(-sources.size // WIDTH)
-    found = np.empty((groups, room + 1, WIDTH), dtype=np.int32)  # (read up to depth only)
-    depth = np.empty(groups, dtype=np.int64)
-    for first in range(0, groups, batch):
-        width = min(batch, groups - first)
-        searches.start(sources[first * WIDTH : (first + width) * WIDTH], width)
-        counts[:width] = 0
-        last = searches.run("ibfs_level_counts", width, counts, room, top=room + 1)
-        if last > room:
-            return None
-        # (a level holds fewer than 2**31 vertices: the CPU's int32 counts, one compilation)
-        found[first : first + width, : last + 1] = counts[:width, : last + 1].get().view(np.int32)
-        depth[first : first + width] = last
-    return found, depth
 
 
 def _batch_for(groups: int, stride: int, room: int) -> int:
