@@ -66,10 +66,14 @@ _CHUNK = 512
 
 
 @nb.njit(cache=True)
-def _take_row(d, dict_type, direct, n, keys, ids, mask, shift, seen, out, k):  # pragma: no cover
+def _take_row(
+    d, dict_type, direct, n, keys, ids, mask, shift, seen, out, k, meet=0
+):  # pragma: no cover - compiled
     """Append to ``out`` from ``k`` the nodes of the row dict ``d`` not seen yet, claiming
     each; the new ``k``, or -1 when the row cannot be read so (not a plain combined dict,
-    live entries other than its length, a key hash that is no node's, ``out`` full)."""
+    live entries other than its length, a key hash that is no node's, ``out`` full).
+    ``meet`` (not 0): claim nothing, but answer 1 at the first node whose flag in ``seen`` is
+    ``meet``, else 0 (or -1), as a bottom-up search step asks (:mod:`._dict_levels`)."""
     if _i64(d + 8) != dict_type or _i64(d + 40) != 0:
         return -1
     entries, size, kind, count = _table(d)
@@ -91,7 +95,10 @@ def _take_row(d, dict_type, direct, n, keys, ids, mask, shift, seen, out, k):  #
             j = _position(h, keys, ids, mask, shift)
             if j < 0:
                 return -1
-        if seen[j] == 0 and cas(seen, j, 0, 1) == 0:
+        if meet:
+            if seen[j] == meet:
+                return 1
+        elif seen[j] == 0 and cas(seen, j, 0, 1) == 0:
             if k >= out.shape[0]:
                 return -1
             out[k] = j

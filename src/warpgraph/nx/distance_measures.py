@@ -75,6 +75,29 @@ def _stats(G, reverse: bool = False, sources: Any = None):
     return [host(a) for a in stats]
 
 
+#: Whether one search of a graph not converted yet runs on its dicts in place
+#: (:func:`_one_search`); off, the graph is converted first, as before session 64
+#: (``benchmarks/nx_one_node.py --ab`` times both).
+ONE_SEARCH_IN_PLACE = True
+
+
+def _one_search(G, node: Any, reverse: bool) -> tuple[int, int, int]:
+    """``(reached, total, eccentricity)`` of one search from ``node`` (a node of ``G``;
+    ``reverse``: along the arcs backwards): on the NetworkX dicts in place where the graph is
+    not converted yet and they can be read so (:func:`._dict_levels.level_stats`: no
+    conversion, all threads on the wide layers; shallow graphs only), else converted."""
+    P = G.pending
+    if P is not None and ONE_SEARCH_IN_PLACE:
+        from ._dict_levels import level_stats
+
+        rows_of = (P._pred if reverse else P._succ) if P.is_directed() else P._adj
+        found = level_stats(rows_of, node, undirected=not P.is_directed())
+        if found is not None:
+            return tuple(found)
+    reached, total, ecc = _stats(G, reverse=reverse, sources=[G.find(node)])
+    return int(reached[0]), int(total[0]), int(ecc[0])
+
+
 def _connected_or_raise(G, directed_message: str, message: str) -> None:
     """NetworkX's error for a graph not (strongly) connected, found by the backend's linear-time
     checks before any all-pairs work."""
@@ -114,10 +137,10 @@ def _closeness_of(G, u: Any, wf_improved: bool) -> float:
     node not in the graph), with its Python float operations."""
     import networkx as nx
 
-    if u not in G:
+    if u not in _membership(G):
         raise nx.NodeNotFound(f"Source {u} is not in G")
-    reached, total, _ = _stats(G, reverse=G.is_directed(), sources=[G.find(u)])
-    r, totsp, n = int(reached[0]), int(total[0]), len(G)
+    r, totsp, _ = _one_search(G, u, reverse=G.is_directed())
+    n = len(G)
     value = 0.0
     if totsp > 0.0 and n > 1:
         value = (r - 1.0) / totsp
@@ -147,13 +170,22 @@ def eccentricity(G, v: Any = None, sp: Any = None, weight: Any = None) -> dict |
     import networkx as nx
 
     nodes = list(nbunch_iter(G, v))
-    ids = np.fromiter(map(G.find, nodes), dtype=np.int64, count=len(nodes))
-    reached, _, ecc = _stats(G, sources=ids) if ids.size else (ids, ids, ids)
+    if len(nodes) == 1:  # (one search: maybe on the dicts, the graph not converted)
+        reached, _, ecc = (np.array([x]) for x in _one_search(G, nodes[0], reverse=False))
+    else:
+        ids = np.fromiter(map(G.find, nodes), dtype=np.int64, count=len(nodes))
+        reached, _, ecc = _stats(G, sources=ids) if ids.size else (ids, ids, ids)
     short = np.flatnonzero(reached != len(G))
     if short.size:  # (NetworkX raises at the first node in its order that misses one)
         raise nx.NetworkXError(_ECC_DIRECTED if G.is_directed() else _ECC_UNDIRECTED)
     found = dict(zip(nodes, ecc.tolist(), strict=True))
-    return found[v] if v in G else found
+    return found[v] if v in _membership(G) else found
+
+
+def _membership(G):
+    """What answers ``node in G`` without converting ``G``: the NetworkX graph it still
+    holds, else ``G``."""
+    return G if G.pending is None else G.pending
 
 
 #: NetworkX's error where the extrema bounding's first search misses a node.
