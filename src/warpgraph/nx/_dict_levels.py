@@ -44,14 +44,13 @@ from . import _short_reach
 from ._dict_reach import (
     MIN_NODES,
     _cleared,
-    _dense,
     _expand,
-    _fill,
     _keep,
     _take_row,
-    _unflag,
+    check_tables,
+    keep_cleared,
+    source_tables,
 )
-from ._hash_index import _position
 
 __all__ = ["MAX_DEPTH", "PROBE_DEPTH", "PROBE_NODES", "WIDE_LAYER", "LevelStats", "level_stats"]
 
@@ -262,23 +261,16 @@ def level_stats(
     max_depth = MAX_DEPTH if max_depth is None else operator.index(max_depth)
     if max_depth < 0:
         raise ValueError(f"max_depth must not be negative, got {max_depth}")
-    if tables is not None and tables.rows.size != len(rows_of):
-        raise ValueError(
-            f"tables hold {tables.rows.size} rows, rows_of has {len(rows_of)}: not its tables"
-        )
+    check_tables(rows_of, tables)
     if probe and len(rows_of) >= MIN_NODES:
         near = _short_reach.within(rows_of, source, PROBE_NODES, PROBE_DEPTH)
         if near is not _short_reach.GAVE_UP and near is not _short_reach.UNREADABLE:
             return None
-    found = raw.row_tables(rows_of, MIN_NODES) if tables is None else tables
+    found = source_tables(rows_of, source_hash, tables)
     if found is None:
         return None
-    _, rows, direct, bits, keys, ids = found
+    rows, direct, bits, keys, ids, source = found
     n = rows.shape[0]
-    mask, shift = (1 << bits) - 1, np.uint64(64 - bits)
-    source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
-    if not 0 <= source < n:
-        return None
     queue, seen = _cleared("log", n), _cleared("seen", n)
     reached, total, eccentricity, used = _layers(
         rows, source, id(dict), direct, keys, ids, bits, WIDE_LAYER, _CHUNK, max_depth,
@@ -287,11 +279,5 @@ def level_stats(
     _keep("log", queue)
     if reached == _FAILED_ROW:
         return None  # (nodes of the failed row may be left flagged: seen is not kept)
-    if _dense(used, n):
-        _fill(seen[:n], 0)
-    elif used > 1 << 12:
-        _unflag(seen, queue[:used])
-    else:  # (a few: no threads woken)
-        seen[queue[:used]] = 0
-    _keep("seen", seen)
+    keep_cleared(seen, n, queue[:used])
     return None if reached < 0 else LevelStats(int(reached), int(total), int(eccentricity))

@@ -43,7 +43,15 @@ from . import _cpython as raw
 from ._dict_layout import _entry, _i64, _prefetch_rows_ahead, _prefetch_rows_start, _table
 from ._hash_index import _position
 
-__all__ = ["MIN_NODES", "ROW_LIMIT", "reach", "reach_flags"]
+__all__ = [
+    "MIN_NODES",
+    "ROW_LIMIT",
+    "check_tables",
+    "keep_cleared",
+    "reach",
+    "reach_flags",
+    "source_tables",
+]
 
 #: Fewer nodes than this are converted as before.
 MIN_NODES = 4096
@@ -330,19 +338,11 @@ def reach(
         raise ValueError(f"workers must be at least 1, got {workers}")
     if row_limit < 0:
         raise ValueError(f"row_limit must not be negative, got {row_limit}")
-    if tables is not None and tables.rows.size != len(rows_of):
-        raise ValueError(
-            f"tables hold {tables.rows.size} rows, rows_of has {len(rows_of)}: not its tables"
-        )
-    found = raw.row_tables(rows_of, MIN_NODES) if tables is None else tables
+    found = source_tables(rows_of, source_hash, tables)
     if found is None:
         return None
-    _, rows, direct, bits, keys, ids = found
+    rows, direct, bits, keys, ids, source = found
     n = rows.shape[0]
-    mask, shift = (1 << bits) - 1, np.uint64(64 - bits)
-    source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
-    if not 0 <= source < n:
-        return None
     # A node is queued once, so n slots always do; a search that may read only a few rows
     # gets fewer (clearing n slots would cost more than it) and gives up if they fill.
     room = n if row_limit >= n else min(n, 2 * row_limit * workers + 4096)
@@ -356,14 +356,50 @@ def reach(
     try:
         return _MAKERS[want](rows_of, seen[:n], log[:count])
     finally:
-        if _dense(count, n):
-            _fill(seen[:n], 0)
-        elif count > 1 << 12:
-            _unflag(seen, log[:count])
-        else:  # (a few: no threads woken)
-            seen[log[:count]] = 0
-        _keep("seen", seen)
+        keep_cleared(seen, n, log[:count])
         _keep("log", log)
+
+
+def source_tables(rows_of: dict, source_hash: int, tables: raw.RowTables | None) -> tuple | None:
+    """``(rows, direct, bits, keys, ids, source)`` for a search of ``rows_of`` in place: what
+    :func:`._cpython.row_tables` reads of it (or ``tables``, checked to be its) and the
+    position of the node whose hash is ``source_hash``; None where the dicts cannot be read so
+    or no node has that hash.
+
+    Raises
+    ------
+    ValueError
+        When ``tables`` hold another number of rows than ``rows_of``.
+    """
+    check_tables(rows_of, tables)
+    found = raw.row_tables(rows_of, MIN_NODES) if tables is None else tables
+    if found is None:
+        return None
+    _, rows, direct, bits, keys, ids = found
+    mask, shift = (1 << bits) - 1, np.uint64(64 - bits)
+    source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
+    return (rows, direct, bits, keys, ids, source) if 0 <= source < rows.shape[0] else None
+
+
+def check_tables(rows_of: dict, tables: raw.RowTables | None) -> None:
+    """Raise ``ValueError`` when ``tables`` (None: none given) hold another number of rows
+    than ``rows_of``: not what :func:`._cpython.row_tables` read of it."""
+    if tables is not None and tables.rows.size != len(rows_of):
+        raise ValueError(
+            f"tables hold {tables.rows.size} rows, rows_of has {len(rows_of)}: not its tables"
+        )
+
+
+def keep_cleared(seen: np.ndarray, n: int, at: np.ndarray) -> None:
+    """Clear the flags ``seen[at]`` (all of ``seen[:n]`` where they are many) and keep the
+    buffer for the next search."""
+    if _dense(at.size, n):
+        _fill(seen[:n], 0)
+    elif at.size > 1 << 12:
+        _unflag(seen, at)
+    else:  # (a few: no threads woken)
+        seen[at] = 0
+    _keep("seen", seen)
 
 
 def _dense(count: int, n: int) -> bool:
