@@ -13,9 +13,11 @@ rounds, after one untimed call of each):
 - ``lists``: the lists as now (``SPARSE_SHARE``), and ``lists/S`` for each ``--shares`` S;
 - ``grouped``: ``lists`` with the sources grouped by neighbourhood as by default since session
   62 (``GROUP_ON_GPU``, in graphs at least ``GROUP_DEPTH_ON_GPU`` deep; the other modes turn
-  it off and keep the given order);
+  it off and keep the given order), every pair searched from the sources (the default before
+  session 64);
 - ``symmetric``: ``grouped``, and harmonic centrality's every pair of an undirected graph
-  searched from the targets, grouped (``harmonic_gpu.SYMMETRIC_FROM_TARGETS``).
+  searched from the targets, grouped (``harmonic_gpu.SYMMETRIC_FROM_TARGETS``, the default
+  since session 64; every mode but this one turns it off).
 
 Graphs: ``urand:S``, ``grid:R`` and ``file:PATH.npz`` (arrays ``src``, ``dst``, ``n``: an
 undirected graph, e.g. a road network converted beforehand). Every mode's results are

@@ -80,7 +80,11 @@ WARP_SUMS_BELOW = 32768
 #: An undirected graph's searches from as many sources as targets (every pair) run from the
 #: targets, grouped by neighbourhood, where :func:`gpu_groups_pay` (a deep graph): the terms
 #: of each target are its own search's, added in the sources' order as from the sources.
-SYMMETRIC_FROM_TARGETS = False
+#: H100 host, session 64 (``benchmarks/ibfs_sparse.py --what harmonic --modes grouped
+#: symmetric``): grid:256 1.00 -> 0.80 s, luxembourg_osm 6.27 -> 4.99 s; shallow graphs,
+#: which stay with their sources, unchanged (urand:16 0.171 / 0.173 s, delaunay_n16 0.346 /
+#: 0.347 s).
+SYMMETRIC_FROM_TARGETS = True
 #: Threads per block of the warp kernel (``SUM_WARP_BLOCK`` in ``harmonic.cu``).
 SUM_WARP_BLOCK = 128
 
