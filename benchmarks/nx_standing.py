@@ -50,8 +50,7 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     "descendants_at_distance": "2026-12-05 08:28:03",  # 2525543 (its set in NetworkX's order)
     # 4a467be: a search of up to 512 nodes before the conversion (~0.05-0.1 ms on 2 cores)
     "bellman_ford_path_length": "2026-12-05 08:53:28",
-    "closeness_centrality(u)": "2026-12-05 08:53:28",
-    "eccentricity(v)": "2026-12-05 08:53:28",
+    # (closeness_centrality(u), eccentricity(v): 2026-12-05 08:53:28, then below)
     # af5ec57: converted on first use, after a look at the named nodes' rows
     "triangles": "2026-12-05 09:09:56",
     "clustering": "2026-12-05 09:09:56",
@@ -76,6 +75,11 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     # case (64 sampled sources) searches from the sources, a path it did not change.
     "global_efficiency": "2026-12-06 19:04:01",
     "harmonic_diameter": "2026-12-06 19:04:01",
+    # c67d7db: one search on the NetworkX dicts in place (nx/_dict_levels.py); measured on the
+    # device from the working tree at 00:36 UTC, committed unchanged in its logic after
+    "closeness_centrality(u)": "2026-12-07 00:30:00",
+    "closeness_centrality(u), directed": "2026-12-07 00:30:00",
+    "eccentricity(v)": "2026-12-07 00:30:00",
 }
 #: Cases of ``nx_one_node.py`` and the function each times.
 ONE_NODE_CASES = ("closeness_centrality(u)", "closeness_centrality(u), directed", "eccentricity(v)")
