@@ -248,3 +248,29 @@ def test_one_node_errors_are_networkx_errors():
     with pytest.raises(nx.NetworkXError, match="not connected"):
         nx.eccentricity(G, v=0, backend=BACKEND)
     assert nx.closeness_centrality(G, u="alone", backend=BACKEND) == 0.0
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_views_and_subclasses_equal_networkx():
+    """Graphs whose dicts are not all plain (subgraph, reversed and restricted views) or that
+    are not deferred (a subclass) give NetworkX's values too."""
+
+    class Sub(nx.Graph):
+        pass
+
+    U = _random(9000, 60000, seed=4)
+    D = _random(9000, 60000, seed=4, directed=True)
+    graphs = (
+        U.subgraph(range(7000)),
+        D.reverse(copy=False),
+        Sub(U),
+        D.subgraph(range(8000)),
+        nx.restricted_view(U, [1, 2, 3], [(5, 9)]),
+    )
+    for G in graphs:
+        for u in (4, 10):
+            ours = nx.closeness_centrality(G, u=u, backend=BACKEND)
+            assert ours == nx.closeness_centrality(G, u=u), type(G).__name__
+            assert _outcome(nx.eccentricity, G, v=u, backend=BACKEND) == _outcome(
+                nx.eccentricity, G, v=u
+            )
