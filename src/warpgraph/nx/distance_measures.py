@@ -8,8 +8,11 @@ many nodes it reached, the sum of their distances, the largest distance. Here th
 traversal) on the backend's device; the results are then NetworkX's exactly: integer sums, and
 closeness built with NetworkX's float operations in its order (``(r - 1.0) / total``, times
 ``(r - 1.0) / (n - 1)``). Errors come where NetworkX raises them, checked before the searches
-(a disconnected graph is found in linear time). What these functions do with a weight, a node
-subset, given eccentricities or distances, or ``attr`` runs in NetworkX (``can_run``).
+(a disconnected graph is found in linear time). One node's search (``closeness_centrality``'s
+``u``, ``eccentricity``'s ``v`` naming one node) of a graph not converted yet runs on
+NetworkX's dicts in place where they can be read so (:mod:`._dict_levels`, since session 64).
+What these functions do with a weight, a node subset, given eccentricities or distances, or
+``attr`` runs in NetworkX (``can_run``).
 
 ``usebounds=True`` on an undirected graph (``diameter``, ``radius``, ``periphery``,
 ``center``) is NetworkX's extrema bounding (Takes & Kosters): a few searches, each bounding
