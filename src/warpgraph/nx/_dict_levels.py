@@ -89,6 +89,16 @@ class LevelStats(NamedTuple):
     eccentricity: int
 
 
+@nb.njit(cache=True)
+def _append(queue, state, found, k, seen, code):  # pragma: no cover - compiled
+    """Append ``found[:k]`` to the next layer (at ``state[_TAIL]``, reserved atomically: the
+    workers of a layer append at once) and flag them ``code``."""
+    if k:
+        seen[found[:k]] = code
+        at = fetch_add(state, _TAIL, k)
+        queue[at : at + k] = found[:k]
+
+
 @nb.njit(parallel=True, cache=True)
 def _wide_layer(
     queue, lo, hi, state, chunk, rows, dict_type, direct, keys, ids, mask, shift, seen, code
@@ -103,10 +113,8 @@ def _wide_layer(
         found, k = _expand(rows[queue[a:b]], dict_type, direct, n, keys, ids, mask, shift, seen)
         if k < 0:
             fetch_add(state, _STOP, 1)
-        elif k:
-            at = fetch_add(state, _TAIL, k)
-            queue[at : at + k] = found[:k]
-            seen[found[:k]] = code
+        else:
+            _append(queue, state, found, k, seen, code)
 
 
 @nb.njit(parallel=True, cache=True)
@@ -135,10 +143,7 @@ def _bottom_up_layer(
             if met:
                 found[k] = v
                 k += 1
-        if k:
-            seen[found[:k]] = code + 1
-            at = fetch_add(state, _TAIL, k)
-            queue[at : at + k] = found[:k]
+        _append(queue, state, found, k, seen, code + 1)
 
 
 @nb.njit(cache=True)
@@ -174,21 +179,20 @@ def _layers(
     while True:
         state[_TAIL] = hi
         code = min(depth + 1, _LAST_CODE)  # (the frontier's flag)
-        if bottom_up and hi - lo > n - hi and code + 1 < _LAST_CODE:
+        next_code = min(code + 1, _LAST_CODE)
+        if bottom_up and hi - lo > n - hi and next_code < _LAST_CODE:
             _bottom_up_layer(queue, state, _UP_CHUNK, rows, dict_type, direct, keys, ids,
                              mask, shift, seen, code)  # fmt: skip
         elif hi - lo >= wide:
             _wide_layer(queue, lo, hi, state, chunk, rows, dict_type, direct, keys, ids, mask,
-                        shift, seen, min(code + 1, _LAST_CODE))  # fmt: skip
+                        shift, seen, next_code)  # fmt: skip
         else:
             found, k = _expand(rows[queue[lo:hi]], dict_type, direct, n, keys, ids, mask,
                                shift, seen)  # fmt: skip
             if k < 0:
                 state[_STOP] = 1
             else:
-                queue[hi : hi + k] = found[:k]
-                seen[found[:k]] = min(code + 1, _LAST_CODE)
-                state[_TAIL] = hi + k
+                _append(queue, state, found, k, seen, next_code)
         tail = state[_TAIL]
         if state[_STOP]:
             return _FAILED_ROW, 0, 0, tail
