@@ -7,7 +7,8 @@ between the backend as it is (``in_place``: :mod:`warpgraph.nx._dict_reach` wher
 and the same backend with the search in place switched off (``converted``: the graph converted,
 then a BFS); one untimed round first, then the median and min of ``--repeat`` calls each.
 With ``--steps`` the in-place calls are also timed step by step (the short search first tried,
-the outer dict read, the search, the set). With ``--workers`` the in-place search is also run
+the outer dict read, the search, the set; where the set's order matters, the search again in
+NetworkX's order and the set built in it). With ``--workers`` the in-place search is also run
 with each of those thread counts (``in_place_w<k>``): how it scales on the host's cores.
 
 Usage::
@@ -31,13 +32,17 @@ import networkx as nx
 import numba
 from nx_backend import BACKEND, build, set_device
 
-from warpgraph.nx import _cpython, _dict_reach, _keyset, reachability
+from warpgraph.nx import _component_order, _cpython, _dict_reach, _keyset, reachability
 
 STEPS = (
     (reachability, "reach_within"),
     (_cpython, "row_tables"),
     (_dict_reach, "_search"),
     (_keyset, "key_set"),
+    # (where the nodes found need NetworkX's order: searched again so, then their set)
+    (_component_order, "reached_order"),  # (the rows read by all threads, then searched)
+    (_component_order, "search_orders_in_place"),  # (on the dicts, one row at a time)
+    (_component_order, "keys_set"),
 )
 
 
@@ -67,6 +72,19 @@ def _in_place_with(workers: int, rows_of: dict, source) -> set | None:
     return _dict_reach.reach(rows_of, hash(source), workers, want="set")
 
 
+def _order_on_dicts(rows_of: dict, source) -> set | None:
+    """:func:`reachability._in_place` with a set whose order matters searched again on the
+    dicts one row at a time (``ORDER_FROM_ROWS_READ`` off), as before session 65."""
+    _component_order.ORDER_FROM_ROWS_READ = False
+    try:
+        return real_in_place(rows_of, source)
+    finally:
+        _component_order.ORDER_FROM_ROWS_READ = True
+
+
+real_in_place = reachability._in_place
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("graphs", nargs="+", help="graph specs of nx_backend.py (urand:17, grid:708)")
@@ -75,6 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", action="store_true", help="also time the in-place steps")
     ap.add_argument(
         "--workers", nargs="+", type=int, default=[], help="also search in place with these threads"
+    )
+    ap.add_argument(
+        "--order-ab",
+        action="store_true",
+        help="also search in place with the order searched on the dicts (in_place_order_on_dicts)",
     )
     ap.add_argument("--out", default=None, help="JSON path")
     args = ap.parse_args(argv)
@@ -89,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     variants = {"in_place": real, "converted": lambda rows_of, source: None}
     for w in args.workers:
         variants[f"in_place_w{w}"] = partial(_in_place_with, w)
+    if args.order_ab:
+        variants["in_place_order_on_dicts"] = _order_on_dicts
     report: dict[str, dict] = {}
     for spec in args.graphs:
         g = build(spec)

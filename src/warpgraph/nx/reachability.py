@@ -16,7 +16,9 @@ found where every key is an int in its home slot, else built in NetworkX's order
    order) is searched on ``G._succ`` (``ancestors``: ``G._pred``; an undirected graph's
    ``_adj``: the source's component) in place by compiled code (:mod:`._dict_reach`): no
    conversion, no transpose; where the nodes found would not all sit in their sets' home
-   slots, they are searched again in place in NetworkX's order.
+   slots, their rows are read again by all threads and searched in NetworkX's order
+   (:func:`._component_order.reached_order`; since session 65, before which the dicts were
+   searched again one row at a time).
 3. Otherwise (a cached conversion, other labels, a view or subclass, a search in place given
    up) the graph is converted and searched from the source (``ancestors``: in the reversed
    graph, cached on the conversion), by a parallel or a sequential BFS chosen by the average
@@ -122,8 +124,8 @@ def _in_place(rows_of: dict, source: Any) -> set | None:
     """The nodes ``source`` reaches through the dict ``rows_of`` (a ``DiGraph``'s ``_succ``
     or ``_pred``, a ``Graph``'s ``_adj``), searched in place (:mod:`._dict_reach`), as the set
     NetworkX builds: where the keys hash as their positions and every one reached sits in its
-    home slot, made from the positions found (:func:`._keyset.key_set`); otherwise searched
-    again in place in NetworkX's order (:func:`._component_order.reached_in_place`). None where
+    home slot, made from the positions found (:func:`._keyset.key_set`); otherwise built in
+    NetworkX's search order (:func:`._component_order.reached_in_place`). None where
     it cannot be (keys hashing otherwise: their sets' order needs the conversion)."""
     from . import _cpython as raw
     from ._dict_reach import MIN_NODES, _dense, reach
@@ -145,7 +147,7 @@ def _in_place(rows_of: dict, source: Any) -> set | None:
             made = key_set(rows_of, at=at)
         if made is not None:
             return made
-    return reached_in_place(rows_of, source, at.size, tables)
+    return reached_in_place(rows_of, source, at.size, tables, found=at)
 
 
 def _reached(G, source: Any, reverse: bool) -> set:

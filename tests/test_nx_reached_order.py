@@ -1,0 +1,137 @@
+"""NetworkX's search order of the nodes found in place, from their rows read by all threads
+(:func:`warpgraph.nx._component_order.reached_order`, :func:`._dict_reach.rows_of_nodes`).
+
+``descendants`` / ``ancestors`` sets iterate as NetworkX's only when built in NetworkX's
+search order where keys compete for slots. The oracle is NetworkX's own ``bfs_edges`` (its
+order of the nodes found) and, for the sets, NetworkX's functions listed as they iterate.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+from warpgraph.nx import _component_order, _cpython, _dict_reach  # noqa: E402
+from warpgraph.nx._component_order import reached_order, smallest_mask  # noqa: E402
+
+BACKEND = "warpgraph"
+if BACKEND not in nx.utils.backends.backends:
+    pytest.skip("warpgraph is not registered as a NetworkX backend", allow_module_level=True)
+
+
+def _lattice(rows: int, seed: int = 0) -> nx.DiGraph:
+    """A lattice oriented from lower to higher labels (``0..n-1`` added in order): a source's
+    ancestors are the rectangle before it, ids spread over the graph (their set's order
+    matters), with arcs in shuffled order in each row and a few removed (deleted entries)."""
+    n = rows * rows
+    arcs = [(v, v + 1) for v in range(n) if (v + 1) % rows]
+    arcs += [(v, v + rows) for v in range(n - rows)]
+    random.Random(seed).shuffle(arcs)
+    D = nx.DiGraph()
+    D.add_nodes_from(range(n))
+    D.add_edges_from(arcs)
+    D.remove_edges_from(arcs[::37])
+    return D
+
+
+def _sparse(n: int, seed: int) -> nx.DiGraph:
+    """A random digraph of the labels ``0..n-1`` with ~1.1 arcs a node: reaches of all
+    sizes, cycles and self-loops."""
+    D = nx.gnm_random_graph(n, int(1.1 * n), seed=seed, directed=True)
+    D.add_edges_from((v, v) for v in range(0, n, 97))
+    return D
+
+
+def _networkx_order(D: nx.DiGraph, source: int, reverse: bool) -> list:
+    return [source, *(v for _, v in nx.bfs_edges(D, source, reverse=reverse))]
+
+
+GRAPHS = {"lattice": lambda: _lattice(90), "sparse": lambda: _sparse(9000, 3)}
+
+
+@pytest.mark.parametrize("graph", sorted(GRAPHS))
+def test_reached_order_is_networkx_search_order(graph):
+    """The source, then the nodes it reaches in NetworkX's ``bfs_edges`` order, through
+    ``_succ`` and ``_pred``; equal to the search of the dicts one row at a time."""
+    D = GRAPHS[graph]()
+    n = len(D)
+    checked = 0
+    for source in random.Random(1).sample(range(n), 12):
+        for rows_of, reverse in ((D._succ, False), (D._pred, True)):
+            tables = _cpython.row_tables(rows_of, _dict_reach.MIN_NODES)
+            found = _dict_reach.reach(rows_of, hash(source), tables=tables)
+            assert tables is not None and found is not None
+            order = reached_order(tables, source, found)
+            assert order is not None
+            assert order.tolist() == _networkx_order(D, source, reverse), (graph, source)
+            again = _component_order.search_orders_in_place(
+                None, None, [found.size + 1], from_node=source, rows_of=rows_of, tables=tables
+            )
+            assert again is not None and again.tolist() == order.tolist()
+            checked += found.size > 0
+    assert checked >= 8
+
+
+def test_reached_order_refuses_nodes_missing_or_rows_changed():
+    """A node left out of ``found`` (a row then reaches a node not among them) or a row
+    that reaches a node the tables do not hold: None, so the caller searches the dicts."""
+    D = _lattice(70)
+    source = 70 * 40 + 40
+    tables = _cpython.row_tables(D._pred, _dict_reach.MIN_NODES)
+    found = _dict_reach.reach(D._pred, hash(source), tables=tables)
+    assert reached_order(tables, source, found) is not None
+    for left_out in (0, found.size // 2, found.size - 1):
+        assert reached_order(tables, source, np.delete(found, left_out)) is None
+    D.add_edge(10**7, int(found[3]))  # (a predecessor the tables do not know)
+    assert reached_order(tables, source, found) is None
+
+
+def test_rows_of_nodes_reads_each_row_in_its_order():
+    """Every row of the positions asked, in any order, with repeats and empty rows, equal
+    to its dict's keys in order (rows with deleted entries among them)."""
+    D = _lattice(80, seed=4)
+    D.add_edges_from((v, (v * 7) % 6400) for v in range(0, 6400, 3))
+    tables = _cpython.row_tables(D._succ, _dict_reach.MIN_NODES)
+    nodes = np.array([6399, 0, 5, 5, 3200, *random.Random(2).sample(range(6400), 500)])
+    indptr, heads = _dict_reach.rows_of_nodes(tables, nodes)
+    assert indptr.tolist()[0] == 0 and indptr.size == nodes.size + 1
+    for i, v in enumerate(nodes.tolist()):
+        assert heads[indptr[i] : indptr[i + 1]].tolist() == list(D._succ[v]), v
+    D.add_edge(7, 10**7)  # (a node the tables do not hold)
+    assert _dict_reach.rows_of_nodes(tables, np.array([3, 7])) is None
+
+
+def test_near_position_order_keeps_every_node_source_first():
+    rng = np.random.default_rng(5)
+    for n in (4096, 100_000, 501_264):
+        found = rng.choice(n, size=min(n - 1, 30_000), replace=False).astype(np.int64)
+        source = int(np.setdiff1d(np.arange(n), found)[0])
+        nodes = _component_order._near_position_order(source, found, n)
+        assert nodes[0] == source
+        assert sorted(nodes[1:].tolist()) == sorted(found.tolist())
+        block = max(1, n // 4096)
+        assert (np.diff(nodes[1:] // (2 ** int(np.ceil(np.log2(block))))) >= 0).all()
+
+
+@pytest.mark.parametrize("from_rows", [True, False])
+def test_sets_whose_order_matters_iterate_as_networkx(monkeypatch, from_rows):
+    """``descendants`` / ``ancestors`` found in place whose keys do not all sit in their home
+    slots, built in NetworkX's order (from the rows read, or the dicts searched again): equal
+    and iterating alike, the graph never converted."""
+    monkeypatch.setattr(_component_order, "ORDER_FROM_ROWS_READ", from_rows)
+    D = _lattice(110, seed=9)
+    ordered = 0
+    for source in (110 * 60 + 70, 110 * 100 + 20, 110 * 30 + 90, 5000):
+        for f in (nx.ancestors, nx.descendants):
+            want = f(D, source)
+            D.__networkx_cache__.clear()
+            ours = f(D, source, backend=BACKEND)
+            assert ours == want and list(ours) == list(want), (f.__name__, source)
+            cached = D.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values()
+            assert [W.pending is D for W in cached] == [True]
+            ordered += len(want) > 512 and max(want) > smallest_mask(len(want))
+    assert ordered >= 4  # (the sets whose order matters: the path under test)
