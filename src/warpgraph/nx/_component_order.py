@@ -636,10 +636,11 @@ def _near_position_order(source, found, n):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _local_heads(nodes, heads, n):  # pragma: no cover - compiled
-    """``heads`` (positions among ``n``) as indices into ``nodes`` (distinct positions), or
-    an empty array when one is not among ``nodes``."""
-    local = np.empty(n, dtype=np.int32)  # (only the slots of nodes are written and read)
+def _local_heads(nodes, heads, local):  # pragma: no cover - compiled
+    """``heads`` (positions) as indices into ``nodes`` (distinct positions), or an empty
+    array when one is not among ``nodes``; ``local`` (one slot a position, any content) is
+    the map, written at ``nodes`` only: a slot not written, or written by another call, is
+    no match unless it holds the right index."""
     for i in range(nodes.size):
         local[nodes[i]] = i
     out = np.empty(heads.size, dtype=np.int64)
@@ -650,6 +651,11 @@ def _local_heads(nodes, heads, n):  # pragma: no cover - compiled
             return np.empty(0, dtype=np.int64)
         out[p] = j
     return out
+
+
+#: The position-to-index map of :func:`reached_order`, kept for the next call (never
+#: cleared: :func:`_local_heads` checks each slot it reads).
+_LOCAL_SLOTS: list[np.ndarray] = []
 
 
 def reached_order(tables: Any, source: int, found: np.ndarray) -> np.ndarray | None:
@@ -679,7 +685,13 @@ def reached_order(tables: Any, source: int, found: np.ndarray) -> np.ndarray | N
     if csr is None:
         return None
     indptr, heads = csr
-    local = _local_heads(nodes, heads, tables.rows.size)
+    n = tables.rows.size
+    slots = _LOCAL_SLOTS.pop() if _LOCAL_SLOTS else np.empty(0, dtype=np.int32)
+    if slots.size < n:  # (pages first touched on a new one: the map is kept between calls)
+        slots = np.empty(n, dtype=np.int32)
+    local = _local_heads(nodes, heads, slots)
+    if slots.size <= 1 << 25:
+        _LOCAL_SLOTS.append(slots)
     if local.size != heads.size:
         return None
     k = nodes.size
