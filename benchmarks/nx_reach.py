@@ -82,15 +82,6 @@ def _order_on_dicts(rows_of: dict, source) -> set | None:
         _component_order.ORDER_FROM_ROWS_READ = True
 
 
-def _keeping(keep: int, rows_of: dict, source) -> set | None:
-    """:func:`reachability._in_place` with ``_dict_reach.KEEP_AT_LEAST`` set to ``keep``."""
-    saved, _dict_reach.KEEP_AT_LEAST = _dict_reach.KEEP_AT_LEAST, keep
-    try:
-        return real_in_place(rows_of, source)
-    finally:
-        _dict_reach.KEEP_AT_LEAST = saved
-
-
 real_in_place = reachability._in_place
 
 
@@ -108,13 +99,6 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also search in place with the order searched on the dicts (in_place_order_on_dicts)",
     )
-    ap.add_argument(
-        "--keep-at-least",
-        nargs="+",
-        type=int,
-        default=[],
-        help="also search in place with each of these _dict_reach.KEEP_AT_LEAST (in_place_keep<k>)",
-    )
     ap.add_argument("--out", default=None, help="JSON path")
     args = ap.parse_args(argv)
     if args.repeat < 1:
@@ -128,8 +112,6 @@ def main(argv: list[str] | None = None) -> int:
     variants = {"in_place": real, "converted": lambda rows_of, source: None}
     for w in args.workers:
         variants[f"in_place_w{w}"] = partial(_in_place_with, w)
-    for keep in args.keep_at_least:
-        variants[f"in_place_keep{keep}"] = partial(_keeping, keep)
     if args.order_ab:
         variants["in_place_order_on_dicts"] = _order_on_dicts
     report: dict[str, dict] = {}

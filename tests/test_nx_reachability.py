@@ -366,13 +366,10 @@ def test_reach_flags_equal_networkx(labels, workers):
             assert {nodes[i] for i in flags.nonzero()[0]} == f(D, source)
 
 
-@pytest.mark.parametrize("keep", [1, 64])
 @pytest.mark.parametrize("workers", [1, 2, 7])
-def test_reach_flags_shapes(monkeypatch, workers, keep):
+def test_reach_flags_shapes(workers):
     """Deep, wide and cyclic shapes, where the workers often find the queue empty while another
-    expands a node (a path), or all take from one row (a star), repeated to meet the races;
-    workers keeping their share of the nodes found or at least 64 of them."""
-    monkeypatch.setattr(_dict_reach, "KEEP_AT_LEAST", keep)
+    expands a node (a path), or all take from one row (a star), repeated to meet the races."""
     cycles = nx.DiGraph([(i, (i + 1) % 3000) for i in range(3000)])
     cycles.add_edges_from((3000 + i, 3000 + (i * 7 + 1) % 3000) for i in range(3000))
     cycles.add_edges_from([(5, 3000), (4000, 6)])  # (two cycles joined both ways)

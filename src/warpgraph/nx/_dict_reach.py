@@ -83,10 +83,6 @@ _SPIN_LIMIT = 1 << 26
 #: Queued nodes a worker takes at once, at most (fewer while few wait: a share of them).
 #: H200 host, 16 workers: 32-512 within 10% on grid:708 and urand:17, 512 the best by a little.
 _CHUNK = 512
-#: Of the nodes a worker finds in a step, it keeps at least this many (up to the chunk) for
-#: its next step and queues the rest for the others; otherwise only its share of all those
-#: waiting. Each step costs the worker four atomic updates of the shared counters.
-KEEP_AT_LEAST = 1
 
 
 @nb.njit(cache=True)
@@ -238,21 +234,7 @@ _HEAD, _TAIL, _PENDING, _STOP, _LOGGED = 0, 8, 16, 24, 32
 
 @nb.njit(parallel=True, cache=True)
 def _drain(
-    queue,
-    state,
-    workers,
-    chunk,
-    keep_min,
-    limit,
-    rows,
-    dict_type,
-    direct,
-    keys,
-    ids,
-    mask,
-    shift,
-    seen,
-    log,
+    queue, state, workers, chunk, limit, rows, dict_type, direct, keys, ids, mask, shift, seen, log
 ):  # pragma: no cover - compiled
     """Search from the nodes in ``queue[state[_HEAD]:state[_TAIL]]`` (claimed in ``seen``)
     with ``workers`` threads, none waiting for the others between layers: each takes up to
@@ -316,7 +298,7 @@ def _drain(
             # Keep a share of the nodes found (their rows are likely near those just read),
             # queue the rest for the others.
             waiting = atomic_load(state, _TAIL) - atomic_load(state, _HEAD)
-            keep = min(k, chunk, max(keep_min, (max(waiting, 0) + k + workers - 1) // workers))
+            keep = min(k, chunk, (max(waiting, 0) + k + workers - 1) // workers)
             keep = min(keep, max(1, limit - read))
             if k > keep:
                 at = fetch_add(state, _TAIL, k - keep)
@@ -329,20 +311,7 @@ def _drain(
 
 @nb.njit(cache=True)
 def _search(
-    rows,
-    source,
-    dict_type,
-    direct,
-    keys,
-    ids,
-    bits,
-    workers,
-    chunk,
-    keep_min,
-    row_limit,
-    queue,
-    seen,
-    log,
+    rows, source, dict_type, direct, keys, ids, bits, workers, chunk, row_limit, queue, seen, log
 ):  # pragma: no cover - compiled
     """``(found, used)``: how many nodes were reached from position ``source`` (``log[:found]``,
     the source not among them; ``seen`` flags them and the source), -1 when a row cannot be
@@ -355,8 +324,8 @@ def _search(
     queue[0] = source
     state[_TAIL] = 1
     state[_PENDING] = 1
-    _drain(queue, state, workers, chunk, keep_min, row_limit, rows, dict_type, direct, keys,
-           ids, mask, shift, seen, log)  # fmt: skip
+    _drain(queue, state, workers, chunk, row_limit, rows, dict_type, direct, keys, ids,
+           mask, shift, seen, log)  # fmt: skip
     used = min(state[_TAIL], queue.shape[0])
     return (-1 if state[_STOP] else state[_LOGGED]), used
 
@@ -470,7 +439,7 @@ def reach(
     room = n if row_limit >= n else min(n, 2 * row_limit * workers + 4096)
     queue, seen, log = _cleared("queue", room), _cleared("seen", n), _cleared("log", n)
     count, used = _search(rows, source, id(dict), direct, keys, ids, bits, workers, _CHUNK,
-                          KEEP_AT_LEAST, row_limit, queue[:room], seen[:n], log[:n])  # fmt: skip
+                          row_limit, queue[:room], seen[:n], log[:n])  # fmt: skip
     _keep_queue(queue, used)
     if count < 0:  # (claimed nodes may be left flagged and unlogged: seen is not kept)
         return None
