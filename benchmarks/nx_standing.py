@@ -46,9 +46,9 @@ CHANGED_AT: dict[str | tuple[str, str], str] = {  # (a name, or (name, device) f
     "weakly_connected_components": "2026-12-05 05:44:03",  # de4df98
     "node_connected_component": "2026-12-05 08:28:03",  # 2525543 (a short search first)
     "descendants": "2026-12-05 06:17:56",  # 4e55277
-    # 5e7cfb7: a set whose order matters built from the rows of the nodes found, read by all
-    # threads (grid:708's 27k ancestors; 9be68fb before)
-    "ancestors": "2026-12-07 03:15:10",
+    # 5e7cfb7 / ff4ec0d: a set whose order matters built from the rows of the nodes found,
+    # read by all threads (grid:708's 27k ancestors; 9be68fb before)
+    "ancestors": "2026-12-07 03:28:43",
     "descendants_at_distance": "2026-12-05 08:28:03",  # 2525543 (its set in NetworkX's order)
     # 4a467be: a search of up to 512 nodes before the conversion (~0.05-0.1 ms on 2 cores)
     "bellman_ford_path_length": "2026-12-05 08:53:28",
