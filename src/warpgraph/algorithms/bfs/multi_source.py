@@ -527,7 +527,7 @@ class GpuGroups:
     def persistent(self, total: int) -> bool:
         """Whether a batch of ``total`` words runs in one persistent kernel: a small one, or
         one after a batch that went :data:`DEEP_LEVELS` deep."""
-        return total <= PERSISTENT_WORDS or (self.depth or 0) >= DEEP_LEVELS
+        return total <= PERSISTENT_WORDS or self.depth >= DEEP_LEVELS
 
     def run(self, kernel: str, width: int, *args, level_type: str = "", top: int = 0) -> int:
         """Every level (up to ``top``; 0: any) of the first ``width`` groups by ``kernel`` of the
