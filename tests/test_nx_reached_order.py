@@ -135,3 +135,77 @@ def test_sets_whose_order_matters_iterate_as_networkx(monkeypatch, from_rows):
             assert [W.pending is D for W in cached] == [True]
             ordered += len(want) > 512 and max(want) > smallest_mask(len(want))
     assert ordered >= 4  # (the sets whose order matters: the path under test)
+
+
+@pytest.mark.parametrize("from_rows", [True, False])
+def test_undirected_component_sets_whose_order_matters(monkeypatch, from_rows):
+    """An undirected graph's ``descendants`` / ``ancestors`` (the source's component less
+    the source) whose ids lie past its set's table: built in NetworkX's order from the
+    component's rows read in place (or the dicts searched again), equal to NetworkX's and
+    iterating alike; the ordered path taken, the graph never converted."""
+    monkeypatch.setattr(_component_order, "ORDER_FROM_ROWS_READ", from_rows)
+    calls: list[bool] = []
+    real = _component_order.reached_order
+
+    def spy(*args):
+        found = real(*args)
+        calls.append(found is not None)
+        return found
+
+    monkeypatch.setattr(_component_order, "reached_order", spy)
+    side = 150
+    U = nx.grid_2d_graph(side, side)
+    U = nx.convert_node_labels_to_integers(U)  # (0..n-1 in order, row by row)
+    # The last 100 rows' first 24 columns: a component whose 2,400 ids span 15,000, more
+    # than its set's table (8,192 slots), so keys compete for slots.
+    cut = side * (side - 100)
+    U.remove_edges_from([(v, v - side) for v in range(cut, cut + 24)])
+    U.remove_edges_from([(v, v + 1) for v in range(cut + 23, side * side, side)])
+    sources = [cut + 5 * side + 7, side * side - side + 3]
+    for source in sources:
+        for f in (nx.descendants, nx.ancestors):
+            want = f(U, source)
+            assert len(want) == 100 * 24 - 1
+            U.__networkx_cache__.clear()
+            ours = f(U, source, backend=BACKEND)
+            assert ours == want and list(ours) == list(want), (f.__name__, source)
+            cached = U.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values()
+            assert [W.pending is U for W in cached] == [True]
+    assert calls == ([True] * 4 if from_rows else [])
+
+
+@pytest.mark.parametrize("share", [1, 10**9])
+def test_undirected_small_component_searched_in_place(monkeypatch, share):
+    """An undirected graph's ``descendants`` / ``ancestors`` of a node in a small component
+    (more than the short search's 512 nodes): searched in place while the workers read at
+    most ``1 / SMALL_COMPONENT_SHARE`` of the rows (share 1: the search always finishes),
+    else the components pass (share 10**9: it gives up at once); NetworkX's sets either way,
+    iterating alike, never converted."""
+    from warpgraph.nx import components, reachability
+
+    monkeypatch.setattr(components, "SMALL_COMPONENT_SHARE", share)
+    searched: list[bool] = []
+    real = reachability._reach_set
+
+    def spy(*args):
+        found = real(*args)
+        searched.append(found is not None)
+        return found
+
+    monkeypatch.setattr(reachability, "_reach_set", spy)
+    side = 100
+    U = nx.convert_node_labels_to_integers(nx.grid_2d_graph(side, side))
+    cut = side * (side - 30)  # (the last 30 rows' first 25 columns: 750 nodes)
+    U.remove_edges_from([(v, v - side) for v in range(cut, cut + 25)])
+    U.remove_edges_from([(v, v + 1) for v in range(cut + 24, side * side, side)])
+    for source in (cut + 3 * side + 4, side * side - side, 7):
+        for f in (nx.descendants, nx.ancestors):
+            want = f(U, source)
+            U.__networkx_cache__.clear()
+            ours = f(U, source, backend=BACKEND)
+            assert ours == want and list(ours) == list(want), (f.__name__, source, share)
+            cached = U.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values()
+            assert [W.pending is U for W in cached] == [True]
+    # (the first four in the small component; from node 7, the large one, a worker may read
+    # past even share 1's bound, so either path)
+    assert searched[:4] == ([True] * 4 if share == 1 else [False] * 4)

@@ -600,13 +600,18 @@ def reached_in_place(
     """NetworkX's ``descendants`` / ``ancestors`` set of the ``count`` nodes ``source``
     reaches through the row dict ``rows_of`` (``_succ``, ``_pred`` or ``_adj``) with its keys
     added in NetworkX's search order; None where the dicts cannot be read so. ``found``: the
-    positions of those nodes (any order), with ``tables`` (what :func:`._cpython.row_tables`
-    read of ``rows_of``, keys hashing as their positions): their rows are read in parallel
-    and searched (:func:`reached_order`); otherwise the dicts are searched again in place in
-    that order (:func:`search_orders_in_place`)."""
+    positions of those nodes (any order), where ``rows_of``'s keys hash as their positions
+    (``tables``: what :func:`._cpython.row_tables` read of it, if the caller has it): their
+    rows are read in parallel and searched (:func:`reached_order`); otherwise the dicts are
+    searched again in place in that order (:func:`search_orders_in_place`)."""
     order = None
-    if found is not None and tables is not None and tables.direct and ORDER_FROM_ROWS_READ:
-        order = reached_order(tables, hash(source), found)
+    if found is not None and ORDER_FROM_ROWS_READ:
+        if tables is None:  # (the read the search of the dicts would make)
+            from . import _cpython as raw
+
+            tables = raw.row_tables(rows_of, 1)
+        if tables is not None and tables.direct:
+            order = reached_order(tables, hash(source), found)
     if order is None:
         order = search_orders_in_place(None, None, [count + 1], from_node=source,
                                        rows_of=rows_of, tables=tables)  # fmt: skip
@@ -730,7 +735,7 @@ def reached_set(W, source: int, reached: np.ndarray, rows: Any, rows_of: Any = N
     k = reached.size
     made = set_if_order_free(W, reached) if k else set()  # (any order: it is order-free)
     if made is None and rows_of is not None:
-        made = reached_in_place(rows_of, W.nodes[source], k)
+        made = reached_in_place(rows_of, W.nodes[source], k, found=reached)
     if made is None:
         order = search_orders(rows(), None, [source], [k + 1])[1:]
         made = _small_sets(W, order, np.array([0, k], dtype=np.int64))[0]
