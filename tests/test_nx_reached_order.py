@@ -117,6 +117,51 @@ def test_near_position_order_keeps_every_node_source_first():
         assert (np.diff(nodes[1:] // (2 ** int(np.ceil(np.log2(block))))) >= 0).all()
 
 
+def _answers(monkeypatch, module, name: str) -> list[bool]:
+    """Whether each call of ``module.name`` (spied on for the test) gave an answer."""
+    answered: list[bool] = []
+    real = getattr(module, name)
+
+    def spy(*args):
+        found = real(*args)
+        answered.append(found is not None)
+        return found
+
+    monkeypatch.setattr(module, name, spy)
+    return answered
+
+
+def _cut_lattice(side: int, rows: int, cols: int) -> tuple[nx.Graph, int]:
+    """An undirected ``side`` x ``side`` lattice (labels ``0..n-1`` row by row) whose last
+    ``rows`` rows' first ``cols`` columns are cut off (a component of high ids), and the
+    first id of that block."""
+    U = nx.convert_node_labels_to_integers(nx.grid_2d_graph(side, side))
+    cut = side * (side - rows)
+    U.remove_edges_from([(v, v - side) for v in range(cut, cut + cols)])
+    U.remove_edges_from([(v, v + 1) for v in range(cut + cols - 1, side * side, side)])
+    return U, cut
+
+
+def _past_table(found: set) -> bool:
+    """Whether a set of int keys found in place is past the short search and holds a key
+    beyond its table's smallest mask (so its order matters)."""
+    return len(found) > 512 and max(found) > smallest_mask(len(found))
+
+
+def _equal_unconverted(G, source, *checks) -> None:
+    """``descendants`` and ``ancestors`` from ``source``: NetworkX's sets, iterating alike,
+    first calls, ``G`` never converted; ``checks`` called with NetworkX's set first."""
+    for f in (nx.descendants, nx.ancestors):
+        want = f(G, source)
+        for check in checks:
+            check(want)
+        G.__networkx_cache__.clear()
+        ours = f(G, source, backend=BACKEND)
+        assert ours == want and list(ours) == list(want), (f.__name__, source)
+        cached = G.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values()
+        assert [W.pending is G for W in cached] == [True]
+
+
 @pytest.mark.parametrize("from_rows", [True, False])
 def test_sets_whose_order_matters_iterate_as_networkx(monkeypatch, from_rows):
     """``descendants`` / ``ancestors`` found in place whose keys do not all sit in their home
@@ -124,17 +169,10 @@ def test_sets_whose_order_matters_iterate_as_networkx(monkeypatch, from_rows):
     and iterating alike, the graph never converted."""
     monkeypatch.setattr(_component_order, "ORDER_FROM_ROWS_READ", from_rows)
     D = _lattice(110, seed=9)
-    ordered = 0
+    ordered: list[bool] = []
     for source in (110 * 60 + 70, 110 * 100 + 20, 110 * 30 + 90, 5000):
-        for f in (nx.ancestors, nx.descendants):
-            want = f(D, source)
-            D.__networkx_cache__.clear()
-            ours = f(D, source, backend=BACKEND)
-            assert ours == want and list(ours) == list(want), (f.__name__, source)
-            cached = D.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values()
-            assert [W.pending is D for W in cached] == [True]
-            ordered += len(want) > 512 and max(want) > smallest_mask(len(want))
-    assert ordered >= 4  # (the sets whose order matters: the path under test)
+        _equal_unconverted(D, source, lambda want: ordered.append(_past_table(want)))
+    assert sum(ordered) >= 4  # (the sets whose order matters: the path under test)
 
 
 @pytest.mark.parametrize("from_rows", [True, False])
@@ -144,34 +182,13 @@ def test_undirected_component_sets_whose_order_matters(monkeypatch, from_rows):
     component's rows read in place (or the dicts searched again), equal to NetworkX's and
     iterating alike; the ordered path taken, the graph never converted."""
     monkeypatch.setattr(_component_order, "ORDER_FROM_ROWS_READ", from_rows)
-    calls: list[bool] = []
-    real = _component_order.reached_order
-
-    def spy(*args):
-        found = real(*args)
-        calls.append(found is not None)
-        return found
-
-    monkeypatch.setattr(_component_order, "reached_order", spy)
-    side = 150
-    U = nx.grid_2d_graph(side, side)
-    U = nx.convert_node_labels_to_integers(U)  # (0..n-1 in order, row by row)
+    ordered = _answers(monkeypatch, _component_order, "reached_order")
     # The last 100 rows' first 24 columns: a component whose 2,400 ids span 15,000, more
     # than its set's table (8,192 slots), so keys compete for slots.
-    cut = side * (side - 100)
-    U.remove_edges_from([(v, v - side) for v in range(cut, cut + 24)])
-    U.remove_edges_from([(v, v + 1) for v in range(cut + 23, side * side, side)])
-    sources = [cut + 5 * side + 7, side * side - side + 3]
-    for source in sources:
-        for f in (nx.descendants, nx.ancestors):
-            want = f(U, source)
-            assert len(want) == 100 * 24 - 1
-            U.__networkx_cache__.clear()
-            ours = f(U, source, backend=BACKEND)
-            assert ours == want and list(ours) == list(want), (f.__name__, source)
-            cached = U.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values()
-            assert [W.pending is U for W in cached] == [True]
-    assert calls == ([True] * 4 if from_rows else [])
+    U, cut = _cut_lattice(150, 100, 24)
+    for source in (cut + 5 * 150 + 7, 150 * 150 - 150 + 3):
+        _equal_unconverted(U, source, lambda want: len(want) == 100 * 24 - 1 or pytest.fail())
+    assert ordered == ([True] * 4 if from_rows else [])
 
 
 @pytest.mark.parametrize("share", [1, 10**9])
@@ -184,28 +201,10 @@ def test_undirected_small_component_searched_in_place(monkeypatch, share):
     from warpgraph.nx import components, reachability
 
     monkeypatch.setattr(components, "SMALL_COMPONENT_SHARE", share)
-    searched: list[bool] = []
-    real = reachability._reach_set
-
-    def spy(*args):
-        found = real(*args)
-        searched.append(found is not None)
-        return found
-
-    monkeypatch.setattr(reachability, "_reach_set", spy)
-    side = 100
-    U = nx.convert_node_labels_to_integers(nx.grid_2d_graph(side, side))
-    cut = side * (side - 30)  # (the last 30 rows' first 25 columns: 750 nodes)
-    U.remove_edges_from([(v, v - side) for v in range(cut, cut + 25)])
-    U.remove_edges_from([(v, v + 1) for v in range(cut + 24, side * side, side)])
-    for source in (cut + 3 * side + 4, side * side - side, 7):
-        for f in (nx.descendants, nx.ancestors):
-            want = f(U, source)
-            U.__networkx_cache__.clear()
-            ours = f(U, source, backend=BACKEND)
-            assert ours == want and list(ours) == list(want), (f.__name__, source, share)
-            cached = U.__networkx_cache__.get("backends", {}).get(BACKEND, {}).values()
-            assert [W.pending is U for W in cached] == [True]
+    searched = _answers(monkeypatch, reachability, "_reach_set")
+    U, cut = _cut_lattice(100, 30, 25)  # (750 nodes cut off)
+    for source in (cut + 3 * 100 + 4, 100 * 100 - 100, 7):
+        _equal_unconverted(U, source)
     # (the first four in the small component; from node 7, the large one, a worker may read
     # past even share 1's bound, so either path)
     assert searched[:4] == ([True] * 4 if share == 1 else [False] * 4)
