@@ -208,3 +208,23 @@ def test_undirected_small_component_searched_in_place(monkeypatch, share):
     # (the first four in the small component; from node 7, the large one, a worker may read
     # past even share 1's bound, so either path)
     assert searched[:4] == ([True] * 4 if share == 1 else [False] * 4)
+
+
+def test_positions_outside_the_rows_are_refused():
+    """Positions outside the tables' rows, not integers or not 1-D: ``ValueError`` naming
+    them (the compiled steps index with them unchecked); nothing is read."""
+    D = _lattice(70)
+    tables = _cpython.row_tables(D._succ, _dict_reach.MIN_NODES)
+    n = len(D)
+    bad_nodes = (np.array([0, n]), np.array([-1, 3]), np.array([1.0, 2.0]), np.zeros((2, 2), int))
+    for nodes in bad_nodes:
+        with pytest.raises(ValueError, match="nodes must"):
+            _dict_reach.rows_of_nodes(tables, nodes)
+    with pytest.raises(ValueError, match="found must lie in"):
+        reached_order(tables, 5, np.array([6, n + 3]))
+    with pytest.raises(ValueError, match="found must be a 1-D array"):
+        reached_order(tables, 5, np.array([6.0]))
+    with pytest.raises(ValueError, match="source must lie in"):
+        reached_order(tables, n, np.array([6]))
+    indptr, heads = _dict_reach.rows_of_nodes(tables, np.array([], dtype=np.int64))
+    assert indptr.tolist() == [0] and heads.size == 0

@@ -680,17 +680,25 @@ def reached_order(tables: Any, source: int, found: np.ndarray) -> np.ndarray | N
     >>> order = None if tables is None else reached_order(tables, 4001, np.arange(4002, 5000))
     >>> order is None or order.tolist() == [4001, *range(4002, 5000)]
     True
-    """
-    from ._dict_reach import rows_of_nodes
 
+    Raises
+    ------
+    ValueError
+        When ``source`` or ``found`` holds a position outside the tables' rows, or ``found``
+        is not a 1-D array of integers.
+    """
+    from ._dict_reach import checked_positions, rows_of_nodes
+
+    n = tables.rows.size
+    found = checked_positions(found, n, "found")
+    checked_positions([source], n, "source")
     # (nearly in position order: the rows were made, and lie, roughly in it; 2 cores,
     # grid:708's 27k rows read in the order found 1.9-3.5 ms, sorted 0.65-0.8 ms)
-    nodes = _near_position_order(source, found, tables.rows.size)
+    nodes = _near_position_order(int(source), found, n)
     csr = rows_of_nodes(tables, nodes)
     if csr is None:
         return None
     indptr, heads = csr
-    n = tables.rows.size
     slots = _LOCAL_SLOTS.pop() if _LOCAL_SLOTS else np.empty(0, dtype=np.int32)
     if slots.size < n:  # (pages first touched on a new one: the map is kept between calls)
         slots = np.empty(n, dtype=np.int32)

@@ -58,6 +58,7 @@ __all__ = [
     "MIN_NODES",
     "ROW_LIMIT",
     "check_tables",
+    "checked_positions",
     "keep_cleared",
     "reach",
     "reach_flags",
@@ -85,6 +86,17 @@ _SPIN_LIMIT = 1 << 26
 _CHUNK = 512
 
 
+@nb.njit(cache=True, inline="always")
+def _node_of(h, direct, n, keys, ids, mask, shift):  # pragma: no cover - compiled
+    """The position of the node whose key hash is ``h`` (directly, or through the hash
+    table), or -1 when no node has it (or ``h`` is -1, a hash CPython never stores)."""
+    if h == -1:
+        return -1
+    if direct:
+        return h if 0 <= h < n else -1
+    return _position(h, keys, ids, mask, shift)
+
+
 @nb.njit(cache=True)
 def _take_row(
     d, dict_type, direct, n, keys, ids, mask, shift, seen, out, k, meet=0
@@ -105,16 +117,9 @@ def _take_row(
         if v == 0:  # deleted entry
             continue
         live += 1
-        if h == -1:
+        j = _node_of(h, direct, n, keys, ids, mask, shift)
+        if j < 0:
             return -1
-        if direct:
-            if not 0 <= h < n:
-                return -1
-            j = h
-        else:
-            j = _position(h, keys, ids, mask, shift)
-            if j < 0:
-                return -1
         if meet:
             if seen[j] == meet:
                 return 1
@@ -140,10 +145,8 @@ def _row_into(d, dict_type, direct, n, keys, ids, mask, shift, out, k):  # pragm
         v, h = _entry(entries + size * e, kind)
         if v == 0:  # deleted entry
             continue
-        if h == -1 or k >= out.shape[0]:
-            return -1
-        j = (h if 0 <= h < n else -1) if direct else _position(h, keys, ids, mask, shift)
-        if j < 0:
+        j = _node_of(h, direct, n, keys, ids, mask, shift)
+        if j < 0 or k >= out.shape[0]:
             return -1
         out[k] = j
         k += 1
@@ -191,9 +194,15 @@ def rows_of_nodes(tables: raw.RowTables, nodes: np.ndarray) -> tuple[np.ndarray,
     >>> found = None if tables is None else rows_of_nodes(tables, np.array([7, 0, 3]))
     >>> found is None or [a.tolist() for a in found]
     [[0, 1, 1, 2], [6, 2]]
+
+    Raises
+    ------
+    ValueError
+        When ``nodes`` is not a 1-D array of integers, or holds a position outside the
+        tables' rows.
     """
     _, rows, direct, bits, keys, ids = tables
-    dicts = rows[np.asarray(nodes, dtype=np.int64)]
+    dicts = rows[checked_positions(nodes, rows.size, "nodes")]
     lengths = np.empty(dicts.size, dtype=np.int64)
     if _lengths(dicts, id(dict), lengths):
         return None
@@ -470,6 +479,19 @@ def source_tables(rows_of: dict, source_hash: int, tables: raw.RowTables | None)
     mask, shift = (1 << bits) - 1, np.uint64(64 - bits)
     source = source_hash if direct else int(_position(source_hash, keys, ids, mask, shift))
     return (rows, direct, bits, keys, ids, source) if 0 <= source < rows.shape[0] else None
+
+
+def checked_positions(positions: Any, n: int, name: str) -> np.ndarray:
+    """``positions`` as an int64 array, or ``ValueError`` unless it is a 1-D array of
+    integers in ``0..n-1`` (compiled code indexes with them unchecked)."""
+    at = np.asarray(positions)
+    if at.ndim != 1 or not (at.size == 0 or np.issubdtype(at.dtype, np.integer)):
+        raise ValueError(
+            f"{name} must be a 1-D array of integer positions, got {at.dtype} of shape {at.shape}"
+        )
+    if at.size and not (0 <= int(at.min()) and int(at.max()) < n):
+        raise ValueError(f"{name} must lie in 0..{n - 1}, got {int(at.min())}..{int(at.max())}")
+    return at.astype(np.int64, copy=False)
 
 
 def check_tables(rows_of: dict, tables: raw.RowTables | None) -> None:

@@ -200,24 +200,38 @@ def _small_component(G, n: Any) -> tuple[set | None, Any]:
     once a worker has read its share of :data:`SMALL_COMPONENT_SHARE` of the rows; ``tables``:
     what :func:`._cpython.row_tables` read of ``_adj`` (None if nothing), for the components
     pass that follows."""
+    from ._dict_reach import reach
+
+    tables, workers, limit = small_component_search(G)
+    if tables is None:
+        return None, None
+    found = reach(G.pending._adj, hash(n), workers, limit, tables, want="set")
+    if found is not None:
+        found.add(n)  # (the search leaves the source out)
+    return found, tables
+
+
+def small_component_search(G) -> tuple[Any, int, int]:
+    """``(tables, workers, row_limit)`` of a search of one component of ``G`` in place before
+    the components pass (:func:`_small_component`, an undirected ``descendants``): the
+    ``_adj`` of a ``Graph`` not converted yet whose components are not known, what
+    :func:`._cpython.row_tables` read of it, and each of Numba's workers reading at most its
+    share of :data:`SMALL_COMPONENT_SHARE` of the rows; ``(None, 0, 0)`` where there is none
+    to make."""
     import networkx as nx
     from numba import get_num_threads
 
     from . import _cpython as raw
-    from ._dict_reach import MIN_NODES, reach
+    from ._dict_reach import MIN_NODES
 
     P = G.pending
     if P is None or type(P) is not nx.Graph or "_weak_components" in G.__dict__:
-        return None, None
+        return None, 0, 0
     tables = raw.row_tables(P._adj, MIN_NODES)
     if tables is None:
-        return None, None
+        return None, 0, 0
     workers = get_num_threads()
-    limit = max(1, len(P) // (SMALL_COMPONENT_SHARE * workers))
-    found = reach(P._adj, hash(n), workers, limit, tables, want="set")
-    if found is not None:
-        found.add(n)  # (the search leaves the source out)
-    return found, tables
+    return tables, workers, max(1, len(P) // (SMALL_COMPONENT_SHARE * workers))
 
 
 # ---------------------------------------------------------------- directed

@@ -134,17 +134,23 @@ def _in_place(rows_of: dict, source: Any) -> set | None:
     return _reach_set(rows_of, source, raw.row_tables(rows_of, MIN_NODES))
 
 
-def _reach_set(rows_of: dict, source: Any, tables: Any, row_limit: int | None = None) -> set | None:
+def _reach_set(
+    rows_of: dict,
+    source: Any,
+    tables: Any,
+    workers: int | None = None,
+    row_limit: int | None = None,
+) -> set | None:
     """:func:`_in_place` with ``tables`` (what :func:`._cpython.row_tables` read of
-    ``rows_of``, or None) given, each worker reading at most ``row_limit`` rows (None: no
-    limit; past it, None)."""
+    ``rows_of``, or None) given, by ``workers`` threads (None: Numba's) each reading at most
+    ``row_limit`` rows (None: no limit; past it, None)."""
     from ._dict_reach import _dense, reach
     from ._keyset import key_set
 
     if tables is None or not tables.direct:
         return None
     n = len(rows_of)
-    at = reach(rows_of, hash(source), row_limit=row_limit, tables=tables, want="positions")
+    at = reach(rows_of, hash(source), workers, row_limit, tables, want="positions")
     if at is None:
         return None
     if not at.size or int(at.max()) <= smallest_mask(at.size):
@@ -195,22 +201,14 @@ def _undirected_in_place(G, source: Any) -> set | None:
     place while the workers have read at most ``1 / SMALL_COMPONENT_SHARE`` of the rows
     (a small component of a large graph found at its own cost; 2 cores, first calls, a
     3k-node component of a 501k-node lattice: 2.8 ms against 20.5 ms through the components
-    pass, NetworkX's 4.1 ms; connected urand:17 and grid:708 within 3%; a 27k-node component,
-    past the share, 21.7 against 20.3 ms), else the components read on the dicts in place
+    pass, NetworkX's 4.1 ms; a 27k-node component, past the share, 21.7 against 20.3 ms; a
+    connected lattice ~10%, 15.4 against 14.0 ms), else the components read on the dicts in place
     (:func:`_component_less`); None where neither can be."""
-    import networkx as nx
-    from numba import get_num_threads
+    from .components import small_component_search
 
-    from . import _cpython as raw
-    from ._dict_reach import MIN_NODES
-    from .components import SMALL_COMPONENT_SHARE
-
-    P = G.pending
-    tables = None
-    if type(P) is nx.Graph and "_weak_components" not in G.__dict__:
-        tables = raw.row_tables(P._adj, MIN_NODES)
-        limit = max(1, len(P) // (SMALL_COMPONENT_SHARE * get_num_threads()))
-        found = _reach_set(P._adj, source, tables, limit)
+    tables, workers, limit = small_component_search(G)
+    if tables is not None:
+        found = _reach_set(G.pending._adj, source, tables, workers, limit)
         if found is not None:
             return found
     return _component_less(G, source, tables)
