@@ -1,7 +1,11 @@
 """What NetworkX's automatic dispatch adds to a warpgraph call: the same call with
 ``backend="warpgraph"`` and with ``warpgraph`` first in ``nx.config.backend_priority.algos``
 and ``.generators`` (NetworkX then asks the backend's ``can_run`` and ``should_run`` first),
-conversion cached, and those two questions timed alone.
+conversion cached, and those two questions timed alone. Then the first calls of the
+``--split`` functions (conversion cache cleared) are split: the whole call, the backend's
+function inside it (timed by a wrapper put on the backend interface) and what is left,
+NetworkX's dispatcher with the backend's ``convert_from_nx`` and ``can_run``; NetworkX's own
+call beside them (``backend="networkx"``).
 
 Session 12 found ``should_run`` calling ``G.number_of_edges()``, which sums every degree in
 Python: 60-90 ms on each automatically dispatched call of a 1M-edge graph, on top of calls of
@@ -10,11 +14,13 @@ Python: 60-90 ms on each automatically dispatched call of a 1M-edge graph, on to
 Usage::
 
     python benchmarks/nx_dispatch.py --graphs urand:17 grid:708 --out dispatch.json
+    python benchmarks/nx_dispatch.py --repeat 51 --split descendants_at_distance
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import statistics
@@ -40,11 +46,57 @@ def median_ms(fn, repeat: int) -> float:
     return 1e3 * statistics.median(times)
 
 
+def first_call_split(name: str, call, G, s, repeat: int) -> dict[str, float]:
+    """Median ms of first calls of ``name`` through the backend (``first_ms``), of the
+    backend's function inside them (``inside_ms``), of the rest (``dispatcher_ms``: NetworkX's
+    dispatch, the conversion and ``can_run``) and of NetworkX's own call (``networkx_ms``)."""
+    real = getattr(backend_interface, name)
+    spent: list[float] = []
+
+    @functools.wraps(real)
+    def timed(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            spent.append(time.perf_counter() - t0)
+
+    cls = type(backend_interface)
+    owner = backend_interface if name in vars(backend_interface) else cls
+    saved = vars(owner)[name]
+    setattr(owner, name, staticmethod(timed) if owner is cls else timed)
+    first, inside, theirs = [], [], []
+    try:
+        for _ in range(repeat):
+            G.__networkx_cache__.clear()
+            spent.clear()
+            t0 = time.perf_counter()
+            call(G, s, {"backend": BACKEND})
+            first.append(time.perf_counter() - t0)
+            inside.append(sum(spent))
+            t0 = time.perf_counter()
+            call(G, s, {"backend": "networkx"})
+            theirs.append(time.perf_counter() - t0)
+    finally:
+        setattr(owner, name, saved)
+    rest = [a - b for a, b in zip(first, inside, strict=True)]
+    med = statistics.median
+    return {"first_ms": 1e3 * med(first), "inside_ms": 1e3 * med(inside),
+            "dispatcher_ms": 1e3 * med(rest), "networkx_ms": 1e3 * med(theirs)}  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--graphs", nargs="+", default=["urand:17", "grid:708"])
     ap.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument(
+        "--split",
+        nargs="*",
+        default=["descendants_at_distance"],
+        choices=CALLS,
+        help="functions whose first calls are split (NetworkX's own call timed --repeat times)",
+    )
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     warnings.filterwarnings("ignore", message="Note: conversions to backend graphs")
@@ -74,6 +126,12 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             print(f"{spec:10} {name:30} forced {forced:8.3f}  auto {auto:8.3f}  should_run "
                   f"{should:7.3f}  can_run {can:6.3f} ms", flush=True)  # fmt: skip
+            if name not in args.split:
+                continue
+            row |= first_call_split(name, call, G, s, args.repeat)
+            print(f"{'':10} {'first calls':30} whole {row['first_ms']:8.3f}  backend's function "
+                  f"{row['inside_ms']:8.3f}  the rest {row['dispatcher_ms']:7.3f}  NetworkX "
+                  f"{row['networkx_ms']:8.3f} ms", flush=True)  # fmt: skip
         G = None
         del g
         gc.unfreeze()
