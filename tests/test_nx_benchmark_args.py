@@ -14,6 +14,7 @@ import _phases  # noqa: E402
 import nx_ab  # noqa: E402
 import nx_backend  # noqa: E402
 import nx_build  # noqa: E402
+import nx_dispatch  # noqa: E402
 import nx_fresh_process  # noqa: E402
 import nx_reach  # noqa: E402
 import nx_short_searches  # noqa: E402
@@ -382,6 +383,54 @@ def test_reach_script_times_the_search_on_each_thread_count(tmp_path):
     assert nx_reach.main(["urand:13", "--repeat", "1", "--workers", "1", "--out", str(out)]) == 0
     for row in json.loads(out.read_text()).values():
         assert row["in_place_w1"] > 0 and row["in_place_w1_min"] > 0
+
+
+def test_cut_lattice_splits_off_the_corner_block():
+    import networkx as nx
+
+    U = nx_reach.cut_lattice("grid:6", 2)
+    parts = sorted(map(sorted, nx.connected_components(U)), key=len)
+    assert parts[0] == [0, 1, 6, 7] and len(parts) == 2 and len(parts[1]) == 32
+    full = nx_backend.build("grid:6:unweighted")["U"]
+    cut = {frozenset(e) for e in full.edges} - {frozenset(e) for e in U.edges}
+    assert cut == {frozenset(e) for e in [(1, 2), (7, 8), (6, 12), (7, 13)]}
+    with pytest.raises(SystemExit, match="grid:R specs"):
+        nx_reach.cut_lattice("urand:5", 2)
+    with pytest.raises(SystemExit, match="0 < B < R"):
+        nx_reach.cut_lattice("grid:6", 6)
+
+
+def test_reach_script_undirected_ab_times_both_ways_and_restores(tmp_path):
+    import json
+
+    from warpgraph.nx import reachability
+
+    before = reachability._undirected_in_place
+    out = tmp_path / "small.json"
+    argv = ["grid:80", "--undirected-ab", "20", "--repeat", "1", "--out", str(out)]
+    assert nx_reach.main(argv) == 0
+    assert reachability._undirected_in_place is before
+    report = json.loads(out.read_text())
+    assert sorted(report) == [
+        "grid:80 connected cpu descendants",
+        "grid:80 cut 20x20, inside cpu descendants",
+        "grid:80 cut 20x20, outside cpu descendants",
+    ]
+    assert [row["reached"] for row in report.values()] == [6399, 399, 5999]
+    for row in report.values():
+        assert row["equal"] and row["in_place"] > 0 and row["components_pass"] > 0
+
+
+def test_dispatch_split_times_the_backend_function_inside_and_restores_it():
+    from warpgraph.nx.interface import backend_interface
+
+    g = nx_backend.build("grid:70")
+    kind, call = nx_backend.CASES["descendants_at_distance"]
+    before = backend_interface.descendants_at_distance
+    row = nx_dispatch.first_call_split("descendants_at_distance", call, g[kind], g["source"], 3)
+    assert backend_interface.descendants_at_distance == before
+    assert 0 < row["inside_ms"] < row["first_ms"]
+    assert row["dispatcher_ms"] > 0 and row["networkx_ms"] > 0
 
 
 def test_reach_script_refuses_more_workers_than_numba_threads(capsys):
