@@ -234,34 +234,29 @@ def main(argv: list[str] | None = None) -> int:
         for dev in args.devices:
             set_device(dev)
             for f in (nx.descendants, nx.ancestors):
-                times: dict[str, list[float]] = {v: [] for v in variants}
                 spent: dict[str, float] = {}
-                steps: list[dict[str, float]] = []
-                for r in range(args.repeat + 1):
-                    for name, search in variants.items():
-                        reachability._in_place = search
-                        undo = _timed_steps(spent) if args.steps and name == "in_place" else None
-                        D.__networkx_cache__.clear()
-                        gc.collect()
-                        spent.clear()
-                        t0 = time.perf_counter()
-                        try:
-                            f(D, source, backend=BACKEND)
-                        finally:
-                            elapsed = time.perf_counter() - t0
-                            reachability._in_place = real
-                            if undo is not None:
-                                undo()
-                        if r:  # (round 0 warms up)
-                            times[name].append(elapsed)
-                            if undo is not None:
-                                steps.append(dict(spent))
-                row = {v: round(statistics.median(t) * 1e3, 3) for v, t in times.items()}
-                row |= {v + "_min": round(min(t) * 1e3, 3) for v, t in times.items()}
-                if steps:
+                steps: list[dict[str, float]] = []  # (one per in_place call, round 0's first)
+
+                def swap(search, _spent=spent, _steps=steps):
+                    reachability._in_place = search
+                    timed = args.steps and search is real
+                    undo_steps = _timed_steps(_spent) if timed else None
+                    _spent.clear()
+
+                    def undo() -> None:
+                        reachability._in_place = real
+                        if undo_steps is not None:
+                            undo_steps()
+                            _steps.append(dict(_spent))
+
+                    return undo
+
+                times = _first_calls(f, D, source, variants, args.repeat, swap)
+                row = _summary(times)
+                if steps[1:]:  # (round 0 warms up)
                     row["steps_ms"] = {
-                        k: round(statistics.median(s.get(k, 0.0) for s in steps) * 1e3, 3)
-                        for k in steps[0]
+                        k: round(statistics.median(s.get(k, 0.0) for s in steps[1:]) * 1e3, 3)
+                        for k in steps[1]
                     }
                 key = f"{spec} {dev} {f.__name__}"
                 report[key] = row
